@@ -1,0 +1,391 @@
+"""Map an exporter failure to the deepest frame in the user's project (file:line).
+
+The rules come from EXPORT_FACTS.md ("Where the failing line comes from"); the first rule
+that yields a frame in user code wins:
+
+1. strict mode: ``e.innermost_user_frame_summary`` / ``e.real_stack``, and the
+   ``from user code:`` / ``User stack:`` blocks of the message (``File "…", line N``);
+2. non-strict: the innermost user frame of the traceback, and ``Caused by: (x.py:9 in f)``;
+3. non-strict constraint violations: re-run ``draft_export`` and read the failures' user stack;
+4. ONNX dynamo: walk ``__cause__`` (rules 1–3 on the wrapped error); step 3/3 names only the
+   node: re-export non-strict, decompose, and read that node's ``stack_trace``;
+5. legacy ``UnsupportedOperatorError``: trace with ``torch.jit.trace(check_trace=False)`` and
+   read ``node.sourceRange()`` of the op's node;
+6. otherwise no line: the caller points at the target.
+
+Only this module's second passes (3–5) import torch, and only when called.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import site
+import sys
+import sysconfig
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Optional
+
+_FILE_LINE_RE = re.compile(r'File "([^"]+)", line (\d+)')
+_CAUSED_BY_RE = re.compile(r"\(([^()\s]+\.py):(\d+) in [\w<>.]+\)")
+_SOURCE_RANGE_RE = re.compile(r"([^\s()]+\.py)\((\d+)\)")
+_STACK_LINE_RE = re.compile(r"#\s*File:\s*([^\s:]+\.py):(\d+)")
+_NODE_NAME_RE = re.compile(r"%(\w+)\s*:")
+
+
+@dataclass
+class Location:
+    path: str
+    line: int
+    how: str  # which rule found it
+    #: all user frames seen by that rule, innermost first
+    stack: list[tuple[str, int]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "how": self.how, "stack": [list(s) for s in self.stack]}
+
+
+class UserFiles:
+    """Decides which files belong to the user's project."""
+
+    def __init__(self, roots: Iterable[str], extra_files: Iterable[str] = ()):
+        self.roots = [os.path.realpath(r) for r in roots if r]
+        self.files = {os.path.realpath(f) for f in extra_files}
+        excl = set()
+        for p in list(site.getsitepackages()) + [site.getusersitepackages(), sysconfig.get_paths().get("purelib", ""),
+                                                 sysconfig.get_paths().get("stdlib", "")]:
+            if p:
+                excl.add(os.path.realpath(p))
+        here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # the exportlint package
+        self.exportlint_dir = here
+        # a library folder is excluded unless a root lies inside it (ExportDB lives in torch)
+        self.excluded = [p for p in excl if not any(_under(r, p) for r in self.roots)]
+        self._cache: dict[str, Optional[str]] = {}
+        self._suffix_index: Optional[dict[str, str]] = None
+
+    def resolve(self, filename: str) -> Optional[str]:
+        """The real path of ``filename`` if it is a user file, else None."""
+        if filename in self._cache:
+            return self._cache[filename]
+        out: Optional[str] = None
+        if filename and not filename.startswith("<"):
+            real = os.path.realpath(filename) if os.path.isabs(filename) else self._from_relative(filename)
+            if real and self._is_user_real(real):
+                out = real
+        self._cache[filename] = out
+        return out
+
+    def _is_user_real(self, real: str) -> bool:
+        if _under(real, self.exportlint_dir):
+            return False
+        if real in self.files:
+            return True
+        if not any(_under(real, r) for r in self.roots):
+            return False
+        return not any(_under(real, p) for p in self.excluded)
+
+    def _from_relative(self, rel: str) -> Optional[str]:
+        for r in self.roots:
+            cand = os.path.realpath(os.path.join(r, rel))
+            if os.path.isfile(cand):
+                return cand
+        # torch prints paths relative to some prefix (e.g. "site-packages/torch/…" or
+        # "examples/x.py"): match by suffix against the loaded user modules
+        rel = rel.replace("\\", "/").lstrip("./")
+        for mod in list(sys.modules.values()):
+            f = getattr(mod, "__file__", None)
+            if f and os.path.realpath(f).replace("\\", "/").endswith("/" + rel):
+                return os.path.realpath(f)
+        for f in self.files:
+            if f.replace("\\", "/").endswith("/" + rel):
+                return f
+        return None
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def exception_chain(exc: BaseException) -> list[BaseException]:
+    """exc, its cause/context, …: outermost first, no repeats."""
+    out: list[BaseException] = []
+    seen: set[int] = set()
+    e: Optional[BaseException] = exc
+    while e is not None and id(e) not in seen:
+        out.append(e)
+        seen.add(id(e))
+        e = e.__cause__ or (None if e.__suppress_context__ else e.__context__)
+    return out
+
+
+def _frames_from_text(text: str, users: UserFiles) -> list[tuple[str, int]]:
+    """User frames named in an exception message, in the order printed (outermost first)."""
+    out = []
+    for m in _FILE_LINE_RE.finditer(text):
+        p = users.resolve(m.group(1))
+        if p:
+            out.append((p, int(m.group(2))))
+    for m in _STACK_LINE_RE.finditer(text):
+        p = users.resolve(m.group(1))
+        if p:
+            out.append((p, int(m.group(2))))
+    return out
+
+
+def _frames_caused_by(text: str, users: UserFiles) -> list[tuple[str, int]]:
+    out = []
+    for m in _CAUSED_BY_RE.finditer(text):
+        p = users.resolve(m.group(1))
+        if p:
+            out.append((p, int(m.group(2))))
+    return out
+
+
+def _frames_from_summaries(frames: Any, users: UserFiles) -> list[tuple[str, int]]:
+    out = []
+    try:
+        for fs in frames or ():
+            fn = getattr(fs, "filename", None)
+            ln = getattr(fs, "lineno", None)
+            p = users.resolve(fn) if fn else None
+            if p and ln:
+                out.append((p, int(ln)))
+    except Exception:  # noqa: BLE001 - foreign objects
+        return out
+    return out
+
+
+def _dedupe_innermost_first(frames: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    for f in reversed(frames):
+        if f not in out:
+            out.append(f)
+    return out
+
+
+def locate_direct(exc: BaseException, users: UserFiles) -> Optional[Location]:
+    """Rules 1, 2 and the text forms of 4: everything readable from the exception itself."""
+    chain = exception_chain(exc)
+    # rule 1: strict mode attributes (on any exception of the chain, innermost cause first)
+    for e in reversed(chain):
+        fs = getattr(e, "innermost_user_frame_summary", None)
+        frames = _frames_from_summaries([fs] if fs is not None else [], users)
+        real = _frames_from_summaries(getattr(e, "real_stack", None), users)
+        if frames or real:
+            stack = _dedupe_innermost_first(real + frames)
+            best = frames[-1] if frames else stack[0]
+            return Location(best[0], best[1], "strict-user-frame", _merge(best, stack))
+    # rule 1b / 4: "from user code:", "User stack:", "Original traceback:" blocks
+    for e in reversed(chain):
+        text = _safe_str(e)
+        frames = _frames_from_text(text, users)
+        if frames:
+            stack = _dedupe_innermost_first(frames)
+            return Location(stack[0][0], stack[0][1], "message-user-stack", stack)
+    # rule 2: the user's code really ran: innermost user frame of the traceback
+    for e in reversed(chain):
+        frames = []
+        try:
+            for fs in traceback.extract_tb(e.__traceback__):
+                p = users.resolve(fs.filename)
+                if p:
+                    frames.append((p, fs.lineno or 0))
+        except Exception:  # noqa: BLE001
+            frames = []
+        if frames:
+            stack = _dedupe_innermost_first(frames)
+            return Location(stack[0][0], stack[0][1], "traceback", stack)
+    # rule 2b: "Caused by: (path.py:9 in forward)"
+    for e in reversed(chain):
+        frames = _frames_caused_by(_safe_str(e), users)
+        if frames:
+            stack = _dedupe_innermost_first(frames)
+            return Location(stack[0][0], stack[0][1], "caused-by", stack)
+    return None
+
+
+def _merge(best: tuple[str, int], stack: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    return [best] + [s for s in stack if s != best]
+
+
+def _safe_str(e: BaseException) -> str:
+    try:
+        return str(e)
+    except Exception:  # noqa: BLE001
+        return repr(e)
+
+
+# --------------------------------------------------------------------------- second passes
+def locate_by_draft_export(model: Any, args: tuple, kwargs: dict, dynamic_shapes: Any, users: UserFiles,
+                           strict: bool = False) -> Optional[Location]:
+    """Rule 3: constraint violations carry no location; draft_export's report has user stacks."""
+    import torch
+
+    try:
+        ep = torch.export.draft_export(model, args, kwargs, dynamic_shapes=dynamic_shapes, strict=strict)
+    except Exception:  # noqa: BLE001
+        return None
+    report = getattr(ep, "_report", None)
+    if report is None:
+        return None
+    str_to_filename = getattr(report, "str_to_filename", {}) or {}
+    for failure in getattr(report, "failures", []) or []:
+        data = getattr(failure, "data", {}) or {}
+        frames = []
+        for fr in data.get("user_stack", []) or []:
+            fn = getattr(fr, "filename", None)
+            if fn is None and isinstance(fr, dict):
+                fn = fr.get("filename")
+            ln = getattr(fr, "lineno", None) or getattr(fr, "line", None)
+            if ln is None and isinstance(fr, dict):
+                ln = fr.get("lineno") or fr.get("line")
+            if isinstance(fn, int):
+                fn = str_to_filename.get(fn, fn)
+            if isinstance(fn, str) and isinstance(ln, int):
+                p = users.resolve(fn)
+                if p:
+                    frames.append((p, ln))
+        if not frames:
+            frames = _frames_from_text(str(getattr(failure, "print", lambda *a: "")() or data), users)
+        if frames:
+            stack = _dedupe_innermost_first(frames)
+            return Location(stack[0][0], stack[0][1], "draft-export", stack)
+    return None
+
+
+def locate_dispatch_node(exc: BaseException, model: Any, args: tuple, kwargs: dict, dynamic_shapes: Any,
+                         users: UserFiles) -> Optional[Location]:
+    """Rule 4, step 3/3: find the failing node by name in the decomposed program."""
+    names = []
+    for e in exception_chain(exc):
+        names += _NODE_NAME_RE.findall(_safe_str(e))
+    if not names:
+        return None
+    import torch
+
+    try:
+        ep = torch.export.export(model, args, kwargs, dynamic_shapes=dynamic_shapes, strict=False)
+    except Exception:  # noqa: BLE001
+        return None
+    programs = [ep]
+    try:
+        from torch.onnx._internal.exporter import _decomp, _registration
+
+        registry = _registration.ONNXRegistry.from_torchlib()
+        table = _decomp.create_onnx_friendly_decomposition_table(set(registry.functions.keys()))
+        programs.insert(0, ep.run_decompositions(table))
+    except Exception:  # noqa: BLE001
+        pass
+    for prog in programs:
+        by_name = {n.name: n for n in _all_nodes(prog.graph_module)}
+        for name in names:
+            node = by_name.get(name)
+            if node is None:
+                continue
+            frames = _frames_from_text(node.meta.get("stack_trace") or "", users)
+            if frames:
+                stack = _dedupe_innermost_first(frames)
+                return Location(stack[0][0], stack[0][1], "node-stack-trace", stack)
+    return None
+
+
+def _all_nodes(gm: Any):
+    import torch
+
+    for n in gm.graph.nodes:
+        yield n
+    for _, sub in gm.named_modules():
+        if sub is not gm and isinstance(sub, torch.fx.GraphModule):
+            yield from sub.graph.nodes
+
+
+def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFiles) -> Optional[Location]:
+    """Rule 5: an unsupported operator in the legacy exporter: find its node in a jit trace."""
+    text = _safe_str(exc)
+    m = re.search(r"operator '?([\w:.]+)'?", text) or re.search(r"aten::(\w+)", text)
+    if not m:
+        return None
+    op = m.group(1)
+    if "::" not in op:
+        op = "aten::" + op.split(".")[-1]
+    import torch
+
+    try:
+        with _quiet_warnings():
+            traced = torch.jit.trace(model, args, check_trace=False)
+    except Exception:  # noqa: BLE001
+        return None
+    graphs = [traced.inlined_graph] if hasattr(traced, "inlined_graph") else [traced.graph]
+    for g in graphs:
+        for node in g.nodes():
+            if node.kind() == op:
+                try:
+                    src = node.sourceRange()
+                except Exception:  # noqa: BLE001
+                    src = ""
+                frames = []
+                for mm in _SOURCE_RANGE_RE.finditer(src):
+                    p = users.resolve(mm.group(1))
+                    if p:
+                        frames.append((p, int(mm.group(2))))
+                if frames:
+                    # sourceRange lists innermost first
+                    stack = list(dict.fromkeys(frames))
+                    return Location(stack[0][0], stack[0][1], "jit-source-range", stack)
+    return None
+
+
+class _quiet_warnings:
+    def __enter__(self):
+        import warnings
+
+        self._cm = warnings.catch_warnings()
+        self._cm.__enter__()
+        warnings.simplefilter("ignore")
+
+    def __exit__(self, *a):
+        return self._cm.__exit__(*a)
+
+
+def locate(exc: BaseException, exporter: str, users: UserFiles, *,
+           second_pass: Optional[Callable[[], Optional[Location]]] = None) -> Optional[Location]:
+    loc = locate_direct(exc, users)
+    if loc is None and second_pass is not None:
+        try:
+            loc = second_pass()
+        except Exception:  # noqa: BLE001
+            loc = None
+    return loc
+
+
+def exporter_message(exc: BaseException, limit: int = 600) -> str:
+    """The exporter's own words: the most specific exception in the chain, first lines."""
+    chain = exception_chain(exc)
+    # ONNX wrappers ("Failed to export … step 1/3") are less telling than their cause
+    pick = chain[0]
+    for e in chain:
+        t = _safe_str(e)
+        if "This is step" in t or "Failed to export the model" in t or "Failed to convert" in t:
+            continue
+        pick = e
+        break
+    text = _strip_ansi(_safe_str(pick)).strip()
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    head = " ".join(lines[:3]) if lines else ""
+    msg = f"{type(pick).__name__}: {head}" if head else type(pick).__name__
+    if pick is not chain[0]:
+        outer = _strip_ansi(_safe_str(chain[0])).strip().splitlines()
+        step = re.search(r"step (\d)/3", _strip_ansi(_safe_str(chain[0])))
+        if step:
+            msg = f"[step {step.group(1)}/3] " + msg
+        elif outer:
+            pass
+    return msg[:limit] + ("…" if len(msg) > limit else "")
+
+
+_ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _strip_ansi(s: str) -> str:
+    return _ANSI_RE.sub("", s)

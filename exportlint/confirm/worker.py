@@ -1,0 +1,873 @@
+"""The confirm worker: builds one target and really exports it. Runs in its own process.
+
+    python -m exportlint.confirm.worker JOB.json
+
+The job (written by ``runner.py``) names the target, the exporters, tolerances and the static
+findings. The worker appends one JSON object per line to ``job["events"]`` as it goes
+(``loaded``, ``error``, ``exporter-start``, ``exporter``, ``coverage``, ``done``), so the parent
+sees progress and keeps what finished when the worker hangs, crashes or runs out of memory.
+The user's stdout/stderr go to a log file the parent reads for crash messages.
+
+torch is imported here only, inside functions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import importlib
+import importlib.util
+import io
+import json
+import math
+import os
+import socket
+import sys
+import tempfile
+import time
+import traceback
+import warnings
+from typing import Any, Callable, Optional
+
+from exportlint.confirm.locate import Location, UserFiles, exception_chain, exporter_message, locate, \
+    locate_by_draft_export, locate_direct, locate_dispatch_node, locate_legacy_op
+
+#: static rule codes whose finding sits on a value-dependent branch (choose flipping inputs)
+VALUE_BRANCH_CODES = ("EXL101", "EXL102", "EXL103", "EXL104")
+
+
+class TargetError(Exception):
+    """A user-side problem with the target itself (import, factory, eager forward)."""
+
+    def __init__(self, stage: str, message: str, tb: str = "", path: str = "", line: int = 0):
+        super().__init__(message)
+        self.stage, self.message, self.tb, self.path, self.line = stage, message, tb, path, line
+
+
+# ----------------------------------------------------------------------------- plumbing
+class Emitter:
+    def __init__(self, path: str):
+        self._f = open(path, "a", encoding="utf-8")
+
+    def __call__(self, event: str, **data: Any) -> None:
+        data["event"] = event
+        self._f.write(json.dumps(data, default=_json_default) + "\n")
+        self._f.flush()
+
+
+def _json_default(o: Any) -> Any:
+    if isinstance(o, float) and not math.isfinite(o):
+        return str(o)
+    return str(o)
+
+
+def _finite(x: Optional[float]) -> Optional[float]:
+    if x is None:
+        return None
+    if math.isnan(x):
+        return float("inf")
+    return x
+
+
+def _no_network() -> None:
+    """Refuse every connection that leaves the machine (user code runs here)."""
+    real_connect = socket.socket.connect
+
+    def guarded(self, address, *a, **k):  # type: ignore[no-untyped-def]
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            host = address[0] if isinstance(address, tuple) else address
+            if host not in ("127.0.0.1", "::1", "localhost"):
+                raise OSError(f"network access is disabled under exportlint --confirm (connect to {host})")
+        return real_connect(self, address, *a, **k)
+
+    socket.socket.connect = guarded  # type: ignore[method-assign]
+    socket.socket.connect_ex = guarded  # type: ignore[method-assign,assignment]
+
+
+def _user_traceback(exc: BaseException, users: UserFiles) -> str:
+    """The traceback without exportlint's and importlib's own frames."""
+    te = traceback.TracebackException.from_exception(exc)
+    for t in _iter_te(te):
+        t.stack = traceback.StackSummary.from_list(
+            [f for f in t.stack if "exportlint" + os.sep + "confirm" not in f.filename
+             and "importlib._bootstrap" not in f.filename and "<frozen importlib" not in f.filename
+             and not f.filename.endswith(os.path.join("importlib", "__init__.py"))])
+    return "".join(te.format())
+
+
+def _iter_te(te: traceback.TracebackException):
+    seen = set()
+    while te is not None and id(te) not in seen:
+        seen.add(id(te))
+        yield te
+        te = te.__cause__ or te.__context__
+
+
+def _innermost_user(exc: BaseException, users: UserFiles) -> tuple[str, int]:
+    loc = locate_direct(exc, users)
+    if loc:
+        return loc.path, loc.line
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return exc.filename, exc.lineno or 0
+    return "", 0
+
+
+# ----------------------------------------------------------------------------- target
+def load_target(job: dict, users: UserFiles):
+    """Import the module of the target and return (object, module)."""
+    for p in reversed(job.get("sys_path", [])):
+        if p and p not in sys.path:
+            sys.path.insert(0, p)
+    module_name, file, attr = job.get("module"), job.get("file"), job.get("attr")
+    try:
+        if module_name:
+            mod = importlib.import_module(module_name)
+        else:
+            name = job.get("module_alias") or "_exportlint_target_" + os.path.splitext(os.path.basename(file))[0]
+            spec = importlib.util.spec_from_file_location(name, file)
+            if spec is None or spec.loader is None:
+                raise ImportError(f"cannot import {file}")
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod
+            spec.loader.exec_module(mod)
+    except BaseException as e:  # noqa: BLE001 - user code
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        path, line = _innermost_user(e, users)
+        raise TargetError("import", f"cannot import {module_name or file}: {type(e).__name__}: {e}",
+                          _user_traceback(e, users), path, line) from None
+    if attr:
+        obj = mod
+        try:
+            for part in attr.split("."):
+                obj = getattr(obj, part)
+        except AttributeError:
+            raise TargetError("missing", f"{module_name or file} has no attribute {attr!r}",
+                              path=getattr(mod, "__file__", "") or "") from None
+        return obj, mod
+    return None, mod
+
+
+def _source_of(obj: Any) -> tuple[str, int]:
+    import inspect
+
+    try:
+        target = obj if inspect.isclass(obj) or inspect.isfunction(obj) else type(obj)
+        return os.path.realpath(inspect.getsourcefile(target) or ""), inspect.getsourcelines(target)[1]
+    except (TypeError, OSError):
+        return "", 0
+
+
+def build_spec(obj: Any, mod: Any, users: UserFiles) -> dict:
+    """Call the factory (or read ExportDB-style module variables): the export specification."""
+    import torch
+
+    if obj is None:  # ExportDB convention: module-level model/example_args
+        model = getattr(mod, "model", None)
+        if not isinstance(model, torch.nn.Module):
+            classes = [v for v in vars(mod).values()
+                       if isinstance(v, type) and issubclass(v, torch.nn.Module) and v.__module__ == mod.__name__]
+            if len(classes) != 1:
+                raise TargetError("factory", f"{mod.__file__}: expected one nn.Module class or a `model` variable")
+            model = _call_user(classes[0], "factory", users)
+        if not hasattr(mod, "example_args"):
+            raise TargetError("factory", f"{mod.__file__}: no `example_args`")
+        raw = {"model": model, "args": mod.example_args, "kwargs": getattr(mod, "example_kwargs", None),
+               "dynamic_shapes": getattr(mod, "dynamic_shapes", None)}
+        where = _source_of(model)
+    elif isinstance(obj, torch.nn.Module):
+        raise TargetError("factory", "the target is a module instance; point at a callable that returns "
+                                     "(model, example_args)")
+    else:
+        where = _source_of(obj)
+        if isinstance(obj, type) and issubclass(obj, torch.nn.Module):
+            model = _call_user(obj, "factory", users)
+            if not hasattr(mod, "example_args"):
+                raise TargetError("factory", f"{obj.__name__}: the module defines no `example_args`")
+            raw = {"model": model, "args": mod.example_args, "kwargs": getattr(mod, "example_kwargs", None),
+                   "dynamic_shapes": getattr(mod, "dynamic_shapes", None)}
+        else:
+            raw = _normalise_factory_result(_call_user(obj, "factory", users))
+    model = raw["model"]
+    if not isinstance(model, torch.nn.Module):
+        if callable(model):
+            model = _FnModule(model)
+        else:
+            raise TargetError("factory", f"the factory returned {type(model).__name__}, not an nn.Module")
+    args = raw.get("args", ())
+    if isinstance(args, torch.Tensor) or not isinstance(args, (tuple, list)):
+        args = (args,)
+    raw["args"] = tuple(args)
+    raw["kwargs"] = dict(raw.get("kwargs") or {})
+    raw["model"] = model
+    raw["where"] = where
+    return raw
+
+
+def _call_user(fn: Callable, stage: str, users: UserFiles) -> Any:
+    try:
+        return fn()
+    except BaseException as e:  # noqa: BLE001 - user code
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        path, line = _innermost_user(e, users)
+        raise TargetError(stage, f"{getattr(fn, '__qualname__', fn)}() raised {type(e).__name__}: {e}",
+                          _user_traceback(e, users), path, line) from None
+
+
+_SPEC_KEYS = ("model", "args", "kwargs", "dynamic_shapes", "dynamic_axes", "input_names", "output_names")
+
+
+def _normalise_factory_result(res: Any) -> dict:
+    if isinstance(res, dict) and "model" in res:
+        unknown = set(res) - set(_SPEC_KEYS)
+        if unknown:
+            raise TargetError("factory", f"unknown keys in the factory's result: {sorted(unknown)} "
+                                         f"(known: {', '.join(_SPEC_KEYS)})")
+        return dict(res)
+    if hasattr(res, "model") and hasattr(res, "args"):
+        return {k: getattr(res, k, None) for k in _SPEC_KEYS}
+    if isinstance(res, (tuple, list)) and 2 <= len(res) <= 4:
+        out = {"model": res[0], "args": res[1]}
+        if len(res) > 2:
+            out["kwargs"] = res[2]
+        if len(res) > 3:
+            out["dynamic_shapes"] = res[3]
+        return out
+    raise TargetError("factory", "the factory must return (model, args[, kwargs[, dynamic_shapes]]) or a dict "
+                                 f"with keys {', '.join(_SPEC_KEYS)}; got {type(res).__name__}")
+
+
+def _fn_module_class():
+    import torch
+
+    class FnModule(torch.nn.Module):
+        def __init__(self, fn):
+            super().__init__()
+            self.fn = fn
+
+        def forward(self, *args, **kwargs):
+            return self.fn(*args, **kwargs)
+
+    return FnModule
+
+
+def _FnModule(fn):  # noqa: N802
+    return _fn_module_class()(fn)
+
+
+# ----------------------------------------------------------------------------- tensors
+def _tree_map(fn, tree):
+    from torch.utils import _pytree
+
+    return _pytree.tree_map(fn, tree)
+
+
+def clone_inputs(args, kwargs):
+    import torch
+
+    c = lambda t: t.clone() if isinstance(t, torch.Tensor) else t  # noqa: E731
+    return _tree_map(c, args), _tree_map(c, kwargs)
+
+
+def tensor_leaves(tree) -> list:
+    import torch
+    from torch.utils import _pytree
+
+    return [x for x in _pytree.tree_leaves(tree) if isinstance(x, torch.Tensor)]
+
+
+def output_leaves(tree) -> list:
+    import torch
+    from torch.utils import _pytree
+
+    out = []
+    for x in _pytree.tree_leaves(tree):
+        if isinstance(x, torch.Tensor):
+            out.append(x)
+        elif isinstance(x, (bool, int, float)) and not isinstance(x, torch.SymInt):
+            out.append(torch.tensor(x))
+    return out
+
+
+def compare(expected: list, actual: list, rtol: float, atol: float) -> dict:
+    """max abs/rel error and whether all leaves are close (NaN == NaN)."""
+    import torch
+
+    if len(expected) != len(actual):
+        return {"ok": False, "max_abs": None, "max_rel": None,
+                "message": f"{len(actual)} outputs, eager has {len(expected)}"}
+    max_abs = 0.0
+    max_rel = 0.0
+    ok = True
+    msg = ""
+    for i, (e, a) in enumerate(zip(expected, actual)):
+        a = torch.as_tensor(a)
+        e = e.detach()
+        if tuple(e.shape) != tuple(a.shape):
+            if e.numel() == a.numel() == 1:
+                a = a.reshape(e.shape)
+            else:
+                return {"ok": False, "max_abs": None, "max_rel": None,
+                        "message": f"output {i}: shape {tuple(a.shape)}, eager {tuple(e.shape)}"}
+        if e.is_complex():
+            e = torch.view_as_real(e)
+            a = a if a.shape == e.shape else torch.view_as_real(a)
+        if not e.is_floating_point():
+            if e.dtype == torch.bool or not a.is_floating_point():
+                diff = (e.to(torch.float64) - a.to(torch.float64)).abs()
+                if diff.numel() and diff.max().item() > 0:
+                    ok = False
+                    msg = msg or f"output {i}: integer values differ"
+                max_abs = max(max_abs, diff.max().item() if diff.numel() else 0.0)
+                continue
+        e64 = e.to(torch.float64)
+        a64 = a.to(torch.float64)
+        both_nan = torch.isnan(e64) & torch.isnan(a64)
+        same_inf = torch.isinf(e64) & (e64 == a64)
+        diff = (e64 - a64).abs()
+        diff = torch.where(both_nan | same_inf, torch.zeros_like(diff), diff)
+        diff = torch.where(torch.isnan(diff), torch.full_like(diff, float("inf")), diff)
+        if diff.numel() == 0:
+            continue
+        rel = diff / e64.abs().clamp_min(1e-12)
+        rel = torch.where(diff == 0, torch.zeros_like(rel), rel)
+        max_abs = max(max_abs, diff.max().item())
+        max_rel = max(max_rel, rel.max().item())
+        bad = diff > (atol + rtol * torch.nan_to_num(e64.abs(), posinf=0.0))
+        if bool(bad.any()):
+            ok = False
+            msg = msg or f"output {i}: {int(bad.sum())} of {bad.numel()} values differ"
+    return {"ok": ok, "max_abs": _finite(max_abs), "max_rel": _finite(max_rel), "message": msg}
+
+
+# ----------------------------------------------------------------------------- variants
+def make_variants(args: tuple, kwargs: dict) -> list[tuple[str, str, tuple, dict]]:
+    """(name, kind, args, kwargs): other batch size, other spatial size, flipped values."""
+    import torch
+
+    out = []
+    leaves = tensor_leaves((args, kwargs))
+    batched = [t for t in leaves if t.dim() >= 1]
+    if batched:
+        b = batched[0].shape[0]
+        if all(t.shape[0] == b for t in batched) and b >= 1:
+            def grow(t, b=b):
+                if not isinstance(t, torch.Tensor) or t.dim() == 0:
+                    return t
+                idx = torch.arange(b + 1) % b
+                return t.index_select(0, idx)
+            out.append((f"batch {b}->{b + 1}", "shape", _tree_map(grow, args), _tree_map(grow, kwargs)))
+    spatial = [t for t in leaves if t.dim() >= 3]
+    if spatial:
+        def widen(t):
+            if not isinstance(t, torch.Tensor) or t.dim() < 3:
+                return t
+            return t.repeat(*([1, 1] + [2] * (t.dim() - 2)))
+        out.append(("spatial x2", "shape", _tree_map(widen, args), _tree_map(widen, kwargs)))
+
+    def values(fn):
+        def f(t):
+            if isinstance(t, torch.Tensor) and (t.is_floating_point() or t.dtype == torch.bool):
+                return fn(t)
+            return t
+        return f
+
+    neg = values(lambda t: ~t if t.dtype == torch.bool else -t)
+    zero = values(torch.zeros_like)
+    big = values(lambda t: t if t.dtype == torch.bool else t * 100 + 1)
+    out.append(("negated", "value", _tree_map(neg, args), _tree_map(neg, kwargs)))
+    out.append(("zeros", "value", _tree_map(zero, args), _tree_map(zero, kwargs)))
+    out.append(("scaled x100+1", "value", _tree_map(big, args), _tree_map(big, kwargs)))
+    return out
+
+
+class LineTracer:
+    """Which lines of user files ran (sys.settrace, user frames only)."""
+
+    def __init__(self, users: UserFiles):
+        self.users = users
+        self.lines: dict[str, set[int]] = {}
+
+    def _global(self, frame, event, arg):
+        p = self.users.resolve(frame.f_code.co_filename)
+        if p is None:
+            return None
+        s = self.lines.setdefault(p, set())
+        s.add(frame.f_lineno)
+
+        def local(frame, event, arg):
+            if event == "line":
+                s.add(frame.f_lineno)
+            return local
+        return local
+
+    def __enter__(self):
+        self._old = sys.gettrace()
+        sys.settrace(self._global)
+        return self
+
+    def __exit__(self, *a):
+        sys.settrace(self._old)
+
+
+# ----------------------------------------------------------------------------- exporters
+def _exported_input_problems(proto_or_ep: Any, spec: dict, kind: str) -> list[str]:
+    """Dynamic dimensions that were asked for but exported static."""
+    import torch
+
+    ds = spec.get("dynamic_shapes")
+    requested: list[tuple[int, int]] = []  # (flat input index, dim)
+    flat_inputs = tensor_leaves((spec["args"], spec["kwargs"]))
+    if ds is not None:
+        seq = list(ds.values()) if isinstance(ds, dict) else list(ds)
+        for i, d in enumerate(seq[: len(flat_inputs)]):
+            if isinstance(d, dict):
+                requested += [(i, int(k)) for k, v in d.items() if v is not None]
+            elif isinstance(d, (tuple, list)):
+                requested += [(i, k) for k, v in enumerate(d) if v is not None]
+    if not requested:
+        return []
+    problems = []
+    if kind == "onnx":
+        inputs = list(proto_or_ep.graph.input)
+        init = {x.name for x in proto_or_ep.graph.initializer}
+        inputs = [x for x in inputs if x.name not in init]
+        for i, d in requested:
+            if i < len(inputs):
+                dims = inputs[i].type.tensor_type.shape.dim
+                if d < len(dims) and dims[d].HasField("dim_value"):
+                    problems.append(f"input {inputs[i].name} dim {d} was requested dynamic but exported "
+                                    f"static ({dims[d].dim_value})")
+    else:
+        ph = [n for n in proto_or_ep.graph.nodes if n.op == "placeholder"]
+        sig = proto_or_ep.graph_signature
+        user_inputs = set(getattr(sig, "user_inputs", []))
+        ph = [n for n in ph if n.name in user_inputs]
+        for i, d in requested:
+            if i < len(ph):
+                val = ph[i].meta.get("val")
+                if val is not None and d < val.dim() and not isinstance(val.shape[d], torch.SymInt):
+                    problems.append(f"input {ph[i].name} dim {d} was requested dynamic but exported static "
+                                    f"({int(val.shape[d])})")
+    return problems
+
+
+def _legacy_dynamic_axes(spec: dict) -> tuple[Optional[list[str]], Optional[dict]]:
+    if spec.get("dynamic_axes") is not None:
+        return spec.get("input_names"), spec["dynamic_axes"]
+    ds = spec.get("dynamic_shapes")
+    if ds is None:
+        return spec.get("input_names"), None
+    n = len(tensor_leaves((spec["args"], spec["kwargs"])))
+    names = spec.get("input_names") or [f"input_{i}" for i in range(n)]
+    seq = list(ds.values()) if isinstance(ds, dict) else list(ds)
+    axes = {}
+    for i, d in enumerate(seq[:n]):
+        if isinstance(d, dict):
+            dims = [int(k) for k, v in d.items() if v is not None]
+        elif isinstance(d, (tuple, list)):
+            dims = [k for k, v in enumerate(d) if v is not None]
+        else:
+            dims = []
+        if dims:
+            axes[names[i]] = dims
+    return names, (axes or None)
+
+
+class Exported:
+    """A successful export: run it on inputs."""
+
+    def __init__(self, run: Callable[[tuple, dict], list], proto: Any = None, ep: Any = None):
+        self.run, self.proto, self.ep = run, proto, ep
+
+
+def _ort_runner(proto: Any) -> Callable[[tuple, dict], list]:
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    opts.intra_op_num_threads = 1
+    sess = ort.InferenceSession(proto.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+    names = [i.name for i in sess.get_inputs()]
+
+    def run(args, kwargs):
+        leaves = tensor_leaves((args, kwargs))
+        if len(leaves) != len(names):
+            raise _NotComparable(f"the ONNX model has {len(names)} inputs, the example has {len(leaves)} tensors")
+        feed = {n: t.detach().cpu().numpy() for n, t in zip(names, leaves)}
+        import torch
+
+        return [torch.from_numpy(o) if hasattr(o, "dtype") else torch.tensor(o) for o in sess.run(None, feed)]
+
+    return run
+
+
+class _NotComparable(Exception):
+    pass
+
+
+def export_with(exporter: str, model: Any, spec: dict, opset: Optional[int], workdir: str) -> Exported:
+    import torch
+
+    args, kwargs = clone_inputs(spec["args"], spec["kwargs"])
+    if exporter in ("export-strict", "export-nonstrict"):
+        ep = torch.export.export(model, args, kwargs or None, dynamic_shapes=spec.get("dynamic_shapes"),
+                                 strict=exporter == "export-strict")
+        problems = _exported_input_problems(ep, spec, "ep")
+        mod = ep.module()
+
+        def run(a, k):
+            a, k = clone_inputs(a, k)
+            with torch.no_grad():
+                return output_leaves(mod(*a, **k))
+        ex = Exported(run, ep=ep)
+        ex.problems = problems  # type: ignore[attr-defined]
+        return ex
+    if exporter == "onnx-dynamo":
+        prog = torch.onnx.export(model, args, kwargs=kwargs or None, dynamo=True, verbose=False,
+                                 dynamic_shapes=spec.get("dynamic_shapes"), opset_version=opset,
+                                 input_names=spec.get("input_names"), output_names=spec.get("output_names"))
+        proto = prog.model_proto
+    elif exporter == "onnx-legacy":
+        names, axes = _legacy_dynamic_axes(spec)
+        path = os.path.join(workdir, "legacy.onnx")
+        torch.onnx.export(model, args, path, kwargs=kwargs or None, dynamo=False, verbose=False,
+                          opset_version=opset, input_names=names, output_names=spec.get("output_names"),
+                          dynamic_axes=axes)
+        import onnx
+
+        proto = onnx.load(path)
+    else:
+        raise ValueError(f"unknown exporter {exporter!r}")
+    problems = _exported_input_problems(proto, spec, "onnx")
+    ex = Exported(_ort_runner_lazy(proto), proto=proto)
+    ex.problems = problems  # type: ignore[attr-defined]
+    return ex
+
+
+def _ort_runner_lazy(proto):
+    state: dict = {}
+
+    def run(a, k):
+        if "run" not in state:
+            state["run"] = _ort_runner(proto)
+        return state["run"](a, k)
+    return run
+
+
+def onnx_checks(proto: Any) -> dict:
+    import onnx
+
+    out = {"checker": "ok", "shape_inference": "ok"}
+    try:
+        onnx.checker.check_model(proto)
+    except Exception as e:  # noqa: BLE001
+        out["checker"] = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"[:400]
+    try:
+        onnx.shape_inference.infer_shapes(proto, check_type=True, strict_mode=True)
+    except Exception as e:  # noqa: BLE001
+        out["shape_inference"] = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"[:400]
+    return out
+
+
+_REJECT_MARKERS = (
+    "Got invalid dimensions for input",  # onnxruntime input validation
+    "Expected input at",  # torch.export input guards
+    "to be equal to",
+    "is not in range",
+    "Guard failed",
+    "Invalid rank for input",
+)
+
+
+def _is_input_rejection(exc: BaseException) -> bool:
+    text = str(exc)
+    return any(m in text for m in _REJECT_MARKERS)
+
+
+# ----------------------------------------------------------------------------- the job
+def run_job(job: dict, emit: Emitter) -> None:
+    users = UserFiles(job.get("user_roots", []))
+    t0 = time.time()
+    obj, mod = load_target(job, users)
+    import torch
+
+    torch.manual_seed(0)
+    spec = build_spec(obj, mod, users)
+    model = spec["model"]
+    try:
+        model.eval()
+    except Exception:  # noqa: BLE001
+        pass
+    where = spec["where"]
+    pristine = _Pristine(model)
+
+    # eager reference, with line coverage
+    def eager(args, kwargs, trace=True):
+        m = pristine.fresh()
+        a, k = clone_inputs(args, kwargs)
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if trace:
+                with LineTracer(users) as lt:
+                    out = m(*a, **k)
+                return output_leaves(out), lt.lines
+            return output_leaves(m(*a, **k)), {}
+
+    try:
+        ref, base_cov = eager(spec["args"], spec["kwargs"])
+    except BaseException as e:  # noqa: BLE001 - user code
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        path, line = _innermost_user(e, users)
+        raise TargetError("eager", f"the model's forward fails on its example inputs: {type(e).__name__}: {e}",
+                          _user_traceback(e, users), path, line) from None
+    emit("loaded", path=where[0], line=where[1], seconds=round(time.time() - t0, 3),
+         inputs=[list(t.shape) for t in tensor_leaves((spec["args"], spec["kwargs"]))])
+
+    variants = []
+    cov_by_variant: dict[str, dict[str, list[int]]] = {}
+    for name, kind, a, k in make_variants(spec["args"], spec["kwargs"]):
+        try:
+            out, cov = eager(a, k)
+        except BaseException as e:  # noqa: BLE001 - the model does not accept this input
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            continue
+        variants.append((name, kind, a, k, out))
+        cov_by_variant[name] = {p: sorted(s) for p, s in cov.items()}
+    # which static value-branch findings each variant flips
+    flips = _flipping_variants(job.get("findings", []), base_cov, cov_by_variant)
+    emit("coverage", lines={p: sorted(s) for p, s in base_cov.items()}, variants=cov_by_variant,
+         flips=flips, files=sorted(_user_modules(users)))
+
+    for exporter in job["exporters"]:
+        emit("exporter-start", exporter=exporter)
+        res = run_exporter(exporter, pristine, spec, variants, ref, users, job, base_cov, cov_by_variant)
+        emit("exporter", exporter=exporter, **res)
+
+
+def _user_modules(users: UserFiles) -> set[str]:
+    out = set()
+    for m in list(sys.modules.values()):
+        f = getattr(m, "__file__", None)
+        if f:
+            p = users.resolve(f)
+            if p:
+                out.add(p)
+    return out
+
+
+def _flipping_variants(findings: list[dict], base: dict[str, set[int]],
+                       variants: dict[str, dict[str, list[int]]]) -> dict[str, list[str]]:
+    """For each value-branch finding "path:line": the variants under which the lines run after it change."""
+    out: dict[str, list[str]] = {}
+    for f in findings:
+        if f.get("code") not in VALUE_BRANCH_CODES:
+            continue
+        p = os.path.realpath(f["path"])
+        line = f["line"]
+        b = base.get(p, set())
+        key = f"{p}:{line}"
+        for name, cov in variants.items():
+            v = set(cov.get(p, []))
+            diff = b ^ v
+            if line in (b | v) and any(d > line for d in diff):
+                out.setdefault(key, []).append(name)
+    return out
+
+
+class _Pristine:
+    """Fresh copies of the user's model for each use (export and forward can mutate it)."""
+
+    def __init__(self, model):
+        self.model = model
+        try:
+            self._copy = copy.deepcopy(model)
+            self.mode = "deepcopy"
+        except Exception:  # noqa: BLE001
+            self._copy = None
+            self._state = {k: v.clone() for k, v in model.state_dict().items()}
+            self.mode = "state_dict"
+
+    def fresh(self):
+        if self._copy is not None:
+            try:
+                return copy.deepcopy(self._copy)
+            except Exception:  # noqa: BLE001
+                pass
+        try:
+            self.model.load_state_dict(self._state)
+        except Exception:  # noqa: BLE001
+            pass
+        return self.model
+
+
+def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list, ref: list, users: UserFiles,
+                 job: dict, base_cov, cov_by_variant) -> dict:
+    import torch
+
+    t0 = time.time()
+    res: dict[str, Any] = {"status": "pass", "message": "", "location": None, "divergences": [],
+                           "tracer_warnings": [], "max_abs": None, "max_rel": None}
+    model = pristine.fresh()
+    out_buf = io.StringIO()
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out_buf):
+        warnings.simplefilter("always")
+        try:
+            with tempfile.TemporaryDirectory() as wd:
+                ex = export_with(exporter, model, spec, job.get("opset"), wd)
+        except BaseException as e:  # noqa: BLE001 - the exporter failed
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            res["status"] = "fail"
+            res["message"] = exporter_message(e)
+            res["exception"] = f"{type(e).__module__}.{type(e).__name__}"
+            loc = locate(e, exporter, users,
+                         second_pass=lambda: _second_pass(e, exporter, pristine, spec, users))
+            res["location"] = loc.to_dict() if loc else None
+            res["tracer_warnings"] = _tracer_warnings(caught, users)
+            res["seconds"] = round(time.time() - t0, 3)
+            return res
+    res["tracer_warnings"] = _tracer_warnings(caught, users)
+    args, kwargs = spec["args"], spec["kwargs"]
+    if ex.proto is not None:
+        res["onnx"] = onnx_checks(ex.proto)
+    for problem in getattr(ex, "problems", []):
+        res["divergences"].append({"variant": "dynamic shapes", "kind": "shape", "message": problem})
+    # parity on the example input
+    try:
+        got = ex.run(args, kwargs)
+        cmp = compare(ref, got, job["rtol"], job["atol"])
+        res["max_abs"], res["max_rel"] = cmp["max_abs"], cmp["max_rel"]
+        if not cmp["ok"]:
+            res["divergences"].append({"variant": "example input", "kind": "example", **cmp})
+    except _NotComparable as e:
+        res["parity"] = f"not compared: {e}"
+    except Exception as e:  # noqa: BLE001
+        res["divergences"].append({"variant": "example input", "kind": "example",
+                                   "message": f"the exported program fails on the example input: {exporter_message(e)}"})
+    # perturbed inputs
+    checked = []
+    for name, kind, a, k, expect in variants:
+        try:
+            got = ex.run(a, k)
+        except _NotComparable:
+            break
+        except Exception as e:  # noqa: BLE001
+            if kind == "shape" and _is_input_rejection(e):
+                continue  # static shapes: the program refuses the input, which is not a divergence
+            res["divergences"].append({"variant": name, "kind": kind,
+                                       "message": f"the exported program fails where eager works: {exporter_message(e)}"})
+            continue
+        checked.append(name)
+        cmp = compare(expect, got, job["rtol"], job["atol"])
+        if not cmp["ok"]:
+            res["divergences"].append({"variant": name, "kind": kind, **cmp})
+    res["variants_checked"] = checked
+    for d in res["divergences"]:
+        d["location"] = _divergence_location(d, res["tracer_warnings"], job.get("findings", []), base_cov,
+                                             cov_by_variant.get(d["variant"]))
+    if res["divergences"]:
+        res["status"] = "diverged"
+        first = res["divergences"][0]
+        res["message"] = f"{first['variant']}: {first.get('message') or 'values differ'}"
+    if ex.proto is not None and res["status"] == "pass":
+        bad = {k: v for k, v in res["onnx"].items() if v != "ok"}
+        if "checker" in bad:
+            res["status"] = "fail"
+            res["message"] = f"onnx.checker: {bad['checker']}"
+    res["seconds"] = round(time.time() - t0, 3)
+    return res
+
+
+def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: dict, users: UserFiles):
+    args, kwargs, ds = spec["args"], spec["kwargs"], spec.get("dynamic_shapes")
+    text = " ".join(str(e) for e in exception_chain(exc))
+    names = [type(e).__name__ for e in exception_chain(exc)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with contextlib.redirect_stdout(io.StringIO()):
+            if exporter == "onnx-legacy":
+                a, _ = clone_inputs(args, kwargs)
+                return locate_legacy_op(exc, pristine.fresh(), a, users)
+            if "DispatchError" in names or "step 3/3" in text:
+                a, k = clone_inputs(args, kwargs)
+                loc = locate_dispatch_node(exc, pristine.fresh(), a, k, ds, users)
+                if loc:
+                    return loc
+            if exporter in ("export-strict", "export-nonstrict", "onnx-dynamo"):
+                a, k = clone_inputs(args, kwargs)
+                return locate_by_draft_export(pristine.fresh(), a, k, ds, users,
+                                              strict=exporter == "export-strict")
+    return None
+
+
+def _tracer_warnings(caught, users: UserFiles) -> list[list]:
+    out = []
+    for w in caught:
+        cat = getattr(w.category, "__name__", "")
+        if "TracerWarning" not in cat:
+            continue
+        p = users.resolve(w.filename)
+        if p:
+            item = [p, w.lineno, str(w.message).splitlines()[0][:200]]
+            if item not in out:
+                out.append(item)
+    return out
+
+
+def _divergence_location(div: dict, tracer_warnings: list, findings: list[dict], base_cov,
+                         var_cov: Optional[dict]) -> Optional[dict]:
+    """The responsible line of a divergence: the static finding on the flipped branch, a TracerWarning, or None."""
+    if var_cov is not None:
+        for p, base_lines in base_cov.items():
+            diff = set(base_lines) ^ set(var_cov.get(p, []))
+            if not diff:
+                continue
+            first = min(diff)
+            cands = [f for f in findings if f.get("code") in VALUE_BRANCH_CODES + ("EXL111",)
+                     and os.path.realpath(f["path"]) == p and f["line"] < first]
+            if cands:
+                f = max(cands, key=lambda f: f["line"])
+                return {"path": p, "line": f["line"], "how": f"static finding {f['code']} on the flipped branch",
+                        "stack": [[p, f["line"]]]}
+            tw = [t for t in tracer_warnings if t[0] == p and t[1] < first]
+            if tw:
+                t = max(tw, key=lambda t: t[1])
+                return {"path": p, "line": t[1], "how": "TracerWarning before the flipped branch",
+                        "stack": [[p, t[1]]]}
+    if tracer_warnings:
+        t = tracer_warnings[0]
+        return {"path": t[0], "line": t[1], "how": "TracerWarning", "stack": [[t[0], t[1]]]}
+    return None
+
+
+# ----------------------------------------------------------------------------- entry point
+def main(argv: list[str]) -> int:
+    with open(argv[1], encoding="utf-8") as f:
+        job = json.load(f)
+    emit = Emitter(job["events"])
+    _no_network()
+    try:
+        run_job(job, emit)
+    except TargetError as e:
+        emit("error", stage=e.stage, message=e.message, traceback=e.tb, path=e.path, line=e.line)
+    except KeyboardInterrupt:
+        emit("error", stage="interrupted", message="interrupted")
+        return 130
+    except BaseException as e:  # noqa: BLE001
+        emit("error", stage="internal", message=f"exportlint worker failed: {type(e).__name__}: {e}",
+             traceback=traceback.format_exc())
+    emit("done")
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    # the user's code may call sys.exit or leave threads: exit hard once the events are written
+    rc = main(sys.argv)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(rc)
