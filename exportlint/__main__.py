@@ -1,0 +1,5 @@
+import sys
+
+from exportlint.cli import main
+
+sys.exit(main())

@@ -1,0 +1,16 @@
+"""Rule implementations, one module per family. Importing this package registers them all."""
+
+import importlib
+import importlib.util
+
+from exportlint.checks import base  # noqa: F401
+from exportlint.checks import engine_rules  # noqa: F401
+from exportlint.checks import control_flow  # noqa: F401
+from exportlint.checks import python_ops  # noqa: F401
+from exportlint.checks import device  # noqa: F401
+from exportlint.checks import export_calls  # noqa: F401
+from exportlint.checks import confirm_rules  # noqa: F401
+
+# table-driven op rules (EXL4xx): a module of their own, loaded when present
+if importlib.util.find_spec("exportlint.checks.ops") is not None:
+    importlib.import_module("exportlint.checks.ops")

@@ -1,0 +1,161 @@
+"""Small helpers shared by the rule families."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from exportlint.semantics.imports import dotted
+from exportlint.semantics.model import MISSING, ClassFacts, ExportCall, body_statements, literal_value
+
+MAX_SNIPPET = 60
+
+
+def snippet(ctx, node: cst.CSTNode) -> str:
+    """Short one-line source of a node for messages."""
+    try:
+        s = " ".join(ctx.source_of(node).split())
+    except Exception:  # pragma: no cover - defensive
+        return "…"
+    return s if len(s) <= MAX_SNIPPET else s[: MAX_SNIPPET - 1] + "…"
+
+
+def call_exporters(ec: ExportCall) -> tuple[str, ...]:
+    """Which exporter an export call uses, from its API and literal keywords."""
+    if ec.api == "torch.onnx.export":
+        v = ec.kwarg("dynamo")
+        if v is not None and literal_value(v) is False:
+            return ("onnx-legacy",)
+        return ("onnx-dynamo",)
+    if ec.api == "torch.onnx.dynamo_export":
+        return ("onnx-dynamo",)
+    if ec.api.startswith("torch.export.") or ec.api == "torch._dynamo.export":
+        v = ec.kwarg("strict")
+        if v is not None and literal_value(v) is True:
+            return ("export-strict",)
+        return ("export-nonstrict",)
+    if ec.api.startswith("torch.jit.trace"):
+        return ("onnx-legacy",)
+    return ()
+
+
+def assignments_in_scope(scope) -> list[tuple[str, cst.BaseExpression, cst.CSTNode]]:
+    """(name, value, stmt) for simple `name = value` statements of a scope, recursing into blocks."""
+    out: list[tuple[str, cst.BaseExpression, cst.CSTNode]] = []
+
+    def walk(stmts):
+        for st in stmts:
+            if isinstance(st, cst.SimpleStatementLine):
+                for s in st.body:
+                    if isinstance(s, cst.Assign):
+                        for t in s.targets:
+                            if isinstance(t.target, cst.Name):
+                                out.append((t.target.value, s.value, s))
+                    elif isinstance(s, cst.AnnAssign) and isinstance(s.target, cst.Name) and s.value is not None:
+                        out.append((s.target.value, s.value, s))
+            elif isinstance(st, (cst.If, cst.For, cst.While, cst.With, cst.Try)):
+                walk(body_statements(st.body))
+                orelse = getattr(st, "orelse", None)
+                while isinstance(orelse, cst.If):
+                    walk(body_statements(orelse.body))
+                    orelse = orelse.orelse
+                if orelse is not None:
+                    walk(body_statements(orelse.body))
+                for h in getattr(st, "handlers", ()):
+                    walk(body_statements(h.body))
+
+    body = scope.body if isinstance(scope, cst.Module) else scope.body
+    walk(body_statements(scope) if isinstance(scope, cst.Module) else body_statements(body))
+    return out
+
+
+def model_class_of(ctx, ec: ExportCall) -> Optional[ClassFacts]:
+    """The local nn.Module class an export call exports, when the file shows it."""
+    expr = ec.model
+    seen = 0
+    while expr is not None and seen < 5:
+        seen += 1
+        if isinstance(expr, cst.Call):
+            f = expr.func
+            if isinstance(f, cst.Attribute) and f.attr.value in ("eval", "to", "cpu", "float", "train", "requires_grad_"):
+                expr = f.value
+                continue
+            name = dotted(f)
+            if name and name in ctx.model.classes:
+                return ctx.model.classes[name]
+            return None
+        if isinstance(expr, cst.Name):
+            val = None
+            for n, v, _ in assignments_in_scope(ec.scope):
+                if n == expr.value:
+                    val = v
+            if val is None:
+                return None
+            expr = val
+            continue
+        return None
+    return None
+
+
+def forward_params(cls: ClassFacts) -> list[str]:
+    r = cls.find_method("forward")
+    if r is None:
+        return []
+    fn = r[1]
+    ps = list(fn.params.posonly_params) + list(fn.params.params)
+    return [p.name.value for p in ps[1:]] + [p.name.value for p in fn.params.kwonly_params]
+
+
+def dynamic_dims(ctx) -> dict[str, set]:
+    """Forward-parameter name -> declared dynamic dims, from this file's export calls.
+
+    ``dynamic_shapes={"x": {0: batch}}`` / ``{"x": (batch, None)}`` and
+    ``dynamic_axes={"input": {0: "batch"}}`` / ``{"input": [0]}`` (mapped through
+    ``input_names`` to forward parameters when the exported class is in the file).
+    """
+    out: dict[str, set] = {}
+    for ec in ctx.model.export_calls:
+        cls = model_class_of(ctx, ec)
+        params = forward_params(cls) if cls is not None else []
+        ds = ec.kwarg("dynamic_shapes")
+        if isinstance(ds, cst.Dict):
+            for el in ds.elements:
+                if isinstance(el, cst.DictElement):
+                    k = literal_value(el.key)
+                    if isinstance(k, str):
+                        out.setdefault(k, set()).update(_dims_of(el.value))
+        da = ec.kwarg("dynamic_axes")
+        if isinstance(da, cst.Dict):
+            names = literal_value(ec.kwarg("input_names")) if ec.kwarg("input_names") is not None else MISSING
+            for el in da.elements:
+                if isinstance(el, cst.DictElement):
+                    k = literal_value(el.key)
+                    if not isinstance(k, str):
+                        continue
+                    dims = _dims_of(el.value)
+                    out.setdefault(k, set()).update(dims)
+                    if isinstance(names, (list, tuple)) and k in names and params:
+                        i = list(names).index(k)
+                        if i < len(params):
+                            out.setdefault(params[i], set()).update(dims)
+    return out
+
+
+def _dims_of(v: cst.BaseExpression) -> set:
+    dims: set = set()
+    if isinstance(v, cst.Dict):
+        for el in v.elements:
+            if isinstance(el, cst.DictElement):
+                k = literal_value(el.key)
+                if isinstance(k, int):
+                    dims.add(k)
+    elif isinstance(v, (cst.List, cst.Tuple)):
+        lit = literal_value(v)
+        if isinstance(lit, (list, tuple)) and all(isinstance(x, int) for x in lit):
+            dims.update(lit)  # dynamic_axes list form: the dims themselves
+        else:
+            for i, el in enumerate(v.elements):
+                if isinstance(el, cst.Element) and literal_value(el.value) is not None:
+                    dims.add(i)  # dynamic_shapes tuple form: non-None entries are dynamic
+    return dims

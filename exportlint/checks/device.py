@@ -1,0 +1,232 @@
+"""EXL3xx: device and dtype mixing."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from exportlint.checks.base import Rule, register
+from exportlint.checks.common import snippet
+from exportlint.findings import Fix, FixSafety, Severity
+from exportlint.semantics.kinds import TENSORISH
+from exportlint.semantics.model import literal_value
+
+_ACCEL = ("cuda", "mps", "xpu", "hpu", "npu")
+
+#: factories whose device defaults to the global default (CPU), not to the inputs'
+FACTORIES = frozenset(
+    "torch." + n
+    for n in (
+        "zeros ones empty full arange linspace logspace eye rand randn randint randperm tensor as_tensor "
+        "scalar_tensor empty_strided tril_indices triu_indices normal bartlett_window blackman_window "
+        "hamming_window hann_window kaiser_window"
+    ).split()
+)
+
+
+def _first_tensor_name(fn) -> Optional[str]:
+    ps = list(fn.node.params.posonly_params) + list(fn.node.params.params)
+    for p in ps:
+        if fn.env.get(p.name.value) in TENSORISH:
+            return p.name.value
+    return None
+
+
+@register
+class HardcodedDevice(Rule):
+    code = "EXL301"
+    name = "hardcoded-device"
+    severity = Severity.ERROR
+    summary = "forward moves tensors to a fixed device (.cuda(), .to('cuda'), device='cuda')."
+
+    def check(self, ctx):
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                node = call.node
+                m = call.method
+                if m == "cuda" and call.receiver_kind not in ("self", "super"):
+                    ctx.report(
+                        node,
+                        f"`{snippet(ctx, node)}` hard-codes the GPU in forward: export on a CPU machine fails "
+                        "(\"Torch not compiled with CUDA enabled\") and the exported graph is pinned to cuda. "
+                        "Use `.to(other.device)` with a tensor the model already has.",
+                    )
+                    continue
+                dev = None
+                if m == "to":
+                    pos = call.positional()
+                    if pos:
+                        v = literal_value(pos[0].value)
+                        if isinstance(v, str):
+                            dev = v
+                    kv = call.const_kwarg("device")
+                    if isinstance(kv, str):
+                        dev = kv
+                else:
+                    kv = call.const_kwarg("device")
+                    if isinstance(kv, str):
+                        dev = kv
+                    elif call.qualname == "torch.device":
+                        v = call.const_arg(0)
+                        if isinstance(v, str):
+                            dev = v
+                if dev is not None and dev.split(":", 1)[0] in _ACCEL:
+                    ctx.report(
+                        node,
+                        f"device {dev!r} is hard-coded in forward (`{snippet(ctx, node)}`): export fails where that "
+                        "device is absent and the graph is pinned to it. Use `device=x.device` from an input.",
+                    )
+        return ()
+
+
+@register
+class FactoryWithoutDevice(Rule):
+    code = "EXL302"
+    name = "factory-without-device"
+    severity = Severity.WARNING
+    exporters = ("export-strict", "export-nonstrict")
+    summary = "A tensor factory in forward has no device= (the exported program pins it to CPU)."
+
+    def check(self, ctx):
+        for fn in ctx.model.functions:
+            ref = _first_tensor_name(fn)
+            for call in fn.calls:
+                if call.qualname not in FACTORIES or call.has_kwarg("device") or call.has_kwarg("out"):
+                    continue
+                if any(a.star for a in call.node.args):
+                    continue
+                fix = None
+                hint = "`device=x.device` (x: an input)"
+                if ref is not None:
+                    new = call.node.with_changes(
+                        args=[
+                            *[
+                                a.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                                if i == len(call.node.args) - 1
+                                else a
+                                for i, a in enumerate(call.node.args)
+                            ],
+                            cst.Arg(
+                                value=cst.parse_expression(f"{ref}.device"),
+                                keyword=cst.Name("device"),
+                                equal=cst.AssignEqual(
+                                    whitespace_before=cst.SimpleWhitespace(""),
+                                    whitespace_after=cst.SimpleWhitespace(""),
+                                ),
+                            ),
+                        ]
+                    )
+                    fix = Fix(
+                        replacement=ctx.source_of(new),
+                        safety=FixSafety.SAFE,
+                        description=f"create the tensor on `{ref}`'s device (no change on CPU)",
+                    )
+                    hint = f"`device={ref}.device`"
+                ctx.report(
+                    call.node,
+                    f"`{call.qualname}(...)` in forward without `device=`: torch.export records device='cpu' in "
+                    "the graph, so the exported program mixes devices once moved to GPU (\"Expected all tensors "
+                    f"to be on the same device\"). Pass {hint}, or use `x.new_zeros(...)` / `torch.zeros_like`.",
+                    fix=fix,
+                )
+        return ()
+
+
+@register
+class UnregisteredTensorAttribute(Rule):
+    code = "EXL303"
+    name = "unregistered-tensor-attribute"
+    severity = Severity.WARNING
+    exporters = ("export-strict", "export-nonstrict")
+    summary = "A tensor stored on self in __init__ without register_buffer / nn.Parameter."
+    scope = "file"
+
+    def check(self, ctx):
+        used = _attrs_read_on_export_path(ctx)
+        for c in ctx.model.classes.values():
+            if not c.is_module:
+                continue
+            for name, fact in c.attrs.items():
+                if fact.what != "tensor" or (c.name, name) not in used:
+                    continue
+                node = fact.node
+                tgt = None
+                if isinstance(node, cst.Assign):
+                    for t in node.targets:
+                        if isinstance(t.target, cst.Attribute) and t.target.attr.value == name:
+                            tgt = t.target
+                elif isinstance(node, cst.AnnAssign):
+                    tgt = node.target
+                fix = None
+                if isinstance(node, cst.Assign) and tgt is not None and isinstance(tgt.value, cst.Name):
+                    fix = Fix(
+                        replacement=f'{tgt.value.value}.register_buffer("{name}", {ctx.source_of(node.value)}, persistent=False)',
+                        safety=FixSafety.UNSAFE,
+                        description="a non-persistent buffer moves with .to() and stays out of state_dict",
+                    )
+                ctx.report(
+                    node if fix is not None else (tgt or node),
+                    f"`self.{name}` holds a tensor that is not a registered buffer or parameter: `.to(device)` "
+                    "does not move it and torch.export lifts it as a constant on its creation device. Use "
+                    f'`self.register_buffer("{name}", ..., persistent=False)`.',
+                    fix=fix,
+                )
+        return ()
+
+
+def _attrs_read_on_export_path(ctx) -> set[tuple[str, str]]:
+    out: set[tuple[str, str]] = set()
+    for fn in ctx.model.functions:
+        if fn.cls is None or fn.self_name is None:
+            continue
+        for cls_name, attr in _self_attr_reads(fn):
+            out.add((cls_name, attr))
+    return out
+
+
+def _self_attr_reads(fn):
+    from exportlint.semantics.model import iter_nodes
+
+    classes = [fn.cls]
+    seen = set()
+    while classes:
+        c = classes.pop()
+        if c.name in seen:
+            continue
+        seen.add(c.name)
+        for node in iter_nodes(fn.node.body):
+            if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == fn.self_name:
+                yield c.name, node.attr.value
+        classes.extend(c.local_bases)
+
+
+@register
+class AutocastInForward(Rule):
+    code = "EXL304"
+    name = "autocast-or-dtype-mixing-in-forward"
+    severity = Severity.WARNING
+    exporters = ("onnx-legacy", "onnx-dynamo")
+    summary = "torch.autocast or .half()/.bfloat16() inside forward."
+
+    def check(self, ctx):
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                q = call.qualname or ""
+                if q in ("torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast"):
+                    enabled = call.const_kwarg("enabled", True)
+                    if enabled is False:
+                        continue
+                    ctx.report(
+                        call.node,
+                        f"`{q}` inside forward: autocast is a runtime mode, so the exported graph has the dtypes "
+                        "of the device and settings at export time. Cast explicitly (`.to(torch.float16)`) where "
+                        "you need a dtype.",
+                    )
+                elif call.receiver_kind in TENSORISH and call.method in ("half", "bfloat16"):
+                    ctx.report(
+                        call.node,
+                        f"`.{call.method}()` in forward mixes dtypes inside the graph: CPU export and ONNX Runtime "
+                        "CPU kernels may not support them. Prefer casting the whole model before export.",
+                    )
+        return ()

@@ -1,0 +1,294 @@
+"""EXL5xx: hygiene of the calls that export (in scripts, anywhere in a file)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from exportlint.checks.base import Rule, register
+from exportlint.checks.common import assignments_in_scope, call_exporters, forward_params, model_class_of, snippet
+from exportlint.export_api import load as load_export_api
+from exportlint.findings import Fix, FixSafety, Severity
+from exportlint.semantics.imports import dotted
+from exportlint.semantics.model import ExportCall, iter_nodes, literal_value
+
+_WRAPPERS = ("torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel",
+             "torch.nn.parallel.data_parallel.DataParallel", "torch.nn.parallel.distributed.DistributedDataParallel")
+_ONNX_APIS = ("torch.onnx.export",)
+
+
+def _scope_calls(scope) -> list[cst.Call]:
+    body = scope.body if not isinstance(scope, cst.Module) else scope.body
+    out = []
+    for st in body if isinstance(body, (list, tuple)) else body.body:
+        for n in iter_nodes(st):
+            if isinstance(n, cst.Call):
+                out.append(n)
+            elif isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not scope:
+                pass
+    return out
+
+
+def _model_name(ec: ExportCall) -> Optional[str]:
+    m = ec.model
+    return m.value if isinstance(m, cst.Name) else None
+
+
+@register
+class ExportWithoutEval(Rule):
+    code = "EXL501"
+    name = "export-without-eval"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict", "onnx-dynamo")
+    summary = "The exported model was never put in eval() mode."
+    scope = "file"
+
+    def check(self, ctx):
+        for ec in ctx.model.export_calls:
+            exps = tuple(e for e in call_exporters(ec) if e in self.exporters)
+            if not exps:
+                continue  # legacy torch.onnx.export switches to eval itself (training=EVAL)
+            if ec.model is None:
+                continue
+            if _chain_has_eval(ec.model):
+                continue
+            name = _model_name(ec)
+            if name is None:
+                if isinstance(ec.model, cst.Call) and model_class_of(ctx, ec) is not None:
+                    self._report(ctx, ec, exps)
+                continue
+            # where does the model come from? only judge models built in this scope
+            if isinstance(ec.scope, cst.FunctionDef):
+                params = {p.name.value for p in list(ec.scope.params.params) + list(ec.scope.params.kwonly_params)}
+                if name in params:
+                    continue
+            assigns = [v for n, v, _ in assignments_in_scope(ec.scope) if n == name]
+            if not assigns:
+                continue
+            if any(_chain_has_eval(v) for v in assigns):
+                continue
+            if _eval_called_on(ec.scope, name):
+                continue
+            if not any(isinstance(v, cst.Call) for v in assigns):
+                continue
+            self._report(ctx, ec, exps)
+        return ()
+
+    def _report(self, ctx, ec: ExportCall, exps) -> None:
+        m = snippet(ctx, ec.model)
+        ctx.report(
+            ec.model,
+            f"`{m}` is exported without `{m}.eval()`: dropout and batch-norm are captured in training mode, so "
+            "the exported model computes something else than inference. Call `model.eval()` before exporting.",
+            exporters=exps,
+        )
+
+
+def _chain_has_eval(expr) -> bool:
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        if expr.func.attr.value == "eval":
+            return True
+        if expr.func.attr.value == "train" and expr.args and literal_value(expr.args[0].value) is False:
+            return True
+        expr = expr.func.value
+    return False
+
+
+def _eval_called_on(scope, name: str) -> bool:
+    for call in _scope_calls(scope):
+        f = call.func
+        if isinstance(f, cst.Attribute) and dotted(f.value) == name:
+            if f.attr.value == "eval":
+                return True
+            if f.attr.value == "train" and call.args and literal_value(call.args[0].value) is False:
+                return True
+        # model.apply(lambda m: m.eval()) and friends: give up (unknown)
+        if isinstance(f, cst.Attribute) and f.attr.value in ("apply", "load_state_dict_and_eval"):
+            return True
+    return False
+
+
+@register
+class ExportDataParallel(Rule):
+    code = "EXL502"
+    name = "export-dataparallel"
+    severity = Severity.ERROR
+    summary = "A DataParallel / DistributedDataParallel wrapper is exported (export its .module)."
+    scope = "file"
+
+    def check(self, ctx):
+        for ec in ctx.model.export_calls:
+            if ec.model is None:
+                continue
+            val = ec.model
+            if isinstance(val, cst.Name):
+                vals = [v for n, v, _ in assignments_in_scope(ec.scope) if n == val.value]
+                val = vals[-1] if vals else None
+            if not isinstance(val, cst.Call):
+                continue
+            q = ctx.model.imports.resolve(val.func) or ""
+            if q not in _WRAPPERS:
+                continue
+            m = snippet(ctx, ec.model)
+            ctx.report(
+                ec.model,
+                f"`{m}` is a {q.rsplit('.', 1)[-1]} wrapper: export the wrapped model, `{m}.module` (the wrapper "
+                "scatters inputs across devices and its forward does not trace as one graph).",
+                exporters=call_exporters(ec) or self.exporters,
+                fix=Fix(replacement=f"{ctx.source_of(ec.model)}.module", safety=FixSafety.SAFE,
+                        description="the wrapper's forward calls .module with the same inputs"),
+            )
+        return ()
+
+
+@register
+class DynamicAxesMismatch(Rule):
+    code = "EXL503"
+    name = "dynamic-axes-mismatch"
+    severity = Severity.ERROR
+    summary = "dynamic_axes / dynamic_shapes name an input or output that does not exist."
+    scope = "file"
+
+    def check(self, ctx):
+        for ec in ctx.model.export_calls:
+            exps = call_exporters(ec) or self.exporters
+            da = ec.kwarg("dynamic_axes")
+            if isinstance(da, cst.Dict):
+                inn = ec.kwarg("input_names")
+                outn = ec.kwarg("output_names")
+                names_in = literal_value(inn) if inn is not None else None
+                names_out = literal_value(outn) if outn is not None else None
+                known: Optional[set] = set()
+                for v in (names_in, names_out):
+                    if isinstance(v, (list, tuple)):
+                        known |= {x for x in v if isinstance(x, str)}
+                    elif v is not None:
+                        known = None  # not literal: cannot tell
+                        break
+                if known is not None:
+                    cls = model_class_of(ctx, ec)
+                    params = set(forward_params(cls)) if cls is not None else set()
+                    for el in da.elements:
+                        if not isinstance(el, cst.DictElement):
+                            continue
+                        k = literal_value(el.key)
+                        if not isinstance(k, str) or k in known:
+                            continue
+                        if names_in is None and k in params:
+                            continue  # legacy exporter names unnamed inputs after forward's arguments
+                        hint = f"input_names={sorted(names_in) if isinstance(names_in, (list, tuple)) else None}, output_names={sorted(names_out) if isinstance(names_out, (list, tuple)) else None}"
+                        ctx.report(
+                            el.key,
+                            f"dynamic_axes key {k!r} matches no input or output name ({hint}): the exporter "
+                            "ignores it, so that dimension is exported static. Use one of the names you passed.",
+                            exporters=exps,
+                        )
+            ds = ec.kwarg("dynamic_shapes")
+            if isinstance(ds, cst.Dict):
+                cls = model_class_of(ctx, ec)
+                if cls is None:
+                    continue
+                params = forward_params(cls)
+                if not params:
+                    continue
+                for el in ds.elements:
+                    if not isinstance(el, cst.DictElement):
+                        continue
+                    k = literal_value(el.key)
+                    if isinstance(k, str) and k not in params:
+                        ctx.report(
+                            el.key,
+                            f"dynamic_shapes key {k!r} is not an argument of {cls.name}.forward "
+                            f"({', '.join(params)}): torch.export rejects the spec (UserError). Name the "
+                            "forward argument.",
+                            exporters=exps,
+                        )
+        return ()
+
+
+@register
+class OpsetOutOfRange(Rule):
+    code = "EXL504"
+    name = "opset-out-of-range"
+    severity = Severity.ERROR
+    exporters = ("onnx-dynamo", "onnx-legacy")
+    summary = "opset_version is outside what the chosen ONNX exporter supports."
+    scope = "file"
+
+    def check(self, ctx):
+        from exportlint.checks.ops_support import opset_range
+
+        for ec in ctx.model.export_calls:
+            if ec.api not in _ONNX_APIS:
+                continue
+            node = ec.kwarg("opset_version")
+            if node is None:
+                continue
+            v = literal_value(node)
+            if not isinstance(v, int) or isinstance(v, bool):
+                continue
+            exps = call_exporters(ec)
+            for e in exps:
+                lo, hi = opset_range(e)
+                if lo is not None and v < lo:
+                    ctx.report(
+                        node,
+                        f"opset_version={v} is below the lowest opset the {e} exporter produces ({lo}): "
+                        f"the model is exported at {lo} and then down-converted, which fails for many ops. "
+                        f"Use opset_version>={lo}"
+                        + (", or dynamo=False for older runtimes." if e == "onnx-dynamo" else "."),
+                        exporters=(e,),
+                        severity=Severity.WARNING if e == "onnx-dynamo" else Severity.ERROR,
+                    )
+                elif hi is not None and v > hi:
+                    ctx.report(
+                        node,
+                        f"opset_version={v} is above the highest opset the {e} exporter supports ({hi}) in the "
+                        f"installed torch. Use opset_version<={hi}.",
+                        exporters=(e,),
+                    )
+        return ()
+
+
+@register
+class RemovedExportKwarg(Rule):
+    code = "EXL505"
+    name = "removed-export-kwarg"
+    severity = Severity.ERROR
+    summary = "An export call passes a keyword the installed torch removed or deprecated."
+    scope = "file"
+
+    def check(self, ctx):
+        api = load_export_api()
+        if api is None:
+            return ()
+        for ec in ctx.model.export_calls:
+            spec = api["apis"].get(ec.api)
+            if spec is None:
+                continue
+            params = set(spec["params"])
+            exps = call_exporters(ec) or self.exporters
+            legacy = exps == ("onnx-legacy",)
+            for a in ec.node.args:
+                if a.keyword is None:
+                    continue
+                k = a.keyword.value
+                if k not in params:
+                    why = spec["removed"].get(k, "not a parameter")
+                    ctx.report(
+                        a.keyword,
+                        f"`{ec.api}` in torch {api['torch']} has no keyword `{k}` ({why}): the call raises "
+                        "TypeError. Remove it" + (" (use `external_data=`)" if k == "use_external_data_format" else "") + ".",
+                        exporters=exps,
+                        fix=Fix(replacement="", safety=FixSafety.UNSAFE, description=f"remove `{k}=`"),
+                    )
+                elif k in spec["deprecated"] and not legacy:
+                    ctx.report(
+                        a.keyword,
+                        f"`{k}` is deprecated in torch {api['torch']} and ignored by the dynamo exporter (the "
+                        "default): it has no effect. Remove it, or pass `dynamo=False` if you rely on it.",
+                        severity=Severity.WARNING,
+                        exporters=exps,
+                    )
+        return ()

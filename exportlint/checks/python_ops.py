@@ -1,0 +1,175 @@
+"""EXL2xx: work that leaves the graph (numpy/math on tensors, Python autograd.Functions,
+mutation of Python state, non-torch libraries, side effects)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from exportlint.checks.base import Rule, register
+from exportlint.checks.common import snippet
+from exportlint.findings import Severity
+from exportlint.semantics.kinds import DATA, TENSORISH
+
+_PY_NUMERIC = ("numpy.", "math.", "random.", "statistics.", "cmath.")
+_FOREIGN = ("scipy.", "cv2.", "PIL.", "sklearn.", "skimage.", "pandas.", "numba.", "imageio.", "open3d.", "shapely.")
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+_LOGGER_NAMES = frozenset({"logger", "log", "logging", "LOGGER", "_logger", "_LOGGER", "LOG", "_log"})
+_TIME_FUNCS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
+                         "time.perf_counter_ns", "datetime.datetime.now"})
+
+
+@register
+class PythonNumericLib(Rule):
+    code = "EXL201"
+    name = "python-numeric-lib"
+    severity = Severity.ERROR
+    summary = "numpy / math / random on tensor values, or .numpy(), inside forward."
+
+    def check(self, ctx):
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                q = call.qualname or ""
+                if call.receiver_kind in TENSORISH and call.method == "numpy":
+                    ctx.report(
+                        call.node,
+                        f"`.numpy()` in forward (`{snippet(ctx, call.node)}`): the value leaves the graph. torch.export "
+                        "rejects it; ONNX tracing records a constant. Use the torch equivalent and keep a tensor.",
+                    )
+                elif q.startswith(_PY_NUMERIC) and any(k in TENSORISH or k == DATA for k in call.arg_kinds):
+                    lib = q.split(".", 1)[0]
+                    ctx.report(
+                        call.node,
+                        f"`{q}` called on a tensor-derived value (`{snippet(ctx, call.node)}`): {lib} runs in Python "
+                        "at export time, so the result is a constant in the graph (or the export fails). Use the "
+                        f"torch equivalent (e.g. `torch.{q.rsplit('.', 1)[-1]}`) on tensors.",
+                    )
+        return ()
+
+
+@register
+class AutogradFunctionWithoutSymbolic(Rule):
+    code = "EXL202"
+    name = "autograd-function-without-symbolic"
+    severity = Severity.ERROR
+    exporters = ("onnx-legacy",)
+    summary = "A torch.autograd.Function without `symbolic` is applied in forward."
+
+    def check(self, ctx):
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                q = call.qualname or ""
+                if call.method != "apply" or not q.endswith(".apply"):
+                    continue
+                c = ctx.model.classes.get(q[: -len(".apply")])
+                if c is None or not c.is_autograd_function or c.find_method("symbolic") is not None:
+                    continue
+                ctx.report(
+                    call.node,
+                    f"`{c.name}` is a torch.autograd.Function with no `symbolic` static method: the legacy ONNX "
+                    "exporter cannot translate it (\"Couldn't export Python operator\"). Add "
+                    "`@staticmethod def symbolic(g, ...)`, or register it as a custom op "
+                    "(`torch.library.custom_op`) with an ONNX translation.",
+                )
+        return ()
+
+
+@register
+class ForwardMutatesPythonState(Rule):
+    code = "EXL203"
+    name = "forward-mutates-python-state"
+    severity = Severity.ERROR
+    summary = "forward writes a Python attribute or global (counter, cache, list)."
+
+    def check(self, ctx):
+        for fn in ctx.model.functions:
+            for w in fn.state_writes:
+                node = w.node
+                if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                    tgt = node.targets[0].target if isinstance(node, cst.Assign) else node.target
+                else:
+                    tgt = node
+                ctx.report(
+                    tgt,
+                    f"forward writes Python state (`{w.target}`): export runs forward once, so the write happens "
+                    "at export time only and is not part of the graph (torch.export strict rejects attribute "
+                    "mutation). Return the value instead, or keep state in a registered buffer updated in place.",
+                )
+            for call in fn.calls:
+                # self.cache.append(x), self.items.update(...), GLOBAL_LIST.append(x)
+                if call.method in ("append", "extend", "insert", "update", "pop", "clear", "setdefault", "add") and isinstance(
+                    call.node.func, cst.Attribute
+                ):
+                    base = call.node.func.value
+                    if (
+                        fn.self_name
+                        and isinstance(base, cst.Attribute)
+                        and isinstance(base.value, cst.Name)
+                        and base.value.value == fn.self_name
+                    ):
+                        attr = fn.cls.find_attr(base.attr.value) if fn.cls else None
+                        if attr is not None and attr.what in ("submodule", "parameter", "buffer", "tensor"):
+                            continue
+                        ctx.report(
+                            call.node,
+                            f"forward mutates `self.{base.attr.value}` (`.{call.method}(...)`): the change happens "
+                            "once at export time and is not in the graph. Keep per-call values local and return them.",
+                        )
+        return ()
+
+
+@register
+class NonTorchLibrary(Rule):
+    code = "EXL204"
+    name = "non-torch-library-in-forward"
+    severity = Severity.ERROR
+    summary = "forward calls scipy / cv2 / PIL / sklearn (untraceable)."
+
+    def check(self, ctx):
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                q = call.qualname or ""
+                if q.startswith(_FOREIGN):
+                    lib = q.split(".", 1)[0]
+                    ctx.report(
+                        call.node,
+                        f"`{q}` in forward: {lib} works on NumPy/Python values outside the graph, so no exporter "
+                        "can capture it (torch.export fails on the tensor→numpy conversion; tracing records a "
+                        "constant). Reimplement it with torch ops, or do it before/after the model.",
+                    )
+        return ()
+
+
+@register
+class SideEffectInForward(Rule):
+    code = "EXL205"
+    name = "side-effect-in-forward"
+    severity = Severity.WARNING
+    summary = "print/logging of tensor values or wall-clock reads in forward."
+
+    def check(self, ctx):
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                q = call.qualname or ""
+                node = call.node
+                if q in _TIME_FUNCS:
+                    ctx.report(
+                        node,
+                        f"`{q}()` in forward runs once at export time; the exported graph has no clock. "
+                        "Time the model from outside.",
+                    )
+                    continue
+                is_print = call.method is None and q in ("print", "builtins.print")
+                is_log = (
+                    call.method in _LOG_METHODS
+                    and isinstance(node.func, cst.Attribute)
+                    and isinstance(node.func.value, cst.Name)
+                    and node.func.value.value in _LOGGER_NAMES
+                )
+                if (is_print or is_log) and any(k in TENSORISH or k == DATA for k in call.arg_kinds):
+                    ctx.report(
+                        node,
+                        f"`{snippet(ctx, node)}` prints tensor values in forward: exporters run it once at export "
+                        "time (torch.export strict fails on it), and the exported graph never prints. Remove it "
+                        "or guard it with `if not torch.compiler.is_exporting():`.",
+                    )
+        return ()

@@ -1,0 +1,354 @@
+"""Command line: argument parsing only; the work is in engine / confirm / report.
+
+    exportlint [check] [PATH ...]      lint (default: the current directory)
+    exportlint rule CODE                print a rule's documentation
+    exportlint rules                    list every rule
+    exportlint confirm SPEC [...]       trial-export targets ("pkg.mod:build")
+    exportlint ops generate             regenerate the op-support tables (needs torch)
+    exportlint server                   start the language server (stdio)
+
+Exit status: 0 no findings, 1 findings, 2 usage / configuration / internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Optional
+
+from exportlint import __version__
+
+SUBCOMMANDS = ("check", "rule", "rules", "confirm", "ops", "server")
+
+
+class UsageError(Exception):
+    pass
+
+
+def _codes(value: str) -> tuple[str, ...]:
+    out = tuple(c.strip() for c in value.split(",") if c.strip())
+    return out
+
+
+def _add_lint_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="*", help="files or directories to lint (default: .); '-' reads stdin")
+    p.add_argument("--config", metavar="FILE", help="pyproject.toml or exportlint.toml to use")
+    p.add_argument("--select", type=_codes, metavar="CODES", help="comma-separated rule codes or prefixes to enable")
+    p.add_argument("--extend-select", type=_codes, metavar="CODES", help="enable these in addition")
+    p.add_argument("--ignore", type=_codes, metavar="CODES", help="comma-separated rule codes or prefixes to disable")
+    p.add_argument("--extend-exclude", type=_codes, metavar="PATTERNS", help="more glob patterns to exclude")
+    p.add_argument("--force-exclude", action="store_true", help="apply excludes to paths named on the command line too")
+    p.add_argument("--target-exporters", type=_codes, metavar="NAMES",
+                   help="export-strict,export-nonstrict,onnx-dynamo,onnx-legacy (default: config or all)")
+    p.add_argument("--opset", type=int, help="ONNX opset to check against (default: the exporter's default)")
+    p.add_argument("--format", "--output-format", dest="format", default=None,
+                   choices=("text", "full", "concise", "json", "lsp", "sarif", "github"),
+                   help="output format (default: text)")
+    p.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE")
+    p.add_argument("--statistics", action="store_true", help="print counts per rule instead of the findings")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    p.add_argument("--stdin-filename", metavar="PATH", help="the name of the file read from stdin ('-')")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="processes (default: one per core)")
+    p.add_argument("--color", action=argparse.BooleanOptionalAction, default=None, help="colour the text output")
+    p.add_argument("--confirm", action="store_true",
+                   help="also build and really export the targets (runs your code in a subprocess; needs the export extra)")
+    p.add_argument("--exporter", action="append", dest="exporters", metavar="NAME",
+                   help="with --confirm: exporter(s) to run (default: target-exporters)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="exportlint",
+        description="Will this PyTorch model export? Static checks for torch.export and torch.onnx.export.",
+        epilog="Subcommands: rule CODE | rules | confirm SPEC | ops generate | server. Exit: 0 clean, 1 findings, 2 error.",
+    )
+    p.add_argument("--version", action="version", version=f"exportlint {__version__}")
+    _add_lint_options(p)
+    return p
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] in SUBCOMMANDS:
+            cmd, rest = argv[0], argv[1:]
+            if cmd == "check":
+                return _cmd_lint(rest)
+            if cmd == "rule":
+                return _cmd_rule(rest)
+            if cmd == "rules":
+                return _cmd_rules(rest)
+            if cmd == "confirm":
+                return _cmd_confirm(rest)
+            if cmd == "ops":
+                return _cmd_ops(rest)
+            if cmd == "server":
+                return _cmd_server(rest)
+        return _cmd_lint(argv)
+    except UsageError as e:
+        print(f"exportlint: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("exportlint: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        except OSError:
+            pass
+        return 1
+
+
+def _load_config(args) -> "Config":  # noqa: F821
+    from exportlint.config import ConfigError, load_config
+
+    try:
+        if args.config:
+            if not Path(args.config).is_file():
+                raise UsageError(f"--config {args.config}: no such file")
+            cfg = load_config(Path(args.config))
+        else:
+            start = Path(args.paths[0]) if args.paths and args.paths[0] != "-" and Path(args.paths[0]).exists() else Path.cwd()
+            cfg = load_config(start=start)
+    except ConfigError as e:
+        raise UsageError(str(e)) from None
+    from exportlint.checks.base import all_rules
+    from exportlint.config import _is_selector
+    from exportlint.findings import EXPORTERS
+
+    known = set(all_rules())
+    for opt in ("select", "extend_select", "ignore"):
+        vals = getattr(args, opt)
+        if vals is None:
+            continue
+        for c in vals:
+            if not _is_selector(c) or (len(c) == 6 and c not in known):
+                raise UsageError(f"--{opt.replace('_', '-')}: unknown rule code or prefix {c!r} (see `exportlint rules`)")
+        setattr(cfg, opt, tuple(vals))
+    if args.extend_exclude:
+        cfg.extend_exclude = tuple(cfg.extend_exclude) + tuple(args.extend_exclude)
+    if args.target_exporters:
+        bad = [e for e in args.target_exporters if e not in EXPORTERS]
+        if bad:
+            raise UsageError(f"--target-exporters: unknown exporter {bad[0]!r} (choose from {', '.join(EXPORTERS)})")
+        cfg.target_exporters = tuple(args.target_exporters)
+    if args.opset is not None:
+        if not 7 <= args.opset <= 30:
+            raise UsageError("--opset must be between 7 and 30")
+        cfg.opset = args.opset
+    return cfg
+
+
+def _cmd_lint(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    cfg = _load_config(args)
+    from exportlint.discovery import DiscoveryError, discover
+    from exportlint.engine import lint_paths
+
+    paths = args.paths or ["."]
+    stdin = None
+    if "-" in paths:
+        if not args.stdin_filename:
+            args.stdin_filename = "<stdin>"
+        data = sys.stdin.buffer.read()
+        stdin = (args.stdin_filename, data)
+        paths = [p for p in paths if p != "-"]
+        if not paths:
+            paths = []
+    try:
+        found = discover(paths, cfg, force_exclude=args.force_exclude) if paths else None
+    except DiscoveryError as e:
+        raise UsageError(str(e)) from None
+    files = found.files if found else []
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    result = lint_paths(files, cfg, jobs=args.jobs, use_cache=not args.no_cache, stdin=stdin)
+    findings = result.findings
+    failed_targets = False
+    confirm_result = None
+    if args.confirm:
+        confirm_result = _run_confirm(cfg, findings, targets=None, paths=[Path(p) for p in paths], exporters=args.exporters)
+        findings = confirm_result.findings
+        failed_targets = bool(confirm_result.errors) or any(
+            o in ("fail", "diverged", "error", "timeout")
+            for t in confirm_result.targets
+            for o in _outcomes(t)
+        )
+    _emit(args, findings, result, confirm_result)
+    for e in result.errors:
+        print(f"exportlint: internal error: {e}", file=sys.stderr)
+    if result.errors:
+        return 2
+    if args.exit_zero:
+        return 0
+    return 1 if (findings or failed_targets) else 0
+
+
+def _outcomes(t) -> list[str]:
+    res = getattr(t, "results", None) or getattr(t, "outcomes", None) or {}
+    out = []
+    for v in res.values() if isinstance(res, dict) else res:
+        out.append(v if isinstance(v, str) else getattr(v, "status", getattr(v, "outcome", "")))
+    return out
+
+
+def _emit(args, findings, result, confirm_result=None) -> None:
+    from exportlint.report import RENDERERS, render_statistics
+
+    fmt = args.format or "text"
+    out = sys.stdout
+    fh = None
+    if args.output_file:
+        try:
+            fh = open(args.output_file, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as e:
+            raise UsageError(f"--output-file {args.output_file}: {e.strerror or e}") from None
+        out = fh
+    try:
+        if args.statistics:
+            render_statistics(findings, out)
+        else:
+            summary = ""
+            if fmt in ("text", "full") and not args.quiet:
+                n_err = sum(1 for f in findings if f.severity.value == "error")
+                n_warn = sum(1 for f in findings if f.severity.value == "warning")
+                if findings:
+                    summary = (
+                        f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} "
+                        f"({n_err} error{'s' if n_err != 1 else ''}, {n_warn} warning{'s' if n_warn != 1 else ''}) "
+                        f"in {result.files} file{'s' if result.files != 1 else ''}."
+                    )
+                else:
+                    summary = f"All checks passed ({result.files} file{'s' if result.files != 1 else ''})."
+            kwargs = {"color": args.color, "summary": summary} if fmt in ("text", "full") else {}
+            if fmt in ("text", "full") and not findings:
+                if summary:
+                    out.write(summary + "\n")
+            else:
+                RENDERERS[fmt](findings, out, **kwargs)
+            if confirm_result is not None and fmt in ("text", "full"):
+                from rich.console import Console
+
+                confirm_result.render_summary(Console(file=out, force_terminal=args.color, no_color=args.color is False))
+    finally:
+        if fh is not None:
+            fh.close()
+
+
+def _run_confirm(cfg, findings, *, targets, paths, exporters):
+    try:
+        from exportlint.confirm.api import run_confirm
+    except ImportError as e:
+        raise UsageError(f"--confirm needs the export extra (pip install 'exportlint[export]'): {e}") from None
+    from exportlint.findings import EXPORTERS
+
+    if exporters:
+        bad = [e for e in exporters if e not in EXPORTERS]
+        if bad:
+            raise UsageError(f"--exporter: unknown exporter {bad[0]!r} (choose from {', '.join(EXPORTERS)})")
+    progress = (lambda msg: print(msg, file=sys.stderr, flush=True)) if sys.stderr else None
+    return run_confirm(cfg, findings, targets=targets, paths=paths,
+                       exporters=tuple(exporters) if exporters else None, progress=progress)
+
+
+def _cmd_confirm(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="exportlint confirm", description="Build targets and really export them.")
+    p.add_argument("specs", nargs="*", help='"package.module:callable" or a target name from [tool.exportlint.targets]')
+    p.add_argument("--exporter", action="append", dest="exporters", metavar="NAME")
+    p.add_argument("--config", metavar="FILE")
+    p.add_argument("--format", default="text", choices=("text", "full", "concise", "json", "lsp", "sarif", "github"))
+    p.add_argument("-o", "--output-file")
+    p.add_argument("--exit-zero", action="store_true")
+    p.add_argument("--color", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--lint", nargs="*", metavar="PATH", default=None,
+                   help="also lint these paths and join the static findings (default: the targets' files)")
+    args = p.parse_args(argv)
+    ns = build_parser().parse_args([])
+    ns.config = args.config
+    cfg = _load_config(ns)
+    if not args.specs and not cfg.targets:
+        raise UsageError("no target: name one (pkg.module:callable) or add [tool.exportlint.targets] to pyproject.toml")
+    findings = []
+    result = None
+    if args.lint:
+        from exportlint.discovery import DiscoveryError, discover
+        from exportlint.engine import lint_paths
+
+        try:
+            files = discover(args.lint, cfg).files
+        except DiscoveryError as e:
+            raise UsageError(str(e)) from None
+        result = lint_paths(files, cfg)
+        findings = result.findings
+    cr = _run_confirm(cfg, findings, targets=args.specs or None, paths=[], exporters=args.exporters)
+
+    class _R:
+        files = len(cr.targets)
+
+    ns.format, ns.output_file, ns.statistics, ns.quiet, ns.color = args.format, args.output_file, False, True, args.color
+    _emit(ns, cr.findings, result or _R(), cr)
+    for e in cr.errors:
+        print(f"exportlint confirm: {e}", file=sys.stderr)
+    if args.exit_zero:
+        return 0
+    bad = bool(cr.errors) or any(o in ("fail", "diverged", "error", "timeout") for t in cr.targets for o in _outcomes(t))
+    return 1 if (bad or cr.findings) else 0
+
+
+def _cmd_rule(argv: list[str]) -> int:
+    from exportlint.checks.base import all_rules
+    from exportlint.ruledocs import load_doc
+
+    if len(argv) != 1:
+        raise UsageError("usage: exportlint rule CODE")
+    code = argv[0].upper()
+    rules = all_rules()
+    if code not in rules:
+        raise UsageError(f"unknown rule {argv[0]!r} (see `exportlint rules`)")
+    cls = rules[code]
+    doc = load_doc(code)
+    print(f"{code} ({cls.name}) — {cls.severity.value}; breaks: {', '.join(cls.exporters) or 'n/a'}\n")
+    print(doc.text if doc else cls.summary)
+    return 0
+
+
+def _cmd_rules(argv: list[str]) -> int:
+    from exportlint.checks.base import all_rules
+
+    as_json = "--format" in argv and "json" in argv
+    rules = all_rules()
+    if as_json:
+        import json
+
+        print(json.dumps([{"code": c, "name": r.name, "severity": r.severity.value, "exporters": list(r.exporters),
+                           "summary": r.summary} for c, r in rules.items()], indent=2))
+        return 0
+    for code, cls in rules.items():
+        print(f"{code}  {cls.name:<38} {cls.severity.value:<8} {cls.summary}")
+    return 0
+
+
+def _cmd_ops(argv: list[str]) -> int:
+    if not argv or argv[0] != "generate":
+        raise UsageError("usage: exportlint ops generate [--output PATH] [--quick]")
+    try:
+        from exportlint.ops.generate import main as gen_main
+    except ImportError as e:
+        raise UsageError(f"`exportlint ops generate` needs the export extra (torch, onnx, onnxscript): {e}") from None
+    return gen_main(argv[1:])
+
+
+def _cmd_server(argv: list[str]) -> int:
+    try:
+        from exportlint.lsp.server import main as server_main
+    except ImportError as e:
+        raise UsageError(f"`exportlint server` needs pygls (pip install 'exportlint[lsp]'): {e}") from None
+    return server_main(argv)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

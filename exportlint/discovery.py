@@ -1,0 +1,93 @@
+"""Which files to lint: paths, recursion, exclude / extend-exclude, explicit files."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from exportlint.config import Config
+
+
+class DiscoveryError(Exception):
+    pass
+
+
+@dataclass
+class Discovered:
+    files: list[str] = field(default_factory=list)
+    #: (path, reason) for things we did not lint but the user may want to know about
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _excluded(path: Path, root: Path, patterns: tuple[str, ...]) -> bool:
+    name = path.name
+    try:
+        rel = path.resolve().relative_to(root).as_posix() if path.is_absolute() else path.as_posix()
+    except ValueError:
+        rel = path.as_posix()
+    for pat in patterns:
+        p = pat.rstrip("/")
+        if fnmatch.fnmatch(name, p) or fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(path.as_posix(), p):
+            return True
+        if "/" in p and (rel == p or rel.startswith(p + "/")):
+            return True
+    return False
+
+
+def discover(paths: list[str], config: Config, *, force_exclude: bool = False) -> Discovered:
+    patterns = tuple(config.exclude) + tuple(config.extend_exclude)
+    root = config.root.resolve()
+    out = Discovered()
+    seen: set[str] = set()
+
+    def add(p: str) -> None:
+        key = os.path.realpath(p)
+        if key in seen:
+            return
+        seen.add(key)
+        out.files.append(p)
+
+    for raw in paths:
+        p = Path(raw)
+        if not os.path.lexists(raw):
+            raise DiscoveryError(f"{raw}: no such file or directory")
+        if p.is_file() or (p.is_symlink() and not p.is_dir()):
+            if not p.exists():
+                raise DiscoveryError(f"{raw}: broken symbolic link")
+            if force_exclude and _excluded(p, root, patterns):
+                out.skipped.append((raw, "excluded"))
+                continue
+            add(raw)  # explicit files are linted whatever their suffix
+            continue
+        if not p.is_dir():
+            raise DiscoveryError(f"{raw}: not a file or directory")
+        if force_exclude and _excluded(p, root, patterns):
+            out.skipped.append((raw, "excluded"))
+            continue
+        visited_dirs: set[tuple[int, int]] = set()
+        for dirpath, dirnames, filenames in os.walk(raw, followlinks=True, onerror=lambda e: out.skipped.append((e.filename, str(e.strerror)))):
+            try:
+                st = os.stat(dirpath)
+                ident = (st.st_dev, st.st_ino)
+            except OSError:
+                dirnames[:] = []
+                continue
+            if ident in visited_dirs:  # symlink loop
+                dirnames[:] = []
+                out.skipped.append((dirpath, "symlink loop"))
+                continue
+            visited_dirs.add(ident)
+            dirnames[:] = sorted(d for d in dirnames if not _excluded(Path(dirpath, d), root, patterns))
+            for fn in sorted(filenames):
+                if not fn.endswith((".py", ".pyi")) or fn.endswith(".pyi"):
+                    continue
+                fp = Path(dirpath, fn)
+                if _excluded(fp, root, patterns):
+                    continue
+                if not fp.exists():
+                    out.skipped.append((str(fp), "broken symbolic link"))
+                    continue
+                add(str(fp))
+    return out

@@ -1,0 +1,133 @@
+"""The finding: what every check produces and every reporter consumes.
+
+Positions are 1-based lines and 1-based columns (columns count characters), like ruff and
+pytest. The LSP reporter converts to 0-based.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+#: The exporters exportlint knows, with the names used everywhere (config, output, docs).
+EXPORTERS: tuple[str, ...] = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
+
+EXPORTER_TITLES: dict[str, str] = {
+    "export-strict": "torch.export (strict=True)",
+    "export-nonstrict": "torch.export (non-strict, the default)",
+    "onnx-dynamo": "torch.onnx.export (dynamo=True, the default)",
+    "onnx-legacy": "torch.onnx.export (dynamo=False, TorchScript)",
+}
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+class FixSafety(str, enum.Enum):
+    #: behaviour cannot change; may be applied automatically
+    SAFE = "safe"
+    #: behaviour may change (e.g. torch.where evaluates both branches); verify first
+    UNSAFE = "unsafe"
+    #: a suggestion to read, not to apply mechanically
+    DISPLAY = "display"
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A suggested replacement of the source range of the finding (or of ``start..end``)."""
+
+    replacement: str
+    safety: FixSafety = FixSafety.UNSAFE
+    description: str = ""
+    # optional explicit range (1-based line/col); defaults to the finding's range
+    line: Optional[int] = None
+    column: Optional[int] = None
+    end_line: Optional[int] = None
+    end_column: Optional[int] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "replacement": self.replacement,
+            "safety": self.safety.value,
+            "description": self.description,
+        }
+        if self.line is not None:
+            d.update(line=self.line, column=self.column, end_line=self.end_line, end_column=self.end_column)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Fix":
+        return cls(
+            replacement=d["replacement"],
+            safety=FixSafety(d.get("safety", "unsafe")),
+            description=d.get("description", ""),
+            line=d.get("line"),
+            column=d.get("column"),
+            end_line=d.get("end_line"),
+            end_column=d.get("end_column"),
+        )
+
+
+@dataclass
+class Finding:
+    code: str
+    severity: Severity
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+    exporters: tuple[str, ...] = ()
+    fix: Optional[Fix] = None
+    #: set by --confirm: "confirmed" | "refuted" | "not-reached" | None (not checked)
+    verdict: Optional[str] = None
+    #: free-form details from confirm (exporter messages etc.)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.severity.value,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "message": self.message,
+            "exporters": list(self.exporters),
+            "fix": self.fix.to_dict() if self.fix else None,
+        }
+        if self.verdict is not None:
+            d["verdict"] = self.verdict
+        if self.details:
+            d["details"] = self.details
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Finding":
+        return cls(
+            code=d["code"],
+            severity=Severity(d["severity"]),
+            path=d["path"],
+            line=d["line"],
+            column=d["column"],
+            end_line=d["end_line"],
+            end_column=d["end_column"],
+            message=d["message"],
+            exporters=tuple(d.get("exporters", ())),
+            fix=Fix.from_dict(d["fix"]) if d.get("fix") else None,
+            verdict=d.get("verdict"),
+            details=d.get("details") or {},
+        )
