@@ -18,6 +18,7 @@ Only this module's second passes (3–5) import torch, and only when called.
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import site
@@ -218,7 +219,7 @@ def _safe_str(e: BaseException) -> str:
 
 # --------------------------------------------------------------------------- second passes
 def locate_by_draft_export(model: Any, args: tuple, kwargs: dict, dynamic_shapes: Any, users: UserFiles,
-                           strict: bool = False) -> Optional[Location]:
+                           strict: bool = False, message: str = "") -> Optional[Location]:
     """Rule 3: constraint violations carry no location; draft_export's report has user stacks."""
     import torch
 
@@ -246,11 +247,27 @@ def locate_by_draft_export(model: Any, args: tuple, kwargs: dict, dynamic_shapes
                 p = users.resolve(fn)
                 if p:
                     frames.append((p, ln))
-        if not frames:
-            frames = _frames_from_text(str(getattr(failure, "print", lambda *a: "")() or data), users)
         if frames:
             stack = _dedupe_innermost_first(frames)
             return Location(stack[0][0], stack[0][1], "draft-export", stack)
+    # the guard's stack is often all framework code: find the symbolic-shape node the guard
+    # talks about (e.g. ``round``) in the draft program and read its stack_trace
+    text = " ".join(str(getattr(f, "data", {}).get("expr", "")) for f in getattr(report, "failures", []) or [])
+    text += " " + (message or "")
+    best = None
+    for node in _all_nodes(ep.graph_module):
+        frames = _frames_from_text(node.meta.get("stack_trace") or "", users)
+        if not frames or node.op != "call_function":
+            continue
+        name = getattr(node.target, "__name__", str(node.target)).split(".")[-1]
+        val = node.meta.get("val")
+        symbolic = val is not None and not isinstance(val, torch.Tensor)
+        score = (2 if name and re.search(r"\b" + re.escape(name) + r"\b", text, re.I) else 0) + (1 if symbolic else 0)
+        if score and (best is None or score > best[0]):
+            best = (score, frames)
+    if best:
+        stack = _dedupe_innermost_first(best[1])
+        return Location(stack[0][0], stack[0][1], "draft-export-node", stack)
     return None
 
 
@@ -264,9 +281,14 @@ def locate_dispatch_node(exc: BaseException, model: Any, args: tuple, kwargs: di
         return None
     import torch
 
-    try:
-        ep = torch.export.export(model, args, kwargs, dynamic_shapes=dynamic_shapes, strict=False)
-    except Exception:  # noqa: BLE001
+    ep = None
+    for attempt in (torch.export.export, torch.export.draft_export):
+        try:
+            ep = attempt(copy.deepcopy(model), args, kwargs, dynamic_shapes=dynamic_shapes, strict=False)
+            break
+        except Exception:  # noqa: BLE001
+            continue
+    if ep is None:
         return None
     programs = [ep]
     try:

@@ -110,7 +110,8 @@ def resolve_spec(spec: str, *, root: Path, name: Optional[str] = None, cwd: Opti
                            "ExportDB-style module (an nn.Module class and `example_args`)")
         return t
     if not attr:
-        t.error = f"target {t.name!r}: {spec!r} is not of the form 'package.module:callable'"
+        t.error = (f"target {t.name!r}: {spec!r} is neither a target in [tool.exportlint.targets] nor of the "
+                   "form 'package.module:callable'")
         return t
     if not all(part.isidentifier() for part in left.split(".")):
         t.error = f"target {t.name!r}: {left!r} is not a module name"

@@ -799,8 +799,7 @@ def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: d
                     return loc
             if exporter in ("export-strict", "export-nonstrict", "onnx-dynamo"):
                 a, k = clone_inputs(args, kwargs)
-                return locate_by_draft_export(pristine.fresh(), a, k, ds, users,
-                                              strict=exporter == "export-strict")
+                return locate_by_draft_export(pristine.fresh(), a, k, ds, users, message=text)
     return None
 
 
