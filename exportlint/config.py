@@ -163,7 +163,7 @@ def load_config(path: Optional[Path] = None, *, start: Optional[Path] = None) ->
     if path is None:
         path = find_config_file(start or Path.cwd())
         if path is None:
-            return Config(root=(start or Path.cwd()).resolve() if start is None or start.is_dir() else start.resolve().parent)
+            return Config(root=Path.cwd().resolve())
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")

@@ -36,6 +36,18 @@ def _excluded(path: Path, root: Path, patterns: tuple[str, ...]) -> bool:
     return False
 
 
+def _excluded_with_parents(path: Path, root: Path, patterns: tuple[str, ...]) -> bool:
+    """For paths named on the command line: excluded if it or any folder above it (up to the
+    project root) matches."""
+    p = Path(os.path.abspath(path))
+    while True:
+        if _excluded(p, root, patterns):
+            return True
+        if p == root or p.parent == p or root not in p.parents:
+            return False
+        p = p.parent
+
+
 def discover(paths: list[str], config: Config, *, force_exclude: bool = False) -> Discovered:
     patterns = tuple(config.exclude) + tuple(config.extend_exclude)
     root = config.root.resolve()
@@ -56,14 +68,14 @@ def discover(paths: list[str], config: Config, *, force_exclude: bool = False) -
         if p.is_file() or (p.is_symlink() and not p.is_dir()):
             if not p.exists():
                 raise DiscoveryError(f"{raw}: broken symbolic link")
-            if force_exclude and _excluded(p, root, patterns):
+            if force_exclude and _excluded_with_parents(p, root, patterns):
                 out.skipped.append((raw, "excluded"))
                 continue
             add(raw)  # explicit files are linted whatever their suffix
             continue
         if not p.is_dir():
             raise DiscoveryError(f"{raw}: not a file or directory")
-        if force_exclude and _excluded(p, root, patterns):
+        if force_exclude and _excluded_with_parents(p, root, patterns):
             out.skipped.append((raw, "excluded"))
             continue
         visited_dirs: set[tuple[int, int]] = set()

@@ -43,6 +43,27 @@ _EXPORT_RE = re.compile(
 )
 
 
+def _no_validate(self: cst.CSTNode) -> None:
+    return None
+
+
+def parse_module(text: str) -> cst.Module:
+    """libcst.parse_module without per-node validation.
+
+    Every node's ``__post_init__`` re-validates it (whitespace regexes, parenthesis checks):
+    about a third of the parse time, and redundant for nodes the parser built from valid
+    source (libcst's own comment in ``CSTNode.__post_init__`` says so). Validation is off only
+    while parsing; nodes built later (fixes) are validated as usual.
+    """
+    base = cst.CSTNode
+    orig = base.__dict__["__post_init__"]
+    base.__post_init__ = _no_validate  # type: ignore[method-assign]
+    try:
+        return cst.parse_module(text)
+    finally:
+        base.__post_init__ = orig  # type: ignore[method-assign]
+
+
 @dataclass
 class Reported:
     node: cst.CSTNode
@@ -51,6 +72,7 @@ class Reported:
     severity: Severity
     exporters: tuple[str, ...]
     fix: Optional[Fix]
+    anchor: Optional[tuple] = None
 
 
 class FileContext:
@@ -74,7 +96,10 @@ class FileContext:
         severity: Optional[Severity] = None,
         exporters: Optional[Iterable[str]] = None,
         fix: Optional[Fix] = None,
+        anchor: Optional[tuple] = None,
     ) -> None:
+        """Report a finding at node. ``anchor`` = (FunctionDef, indent) containing it, when the
+        rule knows it (it makes positions cheap); otherwise the engine finds it."""
         rule = self._rule
         assert rule is not None, "report() outside a rule"
         exps = tuple(exporters) if exporters is not None else rule.exporters
@@ -86,6 +111,7 @@ class FileContext:
                 severity=severity or rule.severity,
                 exporters=exps,
                 fix=fix,
+                anchor=anchor,
             )
         )
 
@@ -179,7 +205,7 @@ class Linter:
         module = None
         if is_model or has_export:
             try:
-                module = cst.parse_module(text)
+                module = parse_module(text)
             except cst.ParserSyntaxError as e:
                 if "EXL001" in self.enabled:
                     msg = f"syntax error: {e.message}"
@@ -216,7 +242,13 @@ class Linter:
                             res.errors.append(f"{path}: internal error in rule {rule.code}:\n{traceback.format_exc()}")
                     reported = ctx.reported
         if reported and module is not None:
-            pos = resolve_positions(module, [r.node for r in reported])
+            for r in reported:
+                if r.anchor is None:
+                    for fn in model.functions:
+                        if id(r.node) in fn.kinds:
+                            r.anchor = fn.anchor
+                            break
+            pos = resolve_positions(module, text, [(r.node, r.anchor) for r in reported])
             for r in reported:
                 exps = tuple(e for e in r.exporters if e in self.targets)
                 if r.exporters and not exps:

@@ -1,17 +1,29 @@
 """Positions for the few nodes that carry findings, without libcst's PositionProvider.
 
 PositionProvider records a range for every node of the module (measured: 1.4x the cost of
-parsing). We only need ranges for the handful of nodes rules reported, so we run the module's
-codegen once with a state that notes the token index where each *target* node starts and
-ends, then turn token indices into (line, column) in a single scan of the tokens.
+parsing, and a full codegen alone costs about as much as the parse on large files). We only
+need ranges for the handful of nodes rules reported, so:
+
+1. each reported node comes with an *anchor*: the function (with the indentation of its
+   ``def`` line) whose source contains it;
+2. we run libcst's codegen on the anchor only, with a state that notes the token index where
+   each target node starts and ends, seeded with the anchor's indentation so the generated
+   text is byte-for-byte the source text;
+3. that text is found in the source (``str.find``), which gives the anchor's first line;
+   token indices become (line, column) in one scan.
+
+Nodes without an anchor (or whose anchor text is not found) fall back to one codegen of the
+whole module.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Optional
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
+
+Pos = tuple[int, int, int, int]
 
 
 class _MarkingState(CodegenState):
@@ -32,24 +44,13 @@ class _MarkingState(CodegenState):
             m[1] = len(self.tokens)
 
 
-def resolve_positions(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[int, tuple[int, int, int, int]]:
-    """Map id(node) -> (line, col, end_line, end_col): 1-based lines, 1-based columns.
-
-    Leading and trailing whitespace/newlines the node owns are trimmed (a statement owns its
-    leading blank lines and indentation; we report where its code starts).
-    """
-    targets = {id(n) for n in nodes}
-    if not targets:
-        return {}
-    state = _MarkingState(module.default_indent, module.default_newline, targets)
-    module._codegen(state)
+def _positions(state: _MarkingState, line0: int, col0: int) -> dict[int, Pos]:
+    """(line, col) of marked ranges; line0/col0: where the generated text starts (1-based line)."""
     tokens = state.tokens
-    # token index -> (line, col) at the start of that token, for the indices we need
-    wanted = sorted({i for m in state.marks.values() for i in m if i >= 0})
+    wanted = sorted({i for m in state.marks.values() for i in m if i >= 0} | {len(tokens)})
     at: dict[int, tuple[int, int]] = {}
-    line, col = 1, 0
-    wi = 0
-    nw = len(wanted)
+    line, col = line0, col0
+    wi, nw = 0, len(wanted)
     for ti, tok in enumerate(tokens):
         while wi < nw and wanted[wi] == ti:
             at[ti] = (line, col)
@@ -65,17 +66,18 @@ def resolve_positions(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[
     while wi < nw:
         at[wanted[wi]] = (line, col)
         wi += 1
-    out: dict[int, tuple[int, int, int, int]] = {}
+    out: dict[int, Pos] = {}
     for nid, (s, e) in state.marks.items():
         if e < 0:
             e = len(tokens)
-        # trim leading/trailing whitespace-only tokens
         while s < e and not tokens[s].strip():
             s += 1
         while e > s and not tokens[e - 1].strip():
             e -= 1
-        sl, sc = at.get(s) or _pos_of(tokens, s)
-        tok = tokens[s] if s < len(tokens) else ""
+        if s >= len(tokens):
+            continue
+        sl, sc = at[s] if s in at else _walk(tokens, s, line0, col0)
+        tok = tokens[s]
         lead = len(tok) - len(tok.lstrip())
         if "\n" in tok[:lead]:
             sl += tok[:lead].count("\n")
@@ -83,7 +85,7 @@ def resolve_positions(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[
         else:
             sc += lead
         if e > s:
-            el, ec = at.get(e - 1) or _pos_of(tokens, e - 1)
+            el, ec = at[e - 1] if (e - 1) in at else _walk(tokens, e - 1, line0, col0)
             last = tokens[e - 1].rstrip()
             nl = last.count("\n")
             if nl:
@@ -97,6 +99,44 @@ def resolve_positions(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[
     return out
 
 
-def _pos_of(tokens: list[str], index: int) -> tuple[int, int]:
+def _walk(tokens: list[str], index: int, line0: int, col0: int) -> tuple[int, int]:
     text = "".join(tokens[:index])
-    return text.count("\n") + 1, len(text) - text.rfind("\n") - 1
+    nl = text.count("\n")
+    if nl:
+        return line0 + nl, len(text) - text.rfind("\n") - 1
+    return line0, col0 + len(text)
+
+
+def resolve_positions(
+    module: cst.Module,
+    source: str,
+    items: Iterable[tuple[cst.CSTNode, Optional[tuple]]],
+) -> dict[int, Pos]:
+    """Map id(node) -> (line, col, end_line, end_col), 1-based, for (node, anchor) items."""
+    groups: dict[int, tuple[tuple, set[int]]] = {}
+    loose: set[int] = set()
+    for node, anchor in items:
+        if anchor is not None and anchor[0] is not None and anchor[1] is not None:
+            g = groups.setdefault(id(anchor[0]), (anchor, set()))
+            g[1].add(id(node))
+        else:
+            loose.add(id(node))
+    out: dict[int, Pos] = {}
+    for (anchor_node, indent), targets in groups.values():
+        state = _MarkingState(module.default_indent, module.default_newline, targets)
+        if indent:
+            state.indent_tokens.append(indent)
+        anchor_node._codegen(state)
+        text = "".join(state.tokens)
+        off = source.find(text)
+        if off < 0 or (off > 0 and source[off - 1] != "\n"):
+            loose |= targets
+            continue
+        line0 = source.count("\n", 0, off) + 1
+        out.update(_positions(state, line0, 0))
+        loose |= targets - set(out)
+    if loose:
+        state = _MarkingState(module.default_indent, module.default_newline, loose)
+        module._codegen(state)
+        out.update(_positions(state, 1, 0))
+    return out

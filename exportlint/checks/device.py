@@ -165,40 +165,33 @@ class UnregisteredTensorAttribute(Rule):
                         safety=FixSafety.UNSAFE,
                         description="a non-persistent buffer moves with .to() and stays out of state_dict",
                     )
+                init = c.methods.get("__init__")
                 ctx.report(
                     node if fix is not None else (tgt or node),
                     f"`self.{name}` holds a tensor that is not a registered buffer or parameter: `.to(device)` "
                     "does not move it and torch.export lifts it as a constant on its creation device. Use "
                     f'`self.register_buffer("{name}", ..., persistent=False)`.',
                     fix=fix,
+                    anchor=(init, ctx.model.function_indent.get(id(init))) if init is not None else None,
                 )
         return ()
 
 
 def _attrs_read_on_export_path(ctx) -> set[tuple[str, str]]:
+    """(class, attribute) pairs read as self.<attribute> by export-path code."""
     out: set[tuple[str, str]] = set()
     for fn in ctx.model.functions:
-        if fn.cls is None or fn.self_name is None:
+        if fn.cls is None:
             continue
-        for cls_name, attr in _self_attr_reads(fn):
-            out.add((cls_name, attr))
+        stack, seen = [fn.cls], set()
+        while stack:  # an attribute set in a base class's __init__ and read here
+            c = stack.pop()
+            if c.name in seen:
+                continue
+            seen.add(c.name)
+            out.update((c.name, a) for a in fn.self_attr_reads)
+            stack.extend(c.local_bases)
     return out
-
-
-def _self_attr_reads(fn):
-    from exportlint.semantics.model import iter_nodes
-
-    classes = [fn.cls]
-    seen = set()
-    while classes:
-        c = classes.pop()
-        if c.name in seen:
-            continue
-        seen.add(c.name)
-        for node in iter_nodes(fn.node.body):
-            if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == fn.self_name:
-                yield c.name, node.attr.value
-        classes.extend(c.local_bases)
 
 
 @register

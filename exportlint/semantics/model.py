@@ -264,6 +264,8 @@ class ClassFacts:
     is_autograd_function: bool = False
     attrs: dict[str, AttrFact] = field(default_factory=dict)
     local_bases: list["ClassFacts"] = field(default_factory=list)
+    #: indentation of the class body's statements in the source (for positions)
+    body_indent: str = ""
 
     def find_method(self, name: str, _seen: Optional[set] = None) -> Optional[tuple["ClassFacts", cst.FunctionDef]]:
         if name in self.methods:
@@ -517,10 +519,12 @@ class SemanticModel:
         self.classes: dict[str, ClassFacts] = {}
         self.module_functions: dict[str, cst.FunctionDef] = {}
         self.module_consts: dict[str, str] = {}  # module-level name -> kind
+        #: id(FunctionDef) -> indentation of its `def` line (module functions and methods)
+        self.function_indent: dict[int, str] = {}
         self.functions: list[FunctionFacts] = []
         self.export_calls: list[ExportCall] = []
         self._facts_by_node: dict[int, FunctionFacts] = {}
-        self._collect_top(module.body)
+        self._collect_top(module.body, "")
         self._classify_classes()
         for c in self.classes.values():
             if c.is_module or c.is_autograd_function:
@@ -530,7 +534,11 @@ class SemanticModel:
         self._build_export_path()
 
     # ----- top level -----
-    def _collect_top(self, stmts: Iterable[cst.CSTNode]) -> None:
+    def _block_indent(self, block: Any, prefix: str) -> str:
+        ind = getattr(block, "indent", None)
+        return prefix + (self.module.default_indent if ind is None else ind)
+
+    def _collect_top(self, stmts: Iterable[cst.CSTNode], prefix: str) -> None:
         for st in stmts:
             if isinstance(st, cst.SimpleStatementLine):
                 for small in st.body:
@@ -548,27 +556,29 @@ class SemanticModel:
                     if a.keyword is None:
                         q = self.imports.resolve(a.value) or dotted(a.value) or ""
                         bases.append(q)
-                cf = ClassFacts(name=st.name.value, node=st, bases=bases)
+                cf = ClassFacts(name=st.name.value, node=st, bases=bases, body_indent=self._block_indent(st.body, prefix))
                 for item in body_statements(st.body):
                     if isinstance(item, cst.FunctionDef):
                         cf.methods[item.name.value] = item
+                        self.function_indent[id(item)] = cf.body_indent
                 self.classes[cf.name] = cf
             elif isinstance(st, cst.FunctionDef):
                 self.module_functions[st.name.value] = st
+                self.function_indent[id(st)] = prefix
             elif isinstance(st, (cst.If, cst.Try)) or type(st).__name__ == "TryStar":
                 # `if TYPE_CHECKING:` / `try: import x except ImportError:` blocks
-                self._collect_top(body_statements(st.body))
+                self._collect_top(body_statements(st.body), self._block_indent(st.body, prefix))
                 if isinstance(st, cst.If) and st.orelse is not None:
                     orelse = st.orelse
                     if isinstance(orelse, cst.If):
-                        self._collect_top([orelse])
+                        self._collect_top([orelse], prefix)
                     else:
-                        self._collect_top(body_statements(orelse.body))
+                        self._collect_top(body_statements(orelse.body), self._block_indent(orelse.body, prefix))
                 if not isinstance(st, cst.If):
                     for h in getattr(st, "handlers", ()):
-                        self._collect_top(body_statements(h.body))
+                        self._collect_top(body_statements(h.body), self._block_indent(h.body, prefix))
                     if st.orelse is not None:
-                        self._collect_top(body_statements(st.orelse.body))
+                        self._collect_top(body_statements(st.orelse.body), self._block_indent(st.orelse.body, prefix))
 
     def _static_kind(self, value: cst.BaseExpression) -> str:
         v = literal_value(value)
@@ -884,6 +894,13 @@ class FunctionFacts:
         self.imports = model.imports
         self._globals: set[str] = set()
         self._culprit: dict[int, cst.BaseExpression] = {}
+        #: names read as self.<name>
+        self.self_attr_reads: set[str] = set()
+        #: the function whose source text contains this one (itself, or the caller for nested defs)
+        if id(node) in model.function_indent or caller is None:
+            self.anchor = (node, model.function_indent.get(id(node)))
+        else:
+            self.anchor = caller.anchor
 
     # ----- public queries -----
     def kind(self, node: cst.BaseExpression) -> str:
@@ -1077,6 +1094,7 @@ class FunctionFacts:
 
     def _assign_target(self, tgt: cst.BaseExpression, k: str, stmt: cst.CSTNode, how: str,
                        value: Optional[cst.BaseExpression]) -> None:
+        self.kinds.setdefault(id(tgt), UNKNOWN)  # every node of the function gets an entry (positions)
         if isinstance(tgt, cst.Name):
             name = tgt.value
             if name in self._globals:
@@ -1359,6 +1377,7 @@ class FunctionFacts:
         base = e.value
         # self.X
         if self.self_name is not None and isinstance(base, cst.Name) and base.value == self.self_name:
+            self.self_attr_reads.add(attr)
             if attr == "training":
                 return CONST
             if self.cls is not None:
@@ -1448,6 +1467,7 @@ class FunctionFacts:
                 self._maybe_callee_qual(q, e, arg_kinds)
             elif self.self_name is not None and isinstance(base, cst.Name) and base.value == self.self_name:
                 receiver_kind = "self"
+                self.self_attr_reads.add(method)
                 kind = self._self_method_call(method, e, arg_kinds)
             elif isinstance(base, cst.Call) and isinstance(base.func, cst.Name) and base.func.value == "super":
                 self.eval(base)

@@ -1,0 +1,77 @@
+"""Bad input never crashes the run: it becomes EXL001 (or is skipped) and other files are linted."""
+
+import os
+import sys
+
+import pytest
+
+from exportlint.cli import main
+
+BAD = "import torch\nclass N(torch.nn.Module):\n    def forward(self, x):\n        return x.item()\n"
+
+
+def lint_dir(tmp_path, capsys, *extra):
+    rc = main([str(tmp_path), "--no-cache", "--format", "concise", *extra])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_syntax_error_is_a_finding_and_others_still_lint(tmp_path, capsys):
+    (tmp_path / "broken.py").write_text("def forward(self:\n    pass\n")
+    (tmp_path / "ok.py").write_text(BAD)
+    rc, out, err = lint_dir(tmp_path, capsys)
+    assert rc == 1 and err == ""
+    assert "broken.py:2:1: EXL001 syntax error" in out
+    assert "ok.py:4:16: EXL102" in out
+
+
+def test_binary_undecodable_empty_files(tmp_path, capsys):
+    (tmp_path / "bin.py").write_bytes(b"\x00\x01\x02def forward")
+    (tmp_path / "latin.py").write_bytes(b"x = '\xff\xfe'\ndef forward(self, x): pass\n")
+    (tmp_path / "empty.py").write_text("")
+    (tmp_path / "ok.py").write_text(BAD)
+    rc, out, err = lint_dir(tmp_path, capsys)
+    assert "bin.py:1:1: EXL001" in out and "not a text file" in out
+    assert "latin.py:1:" in out and "cannot decode" in out
+    assert "empty.py" not in out
+    assert "ok.py" in out and err == ""
+
+
+def test_declared_encoding_is_honoured(tmp_path, capsys):
+    src = "# -*- coding: latin-1 -*-\n" + BAD.replace("return x.item()", "return x.item()  # caf\xe9")
+    (tmp_path / "enc.py").write_bytes(src.encode("latin-1"))
+    rc, out, err = lint_dir(tmp_path, capsys)
+    assert "enc.py:5:16: EXL102" in out
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads everything")
+def test_unreadable_file(tmp_path, capsys):
+    p = tmp_path / "secret.py"
+    p.write_text(BAD)
+    p.chmod(0)
+    rc, out, err = lint_dir(tmp_path, capsys)
+    assert "secret.py:1:1: EXL001" in out
+
+
+def test_symlink_loop_and_broken_link(tmp_path, capsys):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "ok.py").write_text(BAD)
+    os.symlink(tmp_path, tmp_path / "a" / "loop")
+    os.symlink(tmp_path / "nowhere.py", tmp_path / "dangling.py")
+    rc, out, err = lint_dir(tmp_path, capsys)
+    assert rc == 1 and out.count("EXL102") == 1
+
+
+def test_very_large_file(tmp_path, capsys):
+    body = "".join(f"        y{i} = x + {i}\n" for i in range(40000))
+    src = "import torch\nclass N(torch.nn.Module):\n    def forward(self, x):\n" + body + "        return x.item()\n"
+    (tmp_path / "big.py").write_text(src)
+    rc, out, err = lint_dir(tmp_path, capsys)
+    assert rc == 1 and "EXL102" in out and err == ""
+
+
+def test_deeply_nested_expression_does_not_crash(tmp_path, capsys):
+    expr = "(" * 200 + "x" + ")" * 200
+    (tmp_path / "deep.py").write_text(f"import torch\nclass N(torch.nn.Module):\n    def forward(self, x):\n        return {expr}\n")
+    rc, out, err = lint_dir(tmp_path, capsys)
+    assert rc in (0, 1) and "internal error" not in err
