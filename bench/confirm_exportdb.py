@@ -86,7 +86,7 @@ for f in files:
                     torch.onnx.export(mm, args, io.BytesIO(), kwargs=kw, dynamo=False)
             out[f + "|" + e] = "pass"
         except Exception as ex:
-            out[f + "|" + e] = "fail"
+            out[f + "|" + e] = "fail: " + type(ex).__name__ + ": " + str(ex).strip().split("\\n")[0][:100]
 print(json.dumps({"import": t_import, "outcomes": out, "total": time.perf_counter() - t0}))
 '''
 
@@ -185,8 +185,13 @@ def main() -> int:
         direct_wall, data = direct(files, list(exporters))
         outs = data.get("outcomes", {})
         same = sum(1 for t in res.targets for e, o in t.outcomes.items()
-                   if outs.get(f"{t.path}|{e}") == ("pass" if o.status in ("pass", "diverged") else "fail"))
+                   if (outs.get(f"{t.path}|{e}") or "").split(":")[0] == ("pass" if o.status in ("pass", "diverged") else "fail"))
         agree = f"{same}/{sum(len(t.outcomes) for t in res.targets)}"
+        for t in res.targets:
+            for e, o in t.outcomes.items():
+                d_out = outs.get(f"{t.path}|{e}")
+                if (d_out or "").split(":")[0] != ("pass" if o.status in ("pass", "diverged") else "fail"):
+                    print(f"  differs: {t.name} {e}: confirm {o.status}, direct {d_out}: {o.message[:120]}")
         print(f"direct: the same exporters in one process: {direct_wall:.1f}s wall "
               f"(torch import {data.get('import', 0):.1f}s); export outcome agrees with confirm on {agree}")
         print(f"overhead ratio (confirm / direct): {confirm_wall / max(direct_wall, 1e-9):.2f}x")

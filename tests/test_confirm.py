@@ -284,7 +284,8 @@ def test_confirm_exportdb_style_discovery_and_torch_exportdb_example():
     exdb = Path(list(iu.find_spec("torch").submodule_search_locations)[0]) / "_export" / "db" / "examples"
     rnd = exdb / "dynamic_shape_round.py"
     cfg = Config(root=FIX)
-    res = run_confirm(cfg, [], paths=[FIX / "exportdb_style", rnd], exporters=("export-nonstrict", "onnx-legacy"))
+    res = run_confirm(cfg, [], paths=[FIX / "exportdb_style", rnd], exporters=("export-nonstrict", "onnx-legacy"),
+                      fork_server=False)  # the plain one-process-per-target path
     assert not res.errors, res.errors
     by = {t.name: t for t in res.targets}
     assert set(by) == {"exportdb_style/scaled_sum", "dynamic_shape_round"}

@@ -154,9 +154,10 @@ class ConfirmResult:
 
 def _short(p: str) -> str:
     try:
-        return os.path.relpath(p)
+        rel = os.path.relpath(p)
     except ValueError:
         return p
+    return p if rel.startswith("..") else rel
 
 
 # ----------------------------------------------------------------------------- running
@@ -179,8 +180,14 @@ def _resolve_targets(config: Any, targets: Optional[Sequence[str]], paths: Itera
 
 def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[str]] = None,
                 paths: Sequence[Path] = (), exporters: Optional[tuple[str, ...]] = None,
-                progress: Optional[Callable[[str], None]] = None, jobs: int = 1) -> ConfirmResult:
-    """Trial-export each target (own process each) and set verdicts on ``findings``."""
+                progress: Optional[Callable[[str], None]] = None, jobs: int = 1,
+                fork_server: Optional[bool] = None) -> ConfirmResult:
+    """Trial-export each target (own process each) and set verdicts on ``findings``.
+
+    With more than one target, workers are forked from a server that imported torch once
+    (``fork_server``; default on where ``os.fork`` exists, off with EXPORTLINT_CONFIRM_FORK=0):
+    each target still gets its own process, session, time and memory limit.
+    """
     t0 = time.monotonic()
     exporters = tuple(exporters or getattr(config, "target_exporters", None) or EXPORTERS)
     bad = [e for e in exporters if e not in EXPORTERS]
@@ -227,10 +234,22 @@ def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[
             elif kind == "error":
                 say(f"{prefix}: {ev.get('stage')} error")
 
-        run = run_job(job, timeout=timeout, memory_mb=memory, on_event=on_event)
+        run = run_job(job, timeout=timeout, memory_mb=memory, on_event=on_event, server=server)
         _absorb(tr, run, timeout, memory)
         return tr
 
+    server = None
+    runnable = [t for t in tlist if not t.error]
+    if fork_server is None:
+        fork_server = os.environ.get("EXPORTLINT_CONFIRM_FORK", "1") != "0"
+    if fork_server and len(runnable) > 1 and hasattr(os, "fork"):
+        try:
+            from exportlint.confirm.runner import ForkServer
+
+            say("starting the export worker (importing torch once)")
+            server = ForkServer()
+        except (RuntimeError, OSError):
+            server = None  # plain processes: each one reports its own import problems
     try:
         if jobs > 1 and len(tlist) > 1:
             from concurrent.futures import ThreadPoolExecutor
@@ -251,6 +270,9 @@ def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[
                     break
     except KeyboardInterrupt:
         result.interrupted = True
+    finally:
+        if server is not None:
+            server.close()
     if result.interrupted:
         done = {t.name for t in result.targets}
         for t in tlist:

@@ -60,12 +60,131 @@ def _limits(memory_mb: Optional[int]) -> Callable[[], None]:
     return pre
 
 
+class ForkServer:
+    """One process that imports torch once and forks an isolated child per target.
+
+    Each child gets its own session (killed as a group), memory limit, log and cwd, exactly
+    like a fresh ``python -m exportlint.confirm.worker``, without paying the seconds of
+    ``import torch`` per target. Falls back to plain processes when it cannot start.
+    """
+
+    def __init__(self, python: Optional[str] = None, start_timeout: float = 120.0):
+        import queue
+        import threading
+
+        self._lock = threading.Lock()
+        self._pids: dict[int, "queue.Queue[int]"] = {}
+        self._exits: dict[int, int] = {}
+        self._next = 0
+        self.proc = subprocess.Popen(
+            [python or sys.executable, "-m", "exportlint.confirm.worker", "--serve"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            env=worker_env(), start_new_session=True, bufsize=1,
+        )
+        self._ready: "queue.Queue[dict]" = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        try:
+            first = self._ready.get(timeout=start_timeout)
+        except Exception:  # noqa: BLE001
+            first = {}
+        if "ready" not in first:
+            self.close()
+            raise RuntimeError(f"fork server did not start: {first.get('fatal', 'no answer')}")
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            if "ready" in msg or "fatal" in msg:
+                self._ready.put(msg)
+            elif "id" in msg:
+                with self._lock:
+                    q = self._pids.pop(msg["id"], None)
+                if q is not None:
+                    q.put(msg["pid"])
+            elif "exit" in msg:
+                with self._lock:
+                    self._exits[msg["exit"]] = msg["status"]
+        self._ready.put({"fatal": "fork server exited"})
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def spawn(self, job_path: str, log_path: str, memory_mb: Optional[int], cwd: Optional[str]) -> int:
+        import queue
+
+        q: "queue.Queue[int]" = queue.Queue()
+        with self._lock:
+            self._next += 1
+            rid = self._next
+            self._pids[rid] = q
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(json.dumps({"id": rid, "job": job_path, "log": log_path,
+                                              "memory_mb": memory_mb, "cwd": cwd}) + "\n")
+            self.proc.stdin.flush()
+        return q.get(timeout=60)
+
+    def exit_status(self, pid: int) -> Optional[int]:
+        with self._lock:
+            if pid in self._exits:
+                return self._exits.pop(pid)
+        if not self.alive():
+            return -9
+        return None
+
+    def close(self) -> None:
+        try:
+            if self.proc.stdin:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+
+
+class _Forked:
+    """The parts of Popen that run_job uses, for a child of the fork server."""
+
+    def __init__(self, server: ForkServer, pid: int):
+        self.server, self.pid, self.returncode = server, pid, None
+
+    def poll(self) -> Optional[int]:
+        if self.returncode is None:
+            self.returncode = self.server.exit_status(self.pid)
+        return self.returncode
+
+    def wait(self, timeout: Optional[float] = None) -> Optional[int]:
+        end = time.monotonic() + (timeout or 3600)
+        while self.poll() is None and time.monotonic() < end:
+            time.sleep(0.02)
+        if self.returncode is None:
+            raise subprocess.TimeoutExpired("worker", timeout or 0)
+        return self.returncode
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
 def run_job(job: dict, *, timeout: float, memory_mb: Optional[int],
-            on_event: Optional[Callable[[dict], None]] = None, python: Optional[str] = None) -> RunOutcome:
-    """Run the worker on ``job`` and collect its events."""
+            on_event: Optional[Callable[[dict], None]] = None, python: Optional[str] = None,
+            server: Optional[ForkServer] = None) -> RunOutcome:
+    """Run the worker on ``job`` (a fresh process, or a child of ``server``) and collect its events."""
     tmp = tempfile.mkdtemp(prefix="exportlint-confirm-")
     out = RunOutcome()
-    proc: Optional[subprocess.Popen] = None
+    proc: "Optional[subprocess.Popen | _Forked]" = None
     t0 = time.monotonic()
     try:
         job = dict(job, events=os.path.join(tmp, "events.jsonl"))
@@ -75,11 +194,14 @@ def run_job(job: dict, *, timeout: float, memory_mb: Optional[int],
         open(job["events"], "w").close()
         log_path = os.path.join(tmp, "log.txt")
         with open(log_path, "wb") as log:
-            proc = subprocess.Popen(
-                [python or sys.executable, "-m", "exportlint.confirm.worker", job_path],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=job.get("cwd") or None,
-                env=worker_env(), start_new_session=True, preexec_fn=_limits(memory_mb),
-            )
+            if server is not None and server.alive():
+                proc = _Forked(server, server.spawn(job_path, log_path, memory_mb, job.get("cwd") or None))
+            else:
+                proc = subprocess.Popen(
+                    [python or sys.executable, "-m", "exportlint.confirm.worker", job_path],
+                    stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=job.get("cwd") or None,
+                    env=worker_env(), start_new_session=True, preexec_fn=_limits(memory_mb),
+                )
             deadline = t0 + timeout
             pos = 0
             with open(job["events"], encoding="utf-8") as ev:
@@ -126,7 +248,7 @@ def _drain(ev, out: RunOutcome, on_event) -> int:
             on_event(e)
 
 
-def _kill(proc: subprocess.Popen) -> None:
+def _kill(proc: "subprocess.Popen | _Forked") -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError, OSError):

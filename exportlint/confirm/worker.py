@@ -864,9 +864,114 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+# ----------------------------------------------------------------------------- fork server
+def _preload() -> None:
+    """Import the export stack once; forked workers start with it loaded (no threads started)."""
+    import torch  # noqa: F401
+    import torch.export  # noqa: F401
+    import torch.fx  # noqa: F401
+    import torch.onnx  # noqa: F401
+
+    for name in ("onnx", "onnx.checker", "onnx.shape_inference", "onnxruntime", "onnxscript",
+                 "torch._dynamo", "torch.onnx._internal.exporter._core",
+                 "torch.onnx._internal.torchscript_exporter.utils"):
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - optional parts of the stack
+            pass
+
+
+def _set_memory_limit(memory_mb: Optional[int]) -> None:
+    if not memory_mb:
+        return
+    try:
+        import resource
+
+        lim = int(memory_mb) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def serve() -> int:
+    """Fork server: read {"id", "job", "log", "memory_mb", "cwd"} lines on stdin; fork one
+    isolated child per job (own session, own memory limit); answer {"id", "pid"} and later
+    {"exit": pid, "status": code} on stdout. Single-threaded, so forking is safe."""
+    import select
+
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 1)
+    try:
+        _preload()
+    except BaseException as e:  # noqa: BLE001
+        out.write(json.dumps({"fatal": f"{type(e).__name__}: {e}"}) + "\n")
+        return 1
+    out.write(json.dumps({"ready": os.getpid()}) + "\n")
+    children: set[int] = set()
+    stdin = sys.stdin
+    buf = ""
+    eof = False
+    while not eof or children:
+        if not eof:
+            r, _, _ = select.select([stdin], [], [], 0.05)
+        else:
+            r = []
+            time.sleep(0.05)
+        if r:
+            chunk = os.read(stdin.fileno(), 65536).decode()
+            if not chunk:
+                eof = True
+            buf += chunk
+            while "\n" in buf:
+                line, buf = buf.split("\n", 1)
+                if not line.strip():
+                    continue
+                req = json.loads(line)
+                pid = os.fork()
+                if pid == 0:  # the child: one target, isolated
+                    rc = 1
+                    try:
+                        os.setsid()
+                        fd = os.open(req["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+                        os.dup2(devnull, 0)
+                        os.dup2(fd, 1)
+                        os.dup2(fd, 2)
+                        sys.stdin = open(os.devnull)  # noqa: SIM115
+                        sys.stdout = os.fdopen(1, "w", buffering=1)
+                        sys.stderr = os.fdopen(2, "w", buffering=1)
+                        if req.get("cwd"):
+                            os.chdir(req["cwd"])
+                        _set_memory_limit(req.get("memory_mb"))
+                        rc = main(["worker", req["job"]])
+                    except BaseException:  # noqa: BLE001
+                        traceback.print_exc()
+                    finally:
+                        try:
+                            sys.stdout.flush()
+                            sys.stderr.flush()
+                        except Exception:  # noqa: BLE001
+                            pass
+                        os._exit(rc)
+                children.add(pid)
+                out.write(json.dumps({"id": req["id"], "pid": pid}) + "\n")
+        while children:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                children.clear()
+                break
+            if pid == 0:
+                break
+            children.discard(pid)
+            code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+            out.write(json.dumps({"exit": pid, "status": code}) + "\n")
+    return 0
+
+
 if __name__ == "__main__":
     # the user's code may call sys.exit or leave threads: exit hard once the events are written
-    rc = main(sys.argv)
+    rc = serve() if sys.argv[1:] == ["--serve"] else main(sys.argv)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(rc)
