@@ -173,6 +173,10 @@ def _clean(text: str) -> str:
     return ANSI.sub("", text)
 
 
+class _LoadError(Exception):
+    """The export succeeded but onnxruntime cannot create a session for the file."""
+
+
 def _first_line(exc: BaseException) -> str:
     text = _clean(str(exc)).strip()
     first = text.splitlines()[0] if text else ""
@@ -328,7 +332,10 @@ def _child_model(path: str) -> dict:
                     if exporter.startswith("onnx-"):
                         import onnxruntime as ort
 
-                        sess = ort.InferenceSession(onnx_path, providers=["CPUExecutionProvider"])
+                        try:
+                            sess = ort.InferenceSession(onnx_path, providers=["CPUExecutionProvider"])
+                        except Exception as exc:  # noqa: BLE001 - exported, but the runtime refuses it
+                            raise _LoadError(exc) from exc
 
                         def runner(a, kw, sess=sess):
                             feeds = {}
@@ -341,6 +348,10 @@ def _child_model(path: str) -> dict:
                                 feeds[i_meta.name] = v
                             return sess.run(None, feeds)
 
+            except _LoadError as exc:
+                inner = exc.args[0]
+                res = {"status": "run-error", "error": "exported; onnxruntime cannot load it: " + _first_line(inner),
+                       "message": _clean(str(inner))[:3000]}
             except Exception as exc:  # noqa: BLE001 - we report every exporter failure
                 res = {"status": "fail", "error": _first_line(exc), "type": type(exc).__name__,
                        "message": _clean(str(exc))[:6000]}
@@ -412,6 +423,8 @@ def _child_script(path: str) -> dict:
         except Exception:  # noqa: BLE001
             return None
 
+    depth = [0]
+
     def onnx_wrapper(model, args=(), f=None, *a, **kw):
         rec = {"api": "torch.onnx.export", "dynamo": kw.get("dynamo", True), "f": None if f is None else str(f),
                "training_mode_model": bool(getattr(model, "training", False)),
@@ -420,11 +433,14 @@ def _child_script(path: str) -> dict:
         rec["_model"] = snapshot(model)
         rec["_args"] = args
         rec["_kwargs"] = kw.get("kwargs")
+        depth[0] += 1
         try:
             out = orig_onnx(model, args, f, *a, **kw)
         except Exception as exc:
             rec["error"] = _first_line(exc)
             raise
+        finally:
+            depth[0] -= 1
         rec["_program"] = out
         want = kw.get("opset_version")
         if want is not None:
@@ -441,6 +457,8 @@ def _child_script(path: str) -> dict:
         return out
 
     def export_wrapper(model, args, *a, **kw):
+        if depth[0]:  # torch.onnx.export(dynamo=True) calls torch.export.export itself
+            return orig_export(model, args, *a, **kw)
         rec = {"api": "torch.export.export", "strict": kw.get("strict", False),
                "training_mode_model": bool(getattr(model, "training", False)),
                "model_type": type(model).__name__}
