@@ -116,15 +116,19 @@ def _load_config(args) -> "Config":  # noqa: F821
             cfg = load_config(start=start)
     except ConfigError as e:
         raise UsageError(str(e)) from None
-    from exportlint.checks.base import all_rules
     from exportlint.config import _is_selector
     from exportlint.findings import EXPORTERS
 
-    known = set(all_rules())
+    known: Optional[set[str]] = None
     for opt in ("select", "extend_select", "ignore"):
         vals = getattr(args, opt)
         if vals is None:
             continue
+        if known is None:
+            # the rule registry imports every check (and libcst): only when codes are named
+            from exportlint.checks.base import all_rules
+
+            known = set(all_rules())
         for c in vals:
             if not _is_selector(c) or (len(c) == 6 and c not in known):
                 raise UsageError(f"--{opt.replace('_', '-')}: unknown rule code or prefix {c!r} (see `exportlint rules`)")

@@ -20,17 +20,21 @@ import tokenize
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
-
-import libcst as cst
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from exportlint import __version__
-from exportlint.checks.base import Rule, all_rules
 from exportlint.config import Config
 from exportlint.findings import EXPORTERS, Finding, Fix, Severity
-from exportlint.positions import resolve_positions
-from exportlint.semantics.model import SemanticModel
-from exportlint.suppress import parse_suppressions
+
+if TYPE_CHECKING:  # pragma: no cover
+    import libcst as cst
+
+    from exportlint.checks.base import Rule
+    from exportlint.semantics.model import SemanticModel
+
+# libcst, the rules and the semantic model are imported on first use (``Linter()``), not at
+# import time: a run whose files are all cache hits never needs them, and ``import libcst``
+# alone costs more than the rest of such a run.
 
 #: files larger than this are reported (EXL001) instead of parsed
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -47,7 +51,7 @@ def _no_validate(self: cst.CSTNode) -> None:
     return None
 
 
-def parse_module(text: str) -> cst.Module:
+def parse_module(text: str) -> "cst.Module":
     """libcst.parse_module without per-node validation.
 
     Every node's ``__post_init__`` re-validates it (whitespace regexes, parenthesis checks):
@@ -55,6 +59,8 @@ def parse_module(text: str) -> cst.Module:
     source (libcst's own comment in ``CSTNode.__post_init__`` says so). Validation is off only
     while parsing; nodes built later (fixes) are validated as usual.
     """
+    import libcst as cst
+
     base = cst.CSTNode
     orig = base.__dict__["__post_init__"]
     base.__post_init__ = _no_validate  # type: ignore[method-assign]
@@ -173,6 +179,8 @@ class Linter:
     """Holds the enabled rules and config; lints sources. Built once per process."""
 
     def __init__(self, config: Config, codes: Optional[frozenset[str]] = None) -> None:
+        from exportlint.checks.base import all_rules
+
         self.config = config
         rules = all_rules()
         self.known_codes = frozenset(rules)
@@ -197,6 +205,12 @@ class Linter:
         return self.lint_text(text, path)
 
     def lint_text(self, text: str, path: str) -> FileResult:
+        import libcst as cst
+
+        from exportlint.positions import resolve_positions
+        from exportlint.semantics.model import SemanticModel
+        from exportlint.suppress import parse_suppressions
+
         res = FileResult(path)
         is_model = _MODEL_RE.search(text) is not None
         has_export = _EXPORT_RE.search(text) is not None
@@ -322,9 +336,12 @@ def _code_fingerprint() -> str:
 class Cache:
     """One JSON file per (exportlint code, config): path -> [sha256, findings]."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, codes: Optional[frozenset[str]] = None) -> None:
         self.dir = config.effective_cache_dir()
-        self.file = self.dir / f"v{__version__}-{_code_fingerprint()}-{config.fingerprint()}.json"
+        key = config.fingerprint()
+        if codes is not None:  # an explicit rule set (API callers) is part of the key too
+            key += "-" + hashlib.sha256(",".join(sorted(codes)).encode()).hexdigest()[:8]
+        self.file = self.dir / f"v{__version__}-{_code_fingerprint()}-{key}.json"
         self.entries: dict[str, list[Any]] = {}
         self.dirty = False
         try:
@@ -411,8 +428,7 @@ def lint_paths(
     stdin: Optional[tuple[str, bytes]] = None,
 ) -> RunResult:
     t0 = time.perf_counter()
-    linter = Linter(config, codes)
-    cache = Cache(config) if use_cache else None
+    cache = Cache(config, codes) if use_cache else None
     findings: list[Finding] = []
     errors: list[str] = []
     todo: list[str] = []
@@ -434,13 +450,17 @@ def lint_paths(
                 cached += 1
                 continue
         todo.append(path)
+    # built only when something must be linted: a run of cache hits never imports libcst
+    linter = Linter(config, codes) if (todo or stdin is not None) else None
     if stdin is not None:
         r = linter.lint_bytes(stdin[1], stdin[0])
         findings.extend(r.findings)
         errors.extend(r.errors)
     n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     results: Iterable[tuple[str, list[dict], list[str]]]
-    if n_jobs > 1 and len(todo) >= 8:
+    if not todo:
+        results = []
+    elif n_jobs > 1 and len(todo) >= 8:
         import multiprocessing as mp
 
         method = "fork" if sys.platform.startswith("linux") else "spawn"
