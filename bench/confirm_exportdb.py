@@ -70,6 +70,7 @@ out = {}
 for f in files:
     spec = importlib.util.spec_from_file_location("_direct_" + f.rsplit("/", 1)[-1][:-3], f)
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # torch.export strict (dynamo) looks the module up
     spec.loader.exec_module(mod)
     m = mod.model.eval()
     args, kw, ds = mod.example_args, getattr(mod, "example_kwargs", None), getattr(mod, "dynamic_shapes", None)

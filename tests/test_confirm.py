@@ -199,10 +199,12 @@ def test_confirm_fixture_models_all_exporters():
     inv = _line(TINY, "torch.linalg.inv(x)")
     numpy_line = _line(TINY, "return x.numpy()")
     relu = _line(TINY, "return torch.relu(self.lin(x))")
+    shape_line = _line(TINY, "if x.shape[0] == 4:")
     findings = [
         _finding("EXL101", TINY, branch),  # confirmed (export fails there; legacy diverges there)
         _finding("EXL302", TINY, relu),  # refuted (everything passes)
         _finding("EXL201", TINY, numpy_line),  # not reached (the branch never runs)
+        _finding("EXL111", TINY, shape_line, exporters=("onnx-dynamo",)),  # confirmed: Dim exported static
     ]
     lines = []
     cfg = _config(confirm_timeout=240.0)
@@ -226,11 +228,13 @@ def test_confirm_fixture_models_all_exporters():
     sp = by["models.tiny:build_shape_specialised"].outcomes
     assert sp["onnx-dynamo"].status == "diverged"  # Dim.DYNAMIC exported static without an error
     assert any("requested dynamic" in d["message"] for d in sp["onnx-dynamo"].divergences)
+    assert sp["onnx-dynamo"].line == shape_line
 
     assert findings[0].verdict == "confirmed"
     assert findings[0].details["confirm"]["exporters"]["onnx-legacy"] == "confirmed"
     assert findings[1].verdict == "refuted"
     assert findings[2].verdict == "not-reached"
+    assert findings[3].verdict == "confirmed"
     e901 = [f for f in res.findings if f.code == "EXL901"]
     e902 = [f for f in res.findings if f.code == "EXL902"]
     assert any(f.line == inv and "onnx-legacy" in f.exporters for f in e901)

@@ -820,6 +820,13 @@ def _tracer_warnings(caught, users: UserFiles) -> list[list]:
 def _divergence_location(div: dict, tracer_warnings: list, findings: list[dict], base_cov,
                          var_cov: Optional[dict]) -> Optional[dict]:
     """The responsible line of a divergence: the static finding on the flipped branch, a TracerWarning, or None."""
+    if div.get("variant") == "dynamic shapes":
+        # a requested dynamic dimension exported static: a shape branch that ran is the usual cause
+        for f in findings:
+            p = os.path.realpath(f["path"])
+            if f.get("code") == "EXL111" and f["line"] in base_cov.get(p, ()):
+                return {"path": p, "line": f["line"], "how": "static finding EXL111 (shape branch that ran)",
+                        "stack": [[p, f["line"]]]}
     if var_cov is not None:
         for p, base_lines in base_cov.items():
             diff = set(base_lines) ^ set(var_cov.get(p, []))
