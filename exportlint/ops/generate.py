@@ -48,6 +48,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 TABLE_FORMAT = 1
+#: a keyword condition meaning "not passed at all" (when presence alone changes the op)
+ABSENT = "$absent"
 EXPORTERS = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
 ONNX_EXPORTERS = ("onnx-dynamo", "onnx-legacy")
 #: lowest opset we bisect down to; an API that exports at this opset gets no opset record
@@ -387,10 +389,15 @@ def _kw_sort(name):
 
     fn = getattr(torch, name)
 
+    # Passing stable= at all (even False) selects the aten::sort.stable overload, which
+    # neither ONNX exporter translates; leaving it out selects aten::sort.
     def v(stable):
-        return {"stable": stable}, lambda: (fn, (_r(3, 5),), dict(dim=-1, stable=stable))
+        def build():
+            return fn, (_r(3, 5),), (dict(dim=-1) if stable == ABSENT else dict(dim=-1, stable=stable))
 
-    return {"stable": [None, False]}, [v(False), v(True)]
+        return {"stable": stable}, build
+
+    return {"stable": [None, ABSENT]}, [v(ABSENT), v(False), v(True)]
 
 
 def _kw_avg_pool2d():
@@ -577,9 +584,13 @@ def probe_list(quick: bool = False) -> list[tuple[str, str]]:
         fn, meth = _opinfo_names(o)
         if fn or meth:
             apis.add(fn or meth)  # type: ignore[arg-type]
+    # *_copy variants exist for compilers, *_loss functions for training: not model code
+    apis = {a for a in apis if not a.endswith("_copy") and not a.endswith("_loss")}
     probes = [("op", a) for a in sorted(apis)]
     probes += [("kw", a) for a in sorted(KEYWORD_PROBES)]
-    mods = sorted({m.module_cls.__name__ for m in module_db if not m.module_cls.__name__.startswith("Lazy")})
+    # Lazy* modules mirror their eager classes; losses are training-only
+    mods = sorted({m.module_cls.__name__ for m in module_db
+                   if not m.module_cls.__name__.startswith("Lazy") and not m.module_cls.__name__.endswith("Loss")})
     probes += [("mod", m) for m in mods]
     probes += [("mkw", m) for m in sorted(MODULE_KEYWORD_PROBES)]
     probes += [("tv", a) for a in _torchvision_ops()]
@@ -612,6 +623,24 @@ def _worker_init() -> None:
         return cache[opset_version]
 
     _registration.ONNXRegistry.from_torchlib = classmethod(cached)  # type: ignore[method-assign]
+
+    # Every export recomputes the set of preservable CompositeImplicitAutograd ops by walking
+    # all op namespaces (~0.5 s). No op is registered during generation, so compute it once.
+    import torch._export.utils as export_utils
+    import torch.export.decomp_utils as decomp_utils
+    import torch.export.exported_program as exported_program
+
+    cia_orig = export_utils._collect_all_valid_cia_ops
+    cia_cache: list[set] = []
+
+    def cia_cached():
+        if not cia_cache:
+            cia_cache.append(set(cia_orig()))
+        return set(cia_cache[0])
+
+    for mod in (export_utils, decomp_utils, exported_program):
+        if hasattr(mod, "_collect_all_valid_cia_ops"):
+            mod._collect_all_valid_cia_ops = cia_cached  # type: ignore[attr-defined]
 
     from torch.onnx._internal._lazy_import import onnxscript_apis
 
@@ -695,12 +724,16 @@ def _make_harness(fn: Callable, args: tuple, kwargs: dict, module: Any = None):
             if module is not None:
                 self.mod = module
 
+        raw = False  # True: return the API's own output (aten recording, no post-processing)
+
         def forward(self, *inputs):
             flat = list(consts)
             for j, i in enumerate(tpos):
                 flat[i] = inputs[j]
             a, k = pytree.tree_unflatten(flat, spec)
             out = self.mod(*a, **k) if module is not None else fn(*a, **k)
+            if self.raw:
+                return out
             res = []
             for t in pytree.tree_leaves(out):
                 if isinstance(t, torch.Tensor):
@@ -812,22 +845,53 @@ def _dynamo_min_opset(m, args, registry_opset: int, captured: bytes | None = Non
             return None
 
     convert = _WORKER["orig_convert"]
-    first_ok = registry_opset
-    for target in range(registry_opset - 1, OPSET_FLOOR - 1, -1):
+
+    def reaches(target: int) -> bool:
         model = ir.from_proto(onnx.ModelProto.FromString(blob))
         try:
             with _quiet_fds():
                 convert(model, target)
-            ok = model.opset_imports.get("", None) == target
+            return model.opset_imports.get("", None) == target
         except Exception:
-            ok = False
-        if not ok:
-            break
-        first_ok = target
+            return False
+
+    # The converter steps down one opset at a time, so failing to reach t means failing
+    # below t as well: bisect between the floor and the torchlib opset.
+    if reaches(OPSET_FLOOR):
+        return None
+    lo, hi = OPSET_FLOOR, registry_opset  # lo fails, hi works (it is the build opset)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if reaches(mid):
+            hi = mid
+        else:
+            lo = mid
+    first_ok = hi
     return None if first_ok <= OPSET_FLOOR else first_ok
 
 
-def _measure(samples: list[tuple[Callable, tuple, dict, Any]], registries: dict) -> dict | None:
+#: failures that mean "the exporter has no translation for an op this API dispatches to";
+#: they do not depend on argument values. Anything else (an assertion in a translation,
+#: "alpha != 1", a data-dependent guard) may be specific to the sample's arguments.
+_OP_MISSING = re.compile(
+    r"^(DispatchError: No ONNX function found for"
+    r"|UnsupportedOperatorError: Exporting the operator '[\w:.]+' to ONNX opset version \d+ is not supported"
+    r"|UnsupportedOperatorError: ONNX export failed on an operator with unrecognized namespace)"
+)
+#: ops the harness adds itself (complex outputs are returned through view_as_real)
+_HARNESS_OPS = ("aten::view_as_real", "aten.view_as_real")
+
+
+def is_op_missing(err: str, api: str = "") -> bool:
+    if not _OP_MISSING.match(err):
+        return False
+    if any(f"'{h}'" in err or f" {h}." in err for h in _HARNESS_OPS) and not api.endswith("view_as_real"):
+        return False
+    return True
+
+
+def _measure(samples: list[tuple[Callable, tuple, dict, Any]], registries: dict, api: str = "",
+             trusted: bool = False) -> dict | None:
     """Run and export samples; combine into one record.
 
     The first sample that runs eagerly is exported with every exporter. An exporter that
@@ -849,8 +913,11 @@ def _measure(samples: list[tuple[Callable, tuple, dict, Any]], registries: dict)
         torch.manual_seed(0)
         try:
             m, tensors = _make_harness(fn, args, kwargs, module)
+            m.raw = True
             with _quiet_fds():
-                out, ops = _record_aten(lambda: m(*tensors))
+                _, ops = _record_aten(lambda: m(*tensors))
+            m.raw = False
+            out = m(*tensors)
         except _Timeout:
             raise
         except Exception:
@@ -876,15 +943,21 @@ def _measure(samples: list[tuple[Callable, tuple, dict, Any]], registries: dict)
         return None
     rec: dict[str, Any] = {"aten": sorted(aten), "n": tried}
     fail: dict[str, str] = {}
+    other: dict[str, str] = {}
     mixed: list[str] = []
     for ex in EXPORTERS:
         errs = errors[ex]
         if all(e is not None for e in errs):
-            fail[ex] = errs[0]  # type: ignore[assignment]
+            if trusted or all(is_op_missing(e, api) for e in errs):  # type: ignore[arg-type]
+                fail[ex] = errs[0]  # type: ignore[assignment]
+            else:
+                other[ex] = errs[0]  # type: ignore[assignment]
         elif any(e is not None for e in errs):
             mixed.append(ex)
     if fail:
         rec["fail"] = fail
+    if other:
+        rec["error"] = other
     if mixed:
         rec["mixed"] = mixed
     opset: dict[str, int] = {}
@@ -1005,9 +1078,9 @@ def run_probe(probe: tuple[str, str], registries: dict, timeout: int, quick: boo
     signal.alarm(timeout)
     try:
         if kind == "op":
-            return probe, _measure(_opinfo_samples(key), registries)
+            return probe, _measure(_opinfo_samples(key), registries, key)
         if kind == "mod":
-            return probe, _measure(_module_samples(key), registries)
+            return probe, _measure(_module_samples(key), registries, "torch.nn." + key)
         if kind == "tv":
             return probe, None  # torchvision probes: placeholder until a working torchvision exists
         if kind == "kw":
@@ -1018,7 +1091,7 @@ def run_probe(probe: tuple[str, str], registries: dict, timeout: int, quick: boo
             for when, build in variants:
                 torch.manual_seed(0)
                 fn, args, kwargs = build()
-                rec = _measure([(fn, args, kwargs, None)], registries)
+                rec = _measure([(fn, args, kwargs, None)], registries, key, trusted=True)
                 if rec is not None:
                     out.append(dict(rec, when=when))
             return probe, {"params": params, "variants": out}
@@ -1032,7 +1105,7 @@ def run_probe(probe: tuple[str, str], registries: dict, timeout: int, quick: boo
                     mod = cls(*ctor_args, **ctor_kwargs).eval()
                 except Exception:
                     continue
-                rec = _measure([(None, (torch.randn(*shape),), {}, mod)], registries)
+                rec = _measure([(None, (torch.randn(*shape),), {}, mod)], registries, "torch.nn." + key, trusted=True)
                 if rec is not None:
                     out.append(dict(rec, when=when))
             return probe, {"params": params, "variants": out}
@@ -1091,6 +1164,10 @@ def _method_map() -> dict[str, str]:
                 q = "torch." + aname
                 if callable(_resolve(q)) and q != fn:
                     out.setdefault(q, fn)
+                amv = getattr(alias, "method_variant", None)
+                mname = getattr(amv, "__name__", None)
+                if amv is not None and mname and not mname.startswith("_"):
+                    out.setdefault("torch.Tensor." + mname, fn)
     return out
 
 
@@ -1122,6 +1199,11 @@ def assemble(registries: dict, results: dict, meta: dict) -> dict:
             if "src" not in entry else entry["src"] + "+" + {"kw": "curated", "mkw": "curated"}.get(kind, kind)
         if kind in ("mod", "mkw"):
             entry["module"] = True
+    return finish(registries, apis, meta, skipped)
+
+
+def finish(registries: dict, apis: dict, meta: dict, skipped: list[str]) -> dict:
+    """Aliases and derived facts over the API records; the whole table."""
     aliases: dict[str, dict] = {}
     for alias, target in sorted(_method_map().items()):
         if target in apis and alias not in apis:
@@ -1195,6 +1277,17 @@ def main(argv: list[str] | None = None) -> int:
             "generated": ""}
     table = assemble(registries, results, meta)
     out = Path(args.output)
+    if args.only and out.exists():
+        # re-probe only these APIs and merge them into the existing table (same versions)
+        old = json.loads(out.read_text())
+        if old.get("meta", {}).get("versions") == meta["versions"] and old.get("format") == TABLE_FORMAT:
+            apis = dict(old["apis"])
+            redone = {("torch.nn." + k if kind in ("mod", "mkw") else k) for kind, k in probes}
+            for name in redone:
+                apis.pop(name, None)
+            apis.update(table["apis"])
+            skipped = [x for x in old.get("skipped", []) if x.split(" ", 1)[0] not in redone] + table["skipped"]
+            table = finish(registries, apis, dict(old["meta"], generated=""), skipped)
     date = args.date
     if date is None and not os.environ.get("SOURCE_DATE_EPOCH") and out.exists():
         try:

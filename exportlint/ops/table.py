@@ -8,6 +8,9 @@ Shape of an API record (``apis[qualname]``)::
     {"aten": [...aten overloads it dispatches to...],
      "fail": {exporter: "ErrorType: short message"},   # failed for every sample tried
      "mixed": [exporter, ...],                          # failed for some samples only
+     "error": {exporter: "..."},                        # failed every sample, but not for a
+                                                        # missing translation: maybe the
+                                                        # sample's arguments; never reported
      "opset": {exporter: N},                            # lowest opset that works (> 9)
      "params": {kw: [position or null, default]},       # keywords the variants depend on
      "variants": [{"when": {kw: value}, "fail": ..., "opset": ...}, ...],
@@ -41,6 +44,8 @@ class _Unknown:
 UNKNOWN: Any = _Unknown()
 #: a variant condition meaning "given and not None" (``torch.median(x, dim)``)
 GIVEN = "$given"
+#: a variant condition / default meaning "not passed at all" (``torch.sort(x)`` vs ``stable=False``)
+ABSENT = "$absent"
 
 
 def default_path() -> Optional[Path]:
@@ -165,7 +170,7 @@ def min_opsets(rec: dict[str, Any], values: dict[str, Any]) -> dict[str, int]:
     for ex in ("onnx-dynamo", "onnx-legacy"):
         ns = []
         for v in cands:
-            if ex in v.get("fail", {}) or ex in v.get("mixed", ()):
+            if ex in v.get("fail", {}) or ex in v.get("mixed", ()) or ex in v.get("error", {}):
                 ns = []
                 break
             n = v.get("opset", {}).get(ex)
@@ -183,6 +188,7 @@ def passing_exporters(rec: dict[str, Any], values: dict[str, Any], exporters: tu
     cands = candidates(rec, values) or [rec]
     out = []
     for ex in exporters:
-        if all(ex not in v.get("fail", {}) and ex not in v.get("mixed", ()) for v in cands):
+        if all(ex not in v.get("fail", {}) and ex not in v.get("mixed", ()) and ex not in v.get("error", {})
+               for v in cands):
             out.append(ex)
     return out
