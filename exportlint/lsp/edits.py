@@ -1,0 +1,251 @@
+"""Positions, fix edits and suppression edits for the language server (no pygls here).
+
+Coordinates in this module are 0-based lines and 0-based *characters* (code points), the
+unit the engine uses (``Finding`` columns are 1-based characters). The server converts to
+the client's negotiated position encoding (UTF-16 unless the client offers another) with
+:func:`to_client_units` / :func:`from_client_units`.
+
+Lines are split on ``\\r\\n``, ``\\r`` and ``\\n`` only, as Python's tokenizer and libcst do
+(``str.splitlines`` also splits on form feeds and U+2028, which would shift every line after
+one of them).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+import warnings
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from exportlint.findings import Finding, FixSafety
+from exportlint.suppress import _CODE, _EXL, _NOQA
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+#: codes that a line suppression cannot silence (EXL002 reports suppressions themselves)
+UNSUPPRESSIBLE = frozenset({"EXL002"})
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of text without their terminators; always at least one (maybe empty)."""
+    return _NEWLINE.split(text)
+
+
+def line_starts(text: str) -> list[int]:
+    """Offset of the first character of every line of :func:`split_lines`."""
+    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
+
+
+# ---------------------------------------------------------------------------------------
+# position encodings
+# ---------------------------------------------------------------------------------------
+
+
+def _units(s: str, encoding: str) -> int:
+    if encoding == "utf-8":
+        return len(s.encode("utf-8", "surrogatepass"))
+    if encoding == "utf-32":
+        return len(s)
+    # utf-16 (the LSP default): characters outside the BMP count twice
+    return len(s) + sum(1 for c in s if ord(c) > 0xFFFF)
+
+
+def to_client_units(lines: list[str], line: int, char: int, encoding: str) -> tuple[int, int]:
+    """(line, character) in code points -> (line, character) in the client's units."""
+    if line < 0:
+        return 0, 0
+    if line >= len(lines):
+        return len(lines) - 1, _units(lines[-1], encoding)
+    text = lines[line]
+    char = max(0, min(char, len(text)))
+    return line, _units(text[:char], encoding)
+
+
+def from_client_units(lines: list[str], line: int, units: int, encoding: str) -> tuple[int, int]:
+    """(line, character) in the client's units -> (line, character) in code points."""
+    if line < 0:
+        return 0, 0
+    if line >= len(lines):
+        return len(lines) - 1, len(lines[-1])
+    if encoding == "utf-32":
+        return line, max(0, min(units, len(lines[line])))
+    count = 0
+    for i, c in enumerate(lines[line]):
+        if count >= units:
+            return line, i
+        count += _units(c, encoding)
+    return line, len(lines[line])
+
+
+# ---------------------------------------------------------------------------------------
+# edits
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace [start, end) by new_text; 0-based lines and characters."""
+
+    start_line: int
+    start_char: int
+    end_line: int
+    end_char: int
+    new_text: str
+
+    @property
+    def start(self) -> tuple[int, int]:
+        return (self.start_line, self.start_char)
+
+    @property
+    def end(self) -> tuple[int, int]:
+        return (self.end_line, self.end_char)
+
+
+def finding_range(f: Finding) -> tuple[int, int, int, int]:
+    """The finding's 0-based (line, char, end_line, end_char), as ``to_lsp_diagnostic`` has it."""
+    return (max(f.line - 1, 0), max(f.column - 1, 0), max(f.end_line - 1, 0), max(f.end_column - 1, 0))
+
+
+def fix_edit(f: Finding) -> Optional[Edit]:
+    """The edit of the finding's fix: its explicit range if it has one, else the finding's."""
+    fx = f.fix
+    if fx is None:
+        return None
+    if fx.line is not None and fx.column is not None:
+        end_line = fx.end_line if fx.end_line is not None else fx.line
+        end_col = fx.end_column if fx.end_column is not None else fx.column
+        rng = (max(fx.line - 1, 0), max(fx.column - 1, 0), max(end_line - 1, 0), max(end_col - 1, 0))
+    else:
+        rng = finding_range(f)
+    return Edit(*rng, fx.replacement)
+
+
+def apply_edits(text: str, edits: Iterable[Edit]) -> str:
+    """Apply non-overlapping edits (coordinates refer to the original text)."""
+    starts = line_starts(text)
+    lines = split_lines(text)
+
+    def offset(line: int, char: int) -> int:
+        if line >= len(starts):
+            return len(text)
+        return starts[line] + max(0, min(char, len(lines[line])))
+
+    out = text
+    for e in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        a, b = offset(e.start_line, e.start_char), offset(e.end_line, e.end_char)
+        out = out[:a] + e.new_text + out[max(a, b):]
+    return out
+
+
+def parses(text: str) -> bool:
+    """Whether text is valid Python for the interpreter running the server."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+        return True
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+
+
+def select_fix_all(findings: Iterable[Finding], safeties: frozenset[FixSafety] = frozenset({FixSafety.SAFE})) -> list[tuple[Finding, Edit]]:
+    """Fix edits of the given safeties that do not overlap each other (first one wins)."""
+    chosen: list[tuple[Finding, Edit]] = []
+    for f in sorted(findings, key=lambda f: (f.line, f.column, f.code)):
+        if f.fix is None or f.fix.safety not in safeties:
+            continue
+        e = fix_edit(f)
+        if e is None:
+            continue
+        if any(e.start < o.end and o.start < e.end or e.start == o.start for _, o in chosen):
+            continue
+        chosen.append((f, e))
+    return chosen
+
+
+# ---------------------------------------------------------------------------------------
+# suppressions
+# ---------------------------------------------------------------------------------------
+
+
+def string_continuation_lines(text: str) -> frozenset[int]:
+    """0-based lines that end inside a multi-line string (a comment cannot go there), or that
+    end with a backslash continuation. Empty if the text does not tokenize."""
+    out: set[int] = set()
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            (sl, _), (el, _) = tok.start, tok.end
+            if el > sl:  # a string (or f-string part) spanning lines
+                out.update(range(sl - 1, el - 1))
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        pass
+    for i, line in enumerate(split_lines(text)):
+        if line.rstrip().endswith("\\"):
+            out.add(i)
+    return frozenset(out)
+
+
+def suppress_line_edit(line_text: str, line: int, code: str) -> Optional[Edit]:
+    """Edit that makes ``line`` suppress ``code``: add it to an existing ``# noqa: ...`` list
+    (or ``# exportlint: ignore[...]`` list), else append ``  # noqa: CODE``. None when the
+    line already suppresses it."""
+    m = _NOQA.search(line_text)
+    if m is not None:
+        codes = m.group("codes")
+        if not codes:
+            return None  # a bare `# noqa` already suppresses everything
+        if code in _CODE.findall(codes.upper()):
+            return None
+        at = m.end("codes")
+        return Edit(line, at, line, at, f", {code}")
+    for m in _EXL.finditer(line_text):
+        if m.group("what") != "ignore":
+            continue
+        codes_txt = m.group("codes")
+        if codes_txt is None:
+            return None  # `# exportlint: ignore` suppresses everything on the line
+        if code in _CODE.findall(codes_txt):
+            return None
+        start = m.start("codes")
+        if not codes_txt.strip():
+            return Edit(line, start, line, m.end("codes"), code)
+        at = start + len(codes_txt.rstrip())
+        return Edit(line, at, line, at, f", {code}")
+    stripped = line_text.rstrip()
+    sep = "  " if stripped else ""
+    return Edit(line, len(stripped), line, len(line_text), f"{sep}# noqa: {code}")
+
+
+def suppress_edit(lines: list[str], f: Finding, unsafe_lines: frozenset[int] = frozenset()) -> Optional[Edit]:
+    """Suppression of finding ``f`` on its first line, or on its last line when a comment
+    cannot go on the first (inside a multi-line string, after a backslash). The engine honours
+    a suppression on either line."""
+    if f.code in UNSUPPRESSIBLE:
+        return None
+    first, last = max(f.line - 1, 0), max(f.end_line - 1, 0)
+    for ln in dict.fromkeys((first, last)):
+        if ln >= len(lines) or ln in unsafe_lines:
+            continue
+        return suppress_line_edit(lines[ln], ln, f.code)
+    return None
+
+
+__all__ = [
+    "Edit",
+    "UNSUPPRESSIBLE",
+    "apply_edits",
+    "finding_range",
+    "fix_edit",
+    "from_client_units",
+    "line_starts",
+    "parses",
+    "select_fix_all",
+    "split_lines",
+    "string_continuation_lines",
+    "suppress_edit",
+    "suppress_line_edit",
+    "to_client_units",
+]
