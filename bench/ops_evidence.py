@@ -65,6 +65,9 @@ CASES: list[tuple[str, str, str]] = [
     ("torch.diff", "torch.diff(x)", "(torch.randn(6),)"),
     ("torch.bincount", "torch.bincount(x)", "(torch.tensor([0, 1, 1, 3]),)"),
     ("torch.multinomial", "torch.multinomial(x, 2)", "(torch.rand(2, 5) + 0.1,)"),
+    ("torch.argsort(stable=True)", "torch.argsort(x, dim=-1, stable=True)", "(torch.randn(3, 5),)"),
+    ("torch.histc", "torch.histc(x, bins=4, min=0, max=4)", "(torch.rand(8) * 4,)"),
+    ("torch.view_as_complex", "torch.view_as_real(torch.view_as_complex(x) * y)", "(torch.randn(4, 2), torch.randn(4, 2)[:, 0])"),
     ("torch.nn.functional.grid_sample@opset15", "F.grid_sample(x, y, align_corners=False)",
      "(torch.randn(1, 2, 5, 5), torch.rand(1, 3, 3, 2) * 2 - 1)"),
 ]
@@ -210,9 +213,11 @@ def static_vs_real(do_export: bool) -> tuple[list[dict], bool]:
 
 
 def ensure_corpus() -> dict[str, Path]:
+    """<pkg>/models from the PyPI wheels, extracted under bench/.corpus/ops/ (git-ignored).
+    Wheels already in bench/.corpus/ are reused; otherwise `pip download --no-deps` fetches them."""
     out = {}
     for pkg in ("transformers", "timm"):
-        d = CORPUS / pkg
+        d = CORPUS / "ops" / pkg
         if not (d / pkg / "models").is_dir():
             CORPUS.mkdir(parents=True, exist_ok=True)
             wheels = sorted(CORPUS.glob(f"{pkg}-*.whl"))
@@ -223,6 +228,7 @@ def ensure_corpus() -> dict[str, Path]:
             with zipfile.ZipFile(wheels[-1]) as z:
                 members = [m for m in z.namelist() if m.startswith(f"{pkg}/models/")]
                 z.extractall(d, members)
+            (d / "WHEEL").write_text(wheels[-1].name + "\n")
         out[pkg] = d / pkg / "models"
     return out
 
@@ -240,7 +246,9 @@ def corpus_findings(paths: dict[str, Path], sample: int, seed: int = 0) -> dict:
             by_api[(f.code, api)] += 1
         rnd = random.Random(seed)
         pick = rnd.sample(rr.findings, min(sample, len(rr.findings)))
+        wheel = (root.parent.parent / "WHEEL")
         res[pkg] = {
+            "wheel": wheel.read_text().strip() if wheel.exists() else "?",
             "files": len(files),
             "seconds": round(time.time() - t0, 1),
             "findings": len(rr.findings),
@@ -294,7 +302,7 @@ def main(argv=None) -> int:
         cres = corpus_findings(paths, a.sample)
         report["corpus"] = cres
         for pkg, r in cres.items():
-            print(f"{pkg}/models: {r['files']} files, {r['findings']} findings {r['by_code']} ({r['seconds']}s)")
+            print(f"{pkg}/models ({r['wheel']}): {r['files']} files, {r['findings']} findings {r['by_code']} ({r['seconds']}s)")
             for line in r["by_api"][:25]:
                 print(f"    {line}")
         print("\nsample for a hand check:")

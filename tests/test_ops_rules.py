@@ -141,12 +141,17 @@ def test_tensor_method_uses_semantic_model():
     import torch
 
     class Model(torch.nn.Module):
-        def forward(self, x: torch.Tensor, cfg):
+        def __init__(self, cfg):
+            super().__init__()
+            self.cfg = cfg
+
+        def forward(self, x: torch.Tensor, n: int):
             a = x.inverse()
-            b = cfg.inverse()
-            return a, b
+            b = self.cfg.inverse()
+            c = n.inverse()
+            return a, b, c
     """
-    assert found(src) == {(6, "EXL401")}
+    assert found(src) == {(10, "EXL401")}
 
 
 @needs_table

@@ -1117,30 +1117,101 @@ def run_probe(probe: tuple[str, str], registries: dict, timeout: int, quick: boo
         signal.signal(signal.SIGALRM, old)
 
 
+def _serve(conn, registries, timeout: int, quick: bool) -> None:  # pragma: no cover - runs in a child
+    """Worker loop: receive a probe, send back its result, until None."""
+    _worker_init()
+    while True:
+        probe = conn.recv()
+        if probe is None:
+            return
+        conn.send(run_probe(probe, registries, timeout, quick))
+
+
 def _pool_run(probes, registries, workers: int, timeout: int, progress: bool, quick: bool = False):
+    """Run probes in ``workers`` child processes (spawned: torch is not fork-safe).
+
+    Each probe has a soft limit (SIGALRM, ``timeout``) and a hard one: a worker stuck in C++
+    code (the legacy exporter loops forever on some inputs) is killed after ``timeout + 60`` s
+    and replaced; the probe is recorded as skipped ("timeout").
+    """
     results: dict[tuple[str, str], Any] = {}
     t0 = time.time()
-    if workers <= 1:
+    if workers <= 0:  # in-process (debugging)
         _worker_init()
         for i, p in enumerate(probes):
             k, v = run_probe(p, registries, timeout, quick)
             results[k] = v
             if progress:
-                print(f"[{i + 1}/{len(probes)}] {p[1]} ({time.time() - t0:.0f}s)", file=sys.stderr)
+                print(f"[{i + 1}/{len(probes)}] {p[0]} {p[1]} ({time.time() - t0:.0f}s)", file=sys.stderr)
         return results
     import multiprocessing as mp
+    from multiprocessing.connection import wait
 
     ctx = mp.get_context("spawn")
-    with ctx.Pool(workers, initializer=_worker_init, maxtasksperchild=None) as pool:
-        jobs = [pool.apply_async(run_probe, (p, registries, timeout, quick)) for p in probes]
-        for i, (p, job) in enumerate(zip(probes, jobs)):
+    hard = timeout + 60
+
+    def spawn():
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_serve, args=(child, registries, timeout, quick), daemon=True)
+        proc.start()
+        child.close()
+        return {"proc": proc, "conn": parent, "probe": None, "since": 0.0}
+
+    todo = list(probes)
+    pool = [spawn() for _ in range(min(workers, max(1, len(todo))))]
+    done = 0
+
+    def give(w):
+        if todo:
+            w["probe"] = todo.pop(0)
+            w["since"] = time.time()
+            w["conn"].send(w["probe"])
+        else:
+            w["probe"] = None
+
+    for w in pool:
+        give(w)
+    try:
+        while any(w["probe"] is not None for w in pool):
+            busy = [w for w in pool if w["probe"] is not None]
+            ready = wait([w["conn"] for w in busy], timeout=5)
+            now = time.time()
+            for i, w in enumerate(pool):
+                if w["probe"] is None:
+                    continue
+                outcome = None
+                kill = False
+                if w["conn"] in ready:
+                    try:
+                        k, v = w["conn"].recv()
+                        outcome = (k, v)
+                    except (EOFError, OSError):
+                        outcome = (w["probe"], "crash")
+                        kill = True
+                elif now - w["since"] > hard or not w["proc"].is_alive():
+                    outcome = (w["probe"], "timeout" if w["proc"].is_alive() else "crash")
+                    kill = True
+                if outcome is None:
+                    continue
+                results[outcome[0]] = outcome[1]
+                done += 1
+                if progress:
+                    print(f"[{done}/{len(probes)}] {w['probe'][0]} {w['probe'][1]} ({now - t0:.0f}s)", file=sys.stderr)
+                if kill:
+                    w["proc"].kill()
+                    w["proc"].join()
+                    pool[i] = w = spawn()
+                give(w)
+    finally:
+        for w in pool:
             try:
-                k, v = job.get(timeout * 4 + 120)
-            except Exception as e:  # a worker crashed or hung beyond the alarm
-                k, v = p, f"error: {type(e).__name__}"
-            results[k] = v
-            if progress:
-                print(f"[{i + 1}/{len(probes)}] {p[0]} {p[1]} ({time.time() - t0:.0f}s)", file=sys.stderr)
+                w["conn"].send(None)
+            except Exception:
+                pass
+        for w in pool:
+            w["proc"].join(timeout=10)
+            if w["proc"].is_alive():
+                w["proc"].kill()
     return results
 
 
