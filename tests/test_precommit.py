@@ -61,7 +61,6 @@ def _try_repo(repo: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.mark.slow  # about a minute: pre-commit builds a virtualenv and pip-installs the checkout
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="needs a git checkout of exportlint")
 def test_hook_fails_on_bad_model_and_passes_after_fix(tmp_path: Path) -> None:
