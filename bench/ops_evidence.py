@@ -157,7 +157,7 @@ warnings.simplefilter("ignore"); logging.disable(logging.CRITICAL)
 import torch
 src_path, opset = sys.argv[1], (int(sys.argv[2]) if sys.argv[2] != "None" else None)
 spec = importlib.util.spec_from_file_location("case", src_path)
-mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+mod = importlib.util.module_from_spec(spec); sys.modules["case"] = mod; spec.loader.exec_module(mod)
 m = mod.Model().eval(); args = mod.example_args
 out = {}
 for ex in ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy"):

@@ -533,3 +533,39 @@ def test_rule_page_examples(code):
     for src in good:
         got = [(f.line, f.code, f.message) for f in lint_source(src, "ex.py", config=Config())]
         assert got == [], got
+
+
+@needs_table
+def test_presence_of_a_keyword_can_matter():
+    # stable= at all selects aten::sort.stable, which neither ONNX exporter translates
+    src = """
+    import torch
+
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            a = torch.sort(x, dim=-1).values
+            b = x.argsort(dim=-1)
+            c = torch.argsort(x, dim=-1, stable=True)
+            d = x.sort(stable=False).values
+            return a, b, c, d
+    """
+    f = by_line(src)
+    assert sorted(f) == [8, 9]
+    for ln in (8, 9):
+        assert set(f[ln][0].exporters) == {"onnx-dynamo", "onnx-legacy"}
+        assert "aten.sort.stable" in f[ln][0].message
+
+
+@needs_table
+def test_area_interpolation_depends_on_size_or_scale():
+    src = """
+    import torch.nn.functional as F
+    import torch
+
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            a = F.interpolate(x, scale_factor=0.5, mode="area")
+            b = F.interpolate(x, size=(3, 3), mode="area")
+            return a, b
+    """
+    assert found(src) == {(7, "EXL401")}

@@ -50,6 +50,8 @@ from typing import Any, Callable
 TABLE_FORMAT = 1
 #: a keyword condition meaning "not passed at all" (when presence alone changes the op)
 ABSENT = "$absent"
+#: a keyword condition meaning "passed and not None"
+GIVEN = "$given"
 EXPORTERS = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
 ONNX_EXPORTERS = ("onnx-dynamo", "onnx-legacy")
 #: lowest opset we bisect down to; an API that exports at this opset gets no opset record
@@ -235,9 +237,16 @@ def _kw_interpolate():
         v("bicubic", align_corners=False),
         v("bicubic", antialias=True, align_corners=False),
         v("trilinear", nd=5, align_corners=False),
-        v("area", scale_factor=0.5),
     ]
-    params = {"mode": [3, "nearest"], "antialias": [6, False]}
+    # "area" is adaptive average pooling: the legacy exporter needs a constant output size,
+    # which it gets from size= but not from scale_factor=
+    for given in (False, True):
+        def area(given=given):
+            kw = dict(mode="area", size=(3, 3)) if given else dict(mode="area", scale_factor=0.5)
+            return F.interpolate, (_r(1, 2, 6, 6),), kw
+
+        variants.append(({"mode": "area", "antialias": False, "size": GIVEN if given else None}, area))
+    params = {"mode": [3, "nearest"], "antialias": [6, False], "size": [1, None]}
     return params, variants
 
 
@@ -283,7 +292,8 @@ def _kw_unique_consecutive():
     def v(**kw):
         when = {"return_inverse": kw.get("return_inverse", False), "return_counts": kw.get("return_counts", False),
                 "dim": kw.get("dim", None)}
-        return when, lambda: (torch.unique_consecutive, (torch.tensor([1.0, 1.0, 2.0, 2.0, 3.0, 1.0]),), kw)
+        # integer ids: the typical input (dynamo's translation handles int32/int64 only)
+        return when, lambda: (torch.unique_consecutive, (torch.tensor([1, 1, 2, 2, 3, 1]),), kw)
 
     variants = [v(), v(return_inverse=True), v(return_counts=True), v(dim=0)]
     return {"return_inverse": [None, False], "return_counts": [None, False], "dim": [None, None]}, variants
@@ -362,7 +372,7 @@ def _kw_scatter_reduce():
     def v(reduce, include_self=True):
         def build():
             idx = torch.tensor([[0, 1, 0], [1, 0, 1]])
-            return torch.scatter_reduce, (_r(2, 3), idx, _r(2, 3)), dict(dim=0, reduce=reduce, include_self=include_self)
+            return torch.scatter_reduce, (_r(2, 3), 0, idx, _r(2, 3)), dict(reduce=reduce, include_self=include_self)
 
         return {"reduce": reduce, "include_self": include_self}, build
 
@@ -379,7 +389,7 @@ def _kw_median(name):
         def build():
             return fn, (_r(3, 5),), ({} if dim is None else {"dim": dim})
 
-        return {"dim": "$given" if dim is not None else None}, build
+        return {"dim": GIVEN if dim is not None else None}, build
 
     return {"dim": [1, None]}, [v(None), v(1)]
 
@@ -463,6 +473,53 @@ def _kw_stft():
     return {"center": [5, True]}, [v(True), v(False)]
 
 
+def _cond_branches():
+    def true_fn(a, b):
+        return a + b
+
+    def false_fn(a, b):
+        return a - b
+
+    return true_fn, false_fn
+
+
+def _kw_cond(qualname):
+    def build():
+        import torch
+
+        cond = _resolve_any(qualname)
+        t, f = _cond_branches()
+
+        def call(x, y):
+            return cond(x.sum() > 0, t, f, (x, y))
+
+        return call, (_r(3), _r(3)), {}
+
+    return {}, [({}, build)]
+
+
+def _kw_map():
+    def build():
+        from functorch.experimental import control_flow
+
+        def body(row, w):
+            return row * w
+
+        def call(xs, w):
+            return control_flow.map(body, xs, w)
+
+        return call, (_r(3, 2), _r(2)), {}
+
+    return {}, [({}, build)]
+
+
+def _resolve_any(qualname: str):
+    import importlib
+
+    mod, _, attr = qualname.rpartition(".")
+    return getattr(importlib.import_module(mod), attr)
+
+
 #: public API -> builder of (params, variants)
 KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.nn.functional.interpolate": _kw_interpolate,
@@ -488,6 +545,10 @@ KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.nn.functional.embedding_bag": _kw_embedding_bag,
     "torch.nn.functional.scaled_dot_product_attention": _kw_sdpa,
     "torch.stft": _kw_stft,
+    # higher-order ops: one variant, no keywords
+    "torch.cond": lambda: _kw_cond("torch.cond"),
+    "functorch.experimental.control_flow.cond": lambda: _kw_cond("functorch.experimental.control_flow.cond"),
+    "functorch.experimental.control_flow.map": _kw_map,
 }
 
 #: Tensor methods that mirror a function with keyword probes (method form drops the input)
@@ -737,7 +798,9 @@ def _make_harness(fn: Callable, args: tuple, kwargs: dict, module: Any = None):
             res = []
             for t in pytree.tree_leaves(out):
                 if isinstance(t, torch.Tensor):
-                    res.append(torch.view_as_real(t) if t.is_complex() else t)
+                    if t.is_complex():
+                        t = torch.view_as_real(t.resolve_conj())
+                    res.append(t)
             return tuple(res)
 
     return Harness().eval(), tuple(tensors)
@@ -914,8 +977,14 @@ def _measure(samples: list[tuple[Callable, tuple, dict, Any]], registries: dict,
         try:
             m, tensors = _make_harness(fn, args, kwargs, module)
             m.raw = True
-            with _quiet_fds():
-                _, ops = _record_aten(lambda: m(*tensors))
+            try:
+                with _quiet_fds():
+                    _, ops = _record_aten(lambda: m(*tensors))
+            except _Timeout:
+                raise
+            except Exception:  # higher-order ops (torch.cond) refuse a dispatch mode
+                ops = []
+                torch._dynamo.reset()  # cond compiles its branches; drop what the failure cached
             m.raw = False
             out = m(*tensors)
         except _Timeout:
@@ -976,7 +1045,7 @@ def _measure(samples: list[tuple[Callable, tuple, dict, Any]], registries: dict,
     return rec
 
 
-def _opinfo_samples(qualname: str, limit: int = 12):
+def _opinfo_samples(qualname: str, limit: int = 60):
     import torch
     from torch.testing._internal.common_methods_invocations import op_db
 
@@ -1011,8 +1080,19 @@ def _opinfo_samples(qualname: str, limit: int = 12):
                 if not tensors or any(t.numel() == 0 for t in tensors):
                     continue
                 if target is not None:
+                    # OpInfo's own callable when it wraps the API (einsum, where, svd ...): it
+                    # adapts the sample's calling convention and calls the public function
+                    # the public function itself; OpInfo's own callable only when the sample
+                    # follows its wrapper's calling convention (einsum, where, svd ...).
+                    # (OpInfo wrappers of random ops reseed inside: not what users call.)
                     fn = target
                     args = (s.input, *s.args)
+                    if o.op is not target and callable(o.op):
+                        try:
+                            with _quiet_fds():
+                                target(*args, **s.kwargs)
+                        except Exception:
+                            fn = o.op
                 else:
                     fn = _method_caller(mname)
                     args = (s.input, *s.args)
