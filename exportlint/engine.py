@@ -19,6 +19,7 @@ import time
 import tokenize
 import traceback
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
@@ -45,6 +46,38 @@ _MODEL_RE = re.compile(r"\bdef\s+forward\b")
 _EXPORT_RE = re.compile(
     r"\b(?:export|trace|trace_module|dynamo_export|draft_export|export_for_training|export_for_inference)\s*\("
 )
+
+
+#: CPython refuses more than 200 nested brackets; libcst's native parser instead overflows the
+#: C stack (a segfault, measured at a few thousand), so deeper files are checked with
+#: ``compile()`` first
+_MAX_NESTING = 200
+_BRACKETS = re.compile(r"[^()\[\]{}]+")
+_DELTA = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+
+
+def _max_nesting(text: str) -> int:
+    """Bracket depth over the raw text (strings and comments included: an upper bound)."""
+    if text.count("(") + text.count("[") + text.count("{") <= _MAX_NESTING:
+        return 0
+    return max(accumulate(map(_DELTA.__getitem__, _BRACKETS.sub("", text))), default=0)
+
+
+def _python_syntax_error(text: str, path: str) -> Optional[SyntaxError]:
+    """CPython's own verdict (exact line and column), or None when it compiles."""
+    try:
+        compile(text, path, "exec", 0x400, dont_inherit=True)  # ast.PyCF_ONLY_AST
+    except SyntaxError as e:
+        return e
+    except (ValueError, RecursionError, MemoryError) as e:  # NUL bytes, absurd nesting
+        err = SyntaxError(str(e))
+        err.lineno, err.offset = 1, 1
+        return err
+    return None
+
+
+def _syntax_finding(path: str, err: SyntaxError) -> Finding:
+    return _engine_finding(path, max(err.lineno or 1, 1), max(err.offset or 1, 1), f"syntax error: {err.msg}")
 
 
 def _no_validate(self: cst.CSTNode) -> None:
@@ -79,6 +112,7 @@ class Reported:
     exporters: tuple[str, ...]
     fix: Optional[Fix]
     anchor: Optional[tuple] = None
+    fix_node: Any = None
 
 
 class FileContext:
@@ -103,6 +137,7 @@ class FileContext:
         exporters: Optional[Iterable[str]] = None,
         fix: Optional[Fix] = None,
         anchor: Optional[tuple] = None,
+        fix_node: Any = None,
     ) -> None:
         """Report a finding at node. ``anchor`` = (FunctionDef, indent) containing it, when the
         rule knows it (it makes positions cheap); otherwise the engine finds it."""
@@ -118,6 +153,7 @@ class FileContext:
                 exporters=exps,
                 fix=fix,
                 anchor=anchor,
+                fix_node=fix_node,
             )
         )
 
@@ -218,21 +254,32 @@ class Linter:
         reported: list[Reported] = []
         module = None
         if is_model or has_export:
-            try:
-                module = parse_module(text)
-            except cst.ParserSyntaxError as e:
+            deep = _max_nesting(text) > _MAX_NESTING
+            err = _python_syntax_error(text, path) if deep else None
+            if err is not None:
                 if "EXL001" in self.enabled:
-                    msg = f"syntax error: {e.message}"
-                    res.findings.append(_engine_finding(path, e.raw_line, e.raw_column + 1, msg))
-                module = None
-            except Exception as e:  # libcst can raise others on exotic input
-                if "EXL001" in self.enabled:
-                    res.findings.append(_engine_finding(path, 1, 1, f"cannot parse: {type(e).__name__}: {e}"))
-                module = None
-            except RecursionError:
-                if "EXL001" in self.enabled:
-                    res.findings.append(_engine_finding(path, 1, 1, "cannot parse: nesting too deep"))
-                module = None
+                    res.findings.append(_syntax_finding(path, err))
+            else:
+                try:
+                    module = parse_module(text)
+                except cst.ParserSyntaxError as e:
+                    if "EXL001" in self.enabled:
+                        # CPython places the error exactly; libcst's position can be a line off
+                        err = _python_syntax_error(text, path)
+                        if err is not None:
+                            res.findings.append(_syntax_finding(path, err))
+                        else:  # valid Python that libcst cannot parse (newer syntax)
+                            msg = f"cannot parse (libcst {e.message}); exportlint skipped this file"
+                            res.findings.append(_engine_finding(path, e.raw_line, e.raw_column + 1, msg))
+                    module = None
+                except RecursionError:
+                    if "EXL001" in self.enabled:
+                        res.findings.append(_engine_finding(path, 1, 1, "cannot parse: nesting too deep"))
+                    module = None
+                except Exception as e:  # libcst can raise others on exotic input
+                    if "EXL001" in self.enabled:
+                        res.findings.append(_engine_finding(path, 1, 1, f"cannot parse: {type(e).__name__}: {e}"))
+                    module = None
             if module is not None:
                 res.parsed = True
                 try:
@@ -262,13 +309,18 @@ class Linter:
                         if id(r.node) in fn.kinds:
                             r.anchor = fn.anchor
                             break
-            pos = resolve_positions(module, text, [(r.node, r.anchor) for r in reported])
+            items = [(r.node, r.anchor) for r in reported]
+            items += [(r.fix_node, r.anchor) for r in reported if r.fix_node is not None]
+            pos = resolve_positions(module, text, items)
             for r in reported:
                 exps = tuple(e for e in r.exporters if e in self.targets)
                 if r.exporters and not exps:
                     continue  # breaks only exporters this project does not target
                 line, col, eline, ecol = pos.get(id(r.node), (1, 1, 1, 1))
                 fix = r.fix
+                if fix is not None and r.fix_node is not None and id(r.fix_node) in pos:
+                    fl, fc, fel, fec = pos[id(r.fix_node)]
+                    fix = Fix(fix.replacement, fix.safety, fix.description, fl, fc, fel, fec)
                 res.findings.append(
                     Finding(r.code, r.severity, path, line, col, eline, ecol, r.message, exps, fix)
                 )

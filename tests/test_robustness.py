@@ -21,7 +21,8 @@ def test_syntax_error_is_a_finding_and_others_still_lint(tmp_path, capsys):
     (tmp_path / "ok.py").write_text(BAD)
     rc, out, err = lint_dir(tmp_path, capsys)
     assert rc == 1 and err == ""
-    assert "broken.py:2:1: EXL001 syntax error" in out
+    # the position is CPython's (compile()), exact where libcst's can be a line off
+    assert "broken.py:1:12: EXL001 syntax error: '(' was never closed" in out
     assert "ok.py:4:16: EXL102" in out
 
 
@@ -75,3 +76,21 @@ def test_deeply_nested_expression_does_not_crash(tmp_path, capsys):
     (tmp_path / "deep.py").write_text(f"import torch\nclass N(torch.nn.Module):\n    def forward(self, x):\n        return {expr}\n")
     rc, out, err = lint_dir(tmp_path, capsys)
     assert rc in (0, 1) and "internal error" not in err
+
+
+def test_nesting_deeper_than_python_allows_is_a_finding_not_a_segfault(tmp_path):
+    # libcst's native parser overflows the C stack on a few thousand nested calls (a segfault
+    # that would kill the whole run); CPython refuses more than 200 levels, so it is EXL001
+    import subprocess
+
+    deep = "f(" * 3000 + "1" + ")" * 3000
+    (tmp_path / "deep.py").write_text(f"import torch\ndef forward(x):\n    return {deep}\n")
+    (tmp_path / "ok.py").write_text(BAD)
+    # a string full of brackets is not nesting: that file is linted normally
+    (tmp_path / "brackets_in_string.py").write_text(BAD + "S = '" + "(" * 300 + "'\n")
+    p = subprocess.run([sys.executable, "-m", "exportlint", str(tmp_path), "--no-cache", "--format", "concise"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1, p.stderr
+    assert "deep.py:3:413: EXL001 syntax error: too many nested parentheses" in p.stdout
+    assert "ok.py:4:16: EXL102" in p.stdout
+    assert "brackets_in_string.py:4:16: EXL102" in p.stdout
