@@ -10,7 +10,95 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import call_exporters, dynamic_dims, snippet
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
-from exportlint.semantics.model import Branch, literal_value
+from exportlint.semantics.model import DDS_OPS, Branch, literal_value, names_in
+
+#: APIs whose arguments are sizes, counts or positions: a Python number from tensor data there
+#: gives a value-dependent shape (EXL104)
+SIZE_APIS = frozenset(
+    "topk kthvalue narrow view reshape expand repeat new_zeros new_ones new_empty new_full "
+    "zeros ones empty full arange linspace logspace randn rand randint randperm eye split chunk "
+    "unfold roll tensor_split repeat_interleave pad interpolate select index_select".split()
+)
+
+
+def _conversion_calls(e) -> list:
+    """`.item()` / `.tolist()` / int(t)-style calls inside a small expression."""
+    out, stack = [], [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Call):
+            f = n.func
+            if (isinstance(f, cst.Attribute) and f.attr.value in ("item", "tolist")) or (
+                isinstance(f, cst.Name) and f.value in ("int", "float", "bool", "complex")
+            ):
+                out.append(n)
+            stack.extend(a.value for a in n.args)
+            stack.append(f)
+        elif isinstance(n, cst.Attribute):
+            stack.append(n.value)
+        elif isinstance(n, (cst.BinaryOperation, cst.BooleanOperation)):
+            stack.extend((n.left, n.right))
+        elif isinstance(n, cst.UnaryOperation):
+            stack.append(n.expression)
+        elif isinstance(n, cst.Comparison):
+            stack.append(n.left)
+            stack.extend(c.comparator for c in n.comparisons)
+        elif isinstance(n, cst.Subscript):
+            stack.append(n.value)
+            for el in n.slice:
+                sl = el.slice
+                if isinstance(sl, cst.Index):
+                    stack.append(sl.value)
+                else:
+                    stack.extend(x for x in (sl.lower, sl.upper, sl.step) if x is not None)
+    return out
+
+
+def size_arg_sites(fn):
+    """(call, arg) where a DATA-kind value is passed to a size/count argument."""
+    for call in fn.calls:
+        q = call.qualname or ""
+        if not q.startswith("torch."):
+            continue  # torch functions and methods of tensor-kind values ("torch.Tensor.view")
+        if q.rsplit(".", 1)[-1] not in SIZE_APIS:
+            continue
+        for a, k in zip(call.node.args, call.arg_kinds):
+            if k == DATA:
+                yield call, a
+                break
+
+
+def _int_float_conversion(fn, e) -> bool:
+    """Whether a DATA value reaches `e` through int()/float() (torch.export non-strict rejects
+    those) rather than only through `.item()` / `.tolist()` (kept symbolic by torch.export and
+    onnx-dynamo: measured for slices, view, topk and new_zeros sizes)."""
+    convs = list(_conversion_calls(e))
+    used = names_in(e)
+    if used:
+        for fcall in fn.calls:
+            if fn.assigned_to.get(id(fcall.node)) in used:
+                convs.extend(_conversion_calls(fcall.node))
+    if not convs:
+        return True  # origin unknown: keep the conservative claim
+    return any(isinstance(c.func, cst.Name) for c in convs)
+
+
+def _size_exporters(fn, e) -> tuple[str, ...]:
+    return ("export-nonstrict", "onnx-legacy") if _int_float_conversion(fn, e) else ("onnx-legacy",)
+
+
+def consumed_conversions(fn) -> set[int]:
+    """Conversions reported by a more specific rule (branch, loop bound, slice, size)."""
+    ids: set[int] = set()
+    exprs = [b.node for b in fn.branches if b.kind == DATA]
+    exprs += [lp.iter for lp in fn.loops if lp.kind == DATA]
+    for sub in fn.subscripts:
+        if DATA in sub.index_kinds:
+            exprs.append(sub.node)
+    exprs += [a.value for _, a in size_arg_sites(fn)]
+    for e in exprs:
+        ids.update(id(c) for c in _conversion_calls(e))
+    return ids
 
 _CONSTRUCT = {
     "if": "`if`",
@@ -80,6 +168,8 @@ class DataDependentBranch(Rule):
             for br in fn.branches:
                 if br.kind != DATA:
                     continue
+                if fn.checked_names and names_in(br.node) & fn.checked_names:
+                    continue  # bounded with torch._check*: the author made it decidable
                 what = _CONSTRUCT[br.construct]
                 culprit = br.culprit if br.culprit is not None else br.node
                 src = snippet(ctx, culprit)
@@ -95,7 +185,8 @@ class DataDependentBranch(Rule):
                         "ONNX tracing bakes in the branch taken by the example input. Compute both sides and "
                         "select with `torch.where(cond, a, b)` / a mask, or use `torch.cond` (torch.export)."
                     )
-                ctx.report(br.node, msg, fix=_where_fix(ctx, br))
+                fix = _where_fix(ctx, br)
+                ctx.report(br.node, msg, fix=fix, fix_node=br.stmt if fix is not None else None)
         return ()
 
 
@@ -104,14 +195,23 @@ class TensorToPython(Rule):
     code = "EXL102"
     name = "tensor-to-python"
     severity = Severity.ERROR
+    exporters = ("export-nonstrict", "onnx-legacy")
     summary = "A tensor value is converted to a Python number/list (.item(), int(t), .tolist())."
 
     def check(self, ctx):
         for fn in ctx.model.functions:
+            consumed = consumed_conversions(fn)
             for call in fn.calls:
                 node = call.node
+                if id(node) in consumed:
+                    continue
+                name = fn.assigned_to.get(id(node))
+                if name is not None and name in fn.checked_names:
+                    continue  # bounded with torch._check*
+                exporters = ("export-nonstrict", "onnx-legacy")
                 if call.receiver_kind in TENSORISH and call.method in ("item", "tolist"):
                     what = f"`.{call.method}()`"
+                    exporters = ("onnx-legacy",)  # measured: torch.export and onnx-dynamo keep it symbolic
                 elif (
                     call.method is None
                     and call.qualname in ("int", "float", "bool", "complex")
@@ -123,10 +223,11 @@ class TensorToPython(Rule):
                     continue
                 ctx.report(
                     node,
-                    f"{what} turns tensor data into a Python value (`{snippet(ctx, node)}`): ONNX tracing records it "
-                    "as a constant (wrong for other inputs); torch.export makes it an unbacked symbol that fails "
-                    "as soon as it decides control flow or a shape. Keep it a tensor (e.g. `t.to(dtype)`, "
-                    "broadcasting, `torch.where`).",
+                    f"{what} turns tensor data into a Python value (`{snippet(ctx, node)}`): legacy ONNX tracing "
+                    "records it as a constant (wrong for other inputs)"
+                    + ("" if exporters == ("onnx-legacy",) else "; torch.export non-strict rejects the conversion")
+                    + ". Keep it a tensor (e.g. `t.to(dtype)`, broadcasting, `torch.where`).",
+                    exporters=exporters,
                 )
         return ()
 
@@ -157,17 +258,32 @@ class DataDependentSlice(Rule):
     code = "EXL104"
     name = "data-dependent-slice"
     severity = Severity.ERROR
-    summary = "Indexing/slicing bounds come from tensor data."
+    exporters = ("export-nonstrict", "onnx-legacy")
+    summary = "Indexing/slicing bounds or size arguments come from tensor data as Python numbers."
 
     def check(self, ctx):
         for fn in ctx.model.functions:
+            for call, arg in size_arg_sites(fn):
+                exps = _size_exporters(fn, arg.value)
+                ctx.report(
+                    arg.value,
+                    f"size argument comes from tensor data as a Python number (`{snippet(ctx, arg.value)}` in "
+                    f"`{snippet(ctx, call.node)}`): legacy ONNX tracing bakes it in"
+                    + (", torch.export non-strict cannot convert it" if "export-nonstrict" in exps else "")
+                    + ". Keep the size static, or use a mask instead of a value-dependent size.",
+                    exporters=exps,
+                )
             for sub in fn.subscripts:
                 if DATA in sub.index_kinds:
+                    exps = _size_exporters(fn, sub.node)
                     ctx.report(
                         sub.node,
                         f"slice bound or index comes from tensor data (`{snippet(ctx, sub.node)}`): the result's "
-                        "shape depends on values. ONNX tracing bakes the bound in; torch.export needs an unbacked "
-                        "size with `torch._check`. Use a mask (`x * mask`) or `torch.narrow` with a static length.",
+                        "shape depends on values. ONNX tracing bakes the bound in"
+                        + ("; torch.export non-strict cannot convert `int(t)`" if "export-nonstrict" in exps else "")
+                        + ". Keep the bound a tensor (`x[:, : t.max()]`), use a mask (`x * mask`), or "
+                        "`torch.narrow` with a static length.",
+                        exporters=exps,
                     )
         return ()
 

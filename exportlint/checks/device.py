@@ -10,7 +10,7 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import snippet
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.kinds import TENSORISH
-from exportlint.semantics.model import literal_value
+from exportlint.semantics.model import MISSING, literal_value
 
 _ACCEL = ("cuda", "mps", "xpu", "hpu", "npu")
 
@@ -23,6 +23,35 @@ FACTORIES = frozenset(
         "hamming_window hann_window kaiser_window"
     ).split()
 )
+
+
+_MOVERS = frozenset({"to", "type_as", "cuda", "cpu", "to_device"})
+
+
+def _moved_calls(fn) -> set[int]:
+    """ids of calls directly followed by a device move: `torch.zeros(3).to(x.device)`."""
+    out = set()
+    for call in fn.calls:
+        f = call.node.func
+        if call.method in _MOVERS and isinstance(f, cst.Attribute):
+            inner = f.value
+            while isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and inner.func.attr.value in (
+                "float", "long", "int", "half", "bool", "view", "reshape", "unsqueeze", "expand", "repeat", "t",
+            ):
+                inner = inner.func.value
+            if isinstance(inner, cst.Call):
+                out.add(id(inner))
+    return out
+
+
+def _moved_names(fn) -> set[str]:
+    """Local names later moved with .to(...) / .type_as(...) or passed as `device=`-less to()."""
+    out = set()
+    for call in fn.calls:
+        f = call.node.func
+        if call.method in _MOVERS and isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
+            out.add(f.value.value)
+    return out
 
 
 def _first_tensor_name(fn) -> Optional[str]:
@@ -84,18 +113,30 @@ class HardcodedDevice(Rule):
 class FactoryWithoutDevice(Rule):
     code = "EXL302"
     name = "factory-without-device"
-    severity = Severity.WARNING
-    exporters = ("export-strict", "export-nonstrict")
+    severity = Severity.ERROR
     summary = "A tensor factory in forward has no device= (the exported program pins it to CPU)."
 
     def check(self, ctx):
         for fn in ctx.model.functions:
             ref = _first_tensor_name(fn)
+            moved = _moved_names(fn)
+            parents = _moved_calls(fn)
             for call in fn.calls:
                 if call.qualname not in FACTORIES or call.has_kwarg("device") or call.has_kwarg("out"):
                     continue
                 if any(a.star for a in call.node.args):
                     continue
+                if id(call.node) in parents:
+                    continue  # torch.arange(n).to(x.device) / .type_as(x): moved right away
+                name = fn.assigned_to.get(id(call.node))
+                if name is not None and name in moved:
+                    continue  # moved later: t = torch.zeros(3); ...; t.to(x.device)
+                if call.qualname in ("torch.tensor", "torch.as_tensor", "torch.scalar_tensor"):
+                    first = call.node.args[0].value if call.node.args else None
+                    if first is not None and literal_value(first) is not MISSING and not isinstance(
+                        literal_value(first), (list, tuple)
+                    ):
+                        continue  # a 0-d Python scalar: type-promoted like a number, device-free
                 fix = None
                 hint = "`device=x.device` (x: an input)"
                 if ref is not None:
@@ -125,9 +166,10 @@ class FactoryWithoutDevice(Rule):
                     hint = f"`device={ref}.device`"
                 ctx.report(
                     call.node,
-                    f"`{call.qualname}(...)` in forward without `device=`: torch.export records device='cpu' in "
-                    "the graph, so the exported program mixes devices once moved to GPU (\"Expected all tensors "
-                    f"to be on the same device\"). Pass {hint}, or use `x.new_zeros(...)` / `torch.zeros_like`.",
+                    f"`{call.qualname}(...)` in forward without `device=` creates a CPU tensor whatever device "
+                    "the model runs on: exporting (or running) the model on GPU fails with \"Expected all "
+                    f"tensors to be on the same device\". Pass {hint}, or use `x.new_zeros(...)` / "
+                    "`torch.zeros_like`.",
                     fix=fix,
                 )
         return ()
@@ -137,8 +179,7 @@ class FactoryWithoutDevice(Rule):
 class UnregisteredTensorAttribute(Rule):
     code = "EXL303"
     name = "unregistered-tensor-attribute"
-    severity = Severity.WARNING
-    exporters = ("export-strict", "export-nonstrict")
+    severity = Severity.ERROR
     summary = "A tensor stored on self in __init__ without register_buffer / nn.Parameter."
     scope = "file"
 
@@ -216,7 +257,9 @@ class AutocastInForward(Rule):
                         "of the device and settings at export time. Cast explicitly (`.to(torch.float16)`) where "
                         "you need a dtype.",
                     )
-                elif call.receiver_kind in TENSORISH and call.method in ("half", "bfloat16"):
+                elif call.receiver_kind in TENSORISH and call.method in ("half", "bfloat16") and not any(
+                    "dtype" in ctx.source_of(c) for c in call.conds
+                ):
                     ctx.report(
                         call.node,
                         f"`.{call.method}()` in forward mixes dtypes inside the graph: CPU export and ONNX Runtime "

@@ -29,6 +29,12 @@ class PythonNumericLib(Rule):
         for fn in ctx.model.functions:
             for call in fn.calls:
                 q = call.qualname or ""
+                if q.startswith(_PY_NUMERIC) and any(
+                    isinstance(a.value, cst.Call) and isinstance(a.value.func, cst.Attribute)
+                    and a.value.func.attr.value == "numpy"
+                    for a in call.node.args
+                ):
+                    continue  # reported once, at the `.numpy()` inside
                 if call.receiver_kind in TENSORISH and call.method == "numpy":
                     ctx.report(
                         call.node,
@@ -51,8 +57,7 @@ class AutogradFunctionWithoutSymbolic(Rule):
     code = "EXL202"
     name = "autograd-function-without-symbolic"
     severity = Severity.ERROR
-    exporters = ("onnx-legacy",)
-    summary = "A torch.autograd.Function without `symbolic` is applied in forward."
+    summary = "A torch.autograd.Function whose forward leaves torch is applied without `symbolic`."
 
     def check(self, ctx):
         for fn in ctx.model.functions:
@@ -63,14 +68,28 @@ class AutogradFunctionWithoutSymbolic(Rule):
                 c = ctx.model.classes.get(q[: -len(".apply")])
                 if c is None or not c.is_autograd_function or c.find_method("symbolic") is not None:
                     continue
+                fwd = c.find_method("forward")
+                facts = ctx.model.facts_for(fwd[1]) if fwd else None
+                if facts is None or not _leaves_torch(facts):
+                    continue  # a pure-torch forward is traced through by every exporter (measured)
                 ctx.report(
                     call.node,
-                    f"`{c.name}` is a torch.autograd.Function with no `symbolic` static method: the legacy ONNX "
-                    "exporter cannot translate it (\"Couldn't export Python operator\"). Add "
-                    "`@staticmethod def symbolic(g, ...)`, or register it as a custom op "
-                    "(`torch.library.custom_op`) with an ONNX translation.",
+                    f"`{c.name}` is a torch.autograd.Function whose forward leaves torch (numpy, Python numbers, "
+                    "other libraries) and has no `symbolic`: exporters trace into forward and fail or record "
+                    "constants. Rewrite forward with torch ops, or make it a custom op (`torch.library.custom_op`) "
+                    "with a fake kernel and an ONNX translation.",
                 )
         return ()
+
+
+def _leaves_torch(facts) -> bool:
+    for call in facts.calls:
+        q = call.qualname or ""
+        if q.startswith(_PY_NUMERIC + _FOREIGN):
+            return True
+        if call.receiver_kind in TENSORISH and call.method in ("numpy", "item", "tolist"):
+            return True
+    return False
 
 
 @register
@@ -81,8 +100,18 @@ class ForwardMutatesPythonState(Rule):
     summary = "forward writes a Python attribute or global (counter, cache, list)."
 
     def check(self, ctx):
+        # state matters when export-path code reads it before writing it (a value carried from
+        # one call to the next); bookkeeping that forward never reads back is baked harmlessly
+        carried: set[str] = set()
+        for fn in ctx.model.functions:
+            first: dict[str, str] = {}
+            for attr, ev in fn.attr_events:
+                first.setdefault(attr, ev)
+            carried.update(a for a, ev in first.items() if ev == "read")
         for fn in ctx.model.functions:
             for w in fn.state_writes:
+                if w.target.startswith("self.") and w.target[5:] not in carried:
+                    continue
                 node = w.node
                 if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
                     tgt = node.targets[0].target if isinstance(node, cst.Assign) else node.target
@@ -108,6 +137,8 @@ class ForwardMutatesPythonState(Rule):
                     ):
                         attr = fn.cls.find_attr(base.attr.value) if fn.cls else None
                         if attr is not None and attr.what in ("submodule", "parameter", "buffer", "tensor"):
+                            continue
+                        if base.attr.value not in carried:
                             continue
                         ctx.report(
                             call.node,
@@ -144,6 +175,7 @@ class SideEffectInForward(Rule):
     code = "EXL205"
     name = "side-effect-in-forward"
     severity = Severity.WARNING
+    exporters = ("export-strict",)
     summary = "print/logging of tensor values or wall-clock reads in forward."
 
     def check(self, ctx):

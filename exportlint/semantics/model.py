@@ -124,6 +124,14 @@ NON_TENSOR_TORCH_FUNCS = frozenset(
     }
 )
 
+#: ops whose result's size depends on tensor values (iterating them is a data-dependent loop)
+DDS_OPS = frozenset({"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "nonzero_static"})
+#: calls through which the author declares facts about data-dependent values for export
+CHECK_FUNCS = frozenset({"torch._check", "torch._check_is_size", "torch._constrain_as_size",
+                         "torch._constrain_as_value", "torch._check_with", "torch.export.constrain_as_size"})
+#: classes of these names compute losses/metrics/matching: training code, never exported
+NON_EXPORT_CLASS_SUFFIXES = ("Loss", "Criterion", "Matcher", "Metric", "Metrics")
+
 TENSOR_METHODS_DATA = frozenset({"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "equal", "allclose", "__index__"})
 TENSOR_METHODS_SHAPE = frozenset({"size", "numel", "nelement", "stride", "storage_offset"})
 TENSOR_METHODS_CONST = frozenset(
@@ -190,6 +198,8 @@ class CallSite:
     kind: str  # the kind of the call's result
     fn: "FunctionFacts"
     guarded: bool = False
+    #: the tests of the `if`s this call sits under (innermost last)
+    conds: tuple = ()
 
     @property
     def args(self) -> Sequence_Arg:
@@ -650,8 +660,12 @@ class SemanticModel:
     # ----- export path -----
     def _build_export_path(self) -> None:
         work: list[tuple[cst.FunctionDef, Optional[ClassFacts], Optional[list[str]], dict[str, str], str, Optional["FunctionFacts"]]] = []
+        exported_names = {dotted(ec.model.func) if isinstance(ec.model, cst.Call) else dotted(ec.model)
+                          for ec in self.export_calls if ec.model is not None}
         for c in self.classes.values():
             if c.is_module and "forward" in c.methods:
+                if c.name.endswith(NON_EXPORT_CLASS_SUFFIXES) and c.name not in exported_names:
+                    continue
                 work.append((c.methods["forward"], c, None, {}, "forward", None))
         for ec in self.export_calls:
             if ec.model is not None and isinstance(ec.model, cst.Name):
@@ -670,8 +684,13 @@ class SemanticModel:
                 # joined argument kinds changed? re-analyse once with the join
                 old = seen_args.get(key)
                 oldkw = seen_kw.get(key, {})
-                if argk is None or old is None:
+                if argk is None:
                     continue
+                if old is None:
+                    # a root (forward) first analysed as exported directly: its inputs may be
+                    # tensors, and callers in the file pass these
+                    old = [TENSOR] * len(argk)
+                    oldkw = {k: TENSOR for k in kwk}
                 new = [join(a, b) for a, b in zip(old, argk)] + old[len(argk):]
                 newkw = dict(oldkw)
                 for k, v in kwk.items():
@@ -695,6 +714,33 @@ class SemanticModel:
                 self._facts_by_node[key] = facts
             for callee, ccls, cargs, ckw in facts.callees:
                 work.append((callee, ccls, cargs, ckw, "called", facts))
+
+    def submodule_class(self, fact: AttrFact) -> Optional[ClassFacts]:
+        """The local class of a submodule attribute: ``Block(...)``, or the one class inside
+        ``nn.ModuleList([Block(...) for _ in ...])`` / ``nn.Sequential(Block(), Block())``."""
+        v = fact.value
+        if not isinstance(v, cst.Call):
+            return None
+        d = dotted(v.func)
+        if d in self.classes:
+            c = self.classes[d]
+            return c if c.is_module else None
+        q = self.imports.resolve(v.func) or ""
+        if q in ("torch.nn.ModuleList", "torch.nn.Sequential") and v.args:
+            inner = v.args[0].value
+            elts = []
+            if isinstance(inner, (cst.ListComp, cst.GeneratorExp)):
+                elts = [inner.elt]
+            elif isinstance(inner, (cst.List, cst.Tuple)):
+                elts = [el.value for el in inner.elements]
+            elif q == "torch.nn.Sequential":
+                elts = [a.value for a in v.args]
+            names = {dotted(x.func) for x in elts if isinstance(x, cst.Call)}
+            if len(names) == 1 and len(elts) == len([x for x in elts if isinstance(x, cst.Call)]):
+                n = names.pop()
+                if n in self.classes and self.classes[n].is_module:
+                    return self.classes[n]
+        return None
 
     def facts_for(self, fn: cst.FunctionDef) -> Optional["FunctionFacts"]:
         return self._facts_by_node.get(id(fn))
@@ -800,6 +846,12 @@ class _InitScanner:
                     return "submodule" if not last.isupper() else "unknown"
                 return "unknown"
             d = dotted(value.func)
+            if d is None and isinstance(value.func, cst.Attribute) and isinstance(value.func.value, cst.Call):
+                # torch.tensor([...]).view(1, 3, 1, 1): a method on a tensor is a tensor
+                meth = value.func.attr.value
+                if self._classify(value.func.value) == "tensor" and meth not in TENSOR_METHODS_CONST | TENSOR_METHODS_DATA | TENSOR_METHODS_SHAPE:
+                    return "tensor"
+                return "unknown"
             if d is not None:
                 base = d.split(".", 1)[0]
                 if base in self.m.classes:
@@ -896,6 +948,15 @@ class FunctionFacts:
         self._culprit: dict[int, cst.BaseExpression] = {}
         #: names read as self.<name>
         self.self_attr_reads: set[str] = set()
+        #: order of self.<attr> events: (attr, "read" | "write" | "mutate")
+        self.attr_events: list[tuple[str, str]] = []
+        #: names handed to torch._check / _check_is_size / constrain_as_*: the author bounded them
+        self.checked_names: set[str] = set()
+        #: id(value expression) -> the name it was assigned to
+        self.assigned_to: dict[int, str] = {}
+        #: local names bound to a submodule of a known local class (loop over a ModuleList)
+        self.module_vars: dict[str, ClassFacts] = {}
+        self._conds: list[cst.BaseExpression] = []
         #: the function whose source text contains this one (itself, or the caller for nested defs)
         if id(node) in model.function_indent or caller is None:
             self.anchor = (node, model.function_indent.get(id(node)))
@@ -979,6 +1040,10 @@ class FunctionFacts:
             loop_kind, over_tensor = self._iter_kind(st.iter, it)
             self.loops.append(Loop(st, st.iter, loop_kind, over_tensor))
             self._bind(st.target, self._elem_kind(st.iter, it))
+            sub = self._modulelist_class(st.iter)
+            if sub is not None and isinstance(st.target, cst.Name):
+                self.module_vars[st.target.value] = sub
+                self.env[st.target.value] = MODULE
             before = dict(self.env)
             self._block(body_statements(st.body))
             self._merge(before, self.env)
@@ -1028,7 +1093,9 @@ class FunctionFacts:
             self.eval(st.test)
         before = dict(self.env)
         if pol != "body-not-exported":
+            self._conds.append(st.test)
             self._block(body_statements(st.body))
+            self._conds.pop()
         after_body = self.env
         self.env = dict(before)
         orelse = st.orelse
@@ -1059,6 +1126,8 @@ class FunctionFacts:
             self.eval(s.value)
         elif t is cst.Assign:
             k = self.eval(s.value)
+            if len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
+                self.assigned_to[id(s.value)] = s.targets[0].target.value
             for tgt in s.targets:
                 self._assign_target(tgt.target, k, s, "assign", s.value)
         elif t is cst.AnnAssign:
@@ -1121,6 +1190,7 @@ class FunctionFacts:
             base = tgt.value
             if self.self_name and isinstance(base, cst.Name) and base.value == self.self_name:
                 self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how))
+                self.attr_events.append((tgt.attr.value, "write"))
             elif isinstance(base, cst.Name) and base.value in self._globals:
                 self.state_writes.append(StateWrite(stmt, f"global {base.value}", how))
             else:
@@ -1189,13 +1259,26 @@ class FunctionFacts:
                 return (DATA if ck in (DATA,) or ck in TENSORISH else ck), False
             if q in ("enumerate", "zip", "reversed", "sorted"):
                 ks = [self._iter_kind(a.value, self.kind(a.value))[0] for a in it.args if a.keyword is None]
+                if q == "zip" and any(x in (CONST, UNKNOWN) for x in ks):
+                    # zip stops at its shortest argument: a Python-length one bounds it
+                    return (CONST if CONST in ks else UNKNOWN), False
                 out = CONST
                 for x in ks:
                     out = worst(out, x)
                 over = any(self.kind(a.value) in TENSORISH for a in it.args if a.keyword is None)
                 return out, over
-            if isinstance(it.func, cst.Attribute) and it.func.attr.value == "tolist":
-                return DATA, False
+            if isinstance(it.func, cst.Attribute):
+                m = it.func.attr.value
+                if m == "tolist":
+                    return DATA, False
+                if m in DDS_OPS:
+                    return DATA, True
+                if self._static_pieces(m, it, method=True):
+                    return CONST, False  # a fixed number of pieces
+            if q is not None and q.startswith("torch.") and self._static_pieces(q.rsplit(".", 1)[-1], it, method=False):
+                return CONST, False
+            if q is not None and q.rsplit(".", 1)[-1] in DDS_OPS and q.startswith("torch."):
+                return DATA, True
         if k in TENSORISH:
             return SHAPE, True
         if k == DATA:
@@ -1220,6 +1303,38 @@ class FunctionFacts:
         if k in (SHAPE, DATA, CONST):
             return k
         return UNKNOWN
+
+    def _static_pieces(self, name: str, call: cst.Call, method: bool) -> bool:
+        """chunk(n) / split([a, b, c]) / tensor_split([..]) give a fixed number of tensors."""
+        if name == "chunk":
+            return True
+        if name not in ("split", "tensor_split", "split_with_sizes"):
+            return False
+        pos = [a for a in call.args if a.keyword is None]
+        idx = 0 if method else 1
+        arg = pos[idx].value if idx < len(pos) else None
+        if arg is None:
+            for a in call.args:
+                if a.keyword is not None and a.keyword.value in ("split_size_or_sections", "split_sizes", "sections", "indices_or_sections"):
+                    arg = a.value
+        if arg is None:
+            return False
+        if isinstance(arg, (cst.List, cst.Tuple)):
+            return True
+        if self._is_self_attr(arg) and self.cls is not None:
+            fact = self.cls.find_attr(arg.attr.value)
+            if fact is not None and isinstance(fact.value, (cst.List, cst.Tuple, cst.ListComp)):
+                return True
+        return False
+
+    def _modulelist_class(self, it: cst.BaseExpression) -> Optional[ClassFacts]:
+        if isinstance(it, cst.Subscript):
+            it = it.value
+        if self._is_self_attr(it) and self.cls is not None:
+            fact = self.cls.find_attr(it.attr.value)
+            if fact is not None and fact.what == "submodule":
+                return self.model.submodule_class(fact)
+        return None
 
     def _callee_name(self, call: cst.Call) -> Optional[str]:
         q = self.imports.resolve(call.func)
@@ -1316,9 +1431,7 @@ class FunctionFacts:
                 return CONST
             if ks and all(k == SHAPE or k == CONST for k in ks):
                 return SHAPE
-            if ks and all(k in TENSORISH for k in ks):
-                return TENSOR
-            return UNKNOWN
+            return UNKNOWN  # a Python sequence (of tensors or mixed): not itself a tensor
         if t is cst.Dict:
             for el in e.elements:
                 if isinstance(el, cst.DictElement):
@@ -1368,7 +1481,7 @@ class FunctionFacts:
             res = UNKNOWN
         else:
             ek = self.eval(e.elt)
-            res = TENSOR if ek in TENSORISH else (CONST if ek == CONST else UNKNOWN)
+            res = CONST if ek == CONST else UNKNOWN  # a list/generator, never a tensor
         self.env = saved
         return res
 
@@ -1378,6 +1491,7 @@ class FunctionFacts:
         # self.X
         if self.self_name is not None and isinstance(base, cst.Name) and base.value == self.self_name:
             self.self_attr_reads.add(attr)
+            self.attr_events.append((attr, "read"))
             if attr == "training":
                 return CONST
             if self.cls is not None:
@@ -1445,7 +1559,7 @@ class FunctionFacts:
                 if part is not None:
                     pk = self.eval(part)
                     if pk in TENSORISH:
-                        pk = DATA
+                        pk = UNKNOWN  # a tensor bound stays in the graph
                     k = worst(k, pk) if pk in (DATA, SHAPE, UNKNOWN, CONST) else worst(k, UNKNOWN)
             return k
         return UNKNOWN
@@ -1508,7 +1622,12 @@ class FunctionFacts:
                         self._add_callee(r[1], r[0], e, arg_kinds, skip_self=False)
         elif isinstance(func, cst.Name):
             name = func.value
-            if name in self.env and self.env[name] == MODULE:
+            if name in self.module_vars:
+                r = self.module_vars[name].find_method("forward")
+                if r is not None:
+                    self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
+                kind = TENSOR
+            elif name in self.env and self.env[name] == MODULE:
                 kind = TENSOR
             elif name in self.local_funcs:
                 self._add_callee(self.local_funcs[name], self.cls, e, arg_kinds, skip_self=False, local=True)
@@ -1531,7 +1650,17 @@ class FunctionFacts:
         else:
             fk = self.eval(func)
             kind = TENSOR if fk == MODULE else UNKNOWN
-        site = CallSite(e, qualname, method, receiver_kind, arg_kinds, kind, self)
+        if qualname in CHECK_FUNCS:
+            for a in e.args:
+                for n in _names_in(a.value):
+                    self.checked_names.add(n)
+        if (method in ("append", "extend", "insert", "update", "pop", "clear", "setdefault", "add")
+                and isinstance(func, cst.Attribute) and self._is_self_attr(func.value)):
+            attr = func.value.attr.value
+            if self.attr_events and self.attr_events[-1] == (attr, "read"):
+                self.attr_events.pop()
+            self.attr_events.append((attr, "mutate"))
+        site = CallSite(e, qualname, method, receiver_kind, arg_kinds, kind, self, conds=tuple(self._conds))
         self.calls.append(site)
         return kind
 
@@ -1541,6 +1670,11 @@ class FunctionFacts:
             return UNKNOWN
         fact = c.find_attr(method)
         if fact is not None and fact.what == "submodule":
+            sub = self.model.submodule_class(fact)
+            if sub is not None:
+                r = sub.find_method("forward")
+                if r is not None:
+                    self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
             return TENSOR  # self.layer(x)
         r = c.find_method(method)
         if r is not None:
@@ -1655,6 +1789,33 @@ class FunctionFacts:
         if method in TENSOR_METHODS_MASK:
             return MASK
         return TENSOR
+
+
+def _names_in(e: cst.BaseExpression) -> Iterator[str]:
+    """Plain names read in a (small) expression."""
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Name):
+            yield n.value
+        elif isinstance(n, cst.Attribute):
+            stack.append(n.value)
+        elif isinstance(n, cst.Comparison):
+            stack.append(n.left)
+            stack.extend(ct.comparator for ct in n.comparisons)
+        elif isinstance(n, cst.BinaryOperation) or isinstance(n, cst.BooleanOperation):
+            stack.extend((n.left, n.right))
+        elif isinstance(n, cst.UnaryOperation):
+            stack.append(n.expression)
+        elif isinstance(n, cst.Call):
+            stack.extend(a.value for a in n.args)
+            stack.append(n.func)
+        elif isinstance(n, cst.Subscript):
+            stack.append(n.value)
+
+
+def names_in(e: cst.BaseExpression) -> set[str]:
+    return set(_names_in(e))
 
 
 def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
