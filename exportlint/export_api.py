@@ -50,9 +50,21 @@ def generate(out: Path) -> dict[str, Any]:
         sig = inspect.signature(obj)
         params = [p for p in sig.parameters if p not in ("self",)]
         doc = inspect.getdoc(obj) or ""
-        deprecated = sorted(set(re.findall(r"``(\w+)`` is now deprecated", doc)))
+        deprecated = set(re.findall(r"``(\w+)`` is now deprecated", doc))
+        deprecated |= set(re.findall(r"^\s*(\w+): Deprecated option", doc, re.M))
+        # documented in the parameter's block as "Deprecated: Prefer ... when dynamo=True"
+        dynamo_deprecated, current = [], None
+        for line in doc.splitlines():
+            m = re.match(r"^\s{4}(\w+):", line)
+            if m:
+                current = m.group(1)
+            elif current and "Deprecated: Prefer" in line and current not in dynamo_deprecated:
+                dynamo_deprecated.append(current)
+        dynamo_deprecated.sort()
+        deprecated = sorted(deprecated)
         removed = {k: v for k, v in HISTORICAL.get(api, {}).items() if k not in params}
-        data["apis"][api] = {"params": params, "deprecated": deprecated, "removed": removed}
+        data["apis"][api] = {"params": params, "deprecated": deprecated, "removed": removed,
+                             "dynamo_deprecated": dynamo_deprecated}
     import torch.onnx._constants as oc
     from torch.onnx._internal.exporter import _constants as dc
 

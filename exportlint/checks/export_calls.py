@@ -16,6 +16,8 @@ from exportlint.semantics.model import ExportCall, iter_nodes, literal_value
 _WRAPPERS = ("torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel",
              "torch.nn.parallel.data_parallel.DataParallel", "torch.nn.parallel.distributed.DistributedDataParallel")
 _ONNX_APIS = ("torch.onnx.export",)
+#: nn.Module methods that return the module itself
+_RETURNS_SELF = frozenset("eval train to cpu cuda float double half bfloat16 requires_grad_ share_memory apply".split())
 
 
 def _scope_calls(scope) -> list[cst.Call]:
@@ -114,6 +116,7 @@ class ExportDataParallel(Rule):
     code = "EXL502"
     name = "export-dataparallel"
     severity = Severity.ERROR
+    exporters = ("onnx-legacy",)
     summary = "A DataParallel / DistributedDataParallel wrapper is exported (export its .module)."
     scope = "file"
 
@@ -125,17 +128,32 @@ class ExportDataParallel(Rule):
             if isinstance(val, cst.Name):
                 vals = [v for n, v, _ in assignments_in_scope(ec.scope) if n == val.value]
                 val = vals[-1] if vals else None
+            # nn.DataParallel(net).eval().to(dev): module methods that return the module itself
+            while (isinstance(val, cst.Call) and isinstance(val.func, cst.Attribute)
+                   and val.func.attr.value in _RETURNS_SELF):
+                val = val.func.value
             if not isinstance(val, cst.Call):
                 continue
             q = ctx.model.imports.resolve(val.func) or ""
             if q not in _WRAPPERS:
                 continue
             m = snippet(ctx, ec.model)
+            if "onnx-legacy" not in call_exporters(ec):
+                ctx.report(
+                    ec.model,
+                    f"`{m}` is a {q.rsplit('.', 1)[-1]} wrapper: it exports, but parameter names get a `module.` "
+                    f"prefix and inputs are renamed. Export `{m}.module` instead.",
+                    severity=Severity.WARNING,
+                    exporters=(),
+                    fix=Fix(replacement=f"{ctx.source_of(ec.model)}.module", safety=FixSafety.SAFE,
+                            description="the wrapper's forward calls .module with the same inputs"),
+                )
+                continue
             ctx.report(
                 ec.model,
                 f"`{m}` is a {q.rsplit('.', 1)[-1]} wrapper: export the wrapped model, `{m}.module` (the wrapper "
                 "scatters inputs across devices and its forward does not trace as one graph).",
-                exporters=call_exporters(ec) or self.exporters,
+                exporters=tuple(e for e in call_exporters(ec) if e in self.exporters) or self.exporters,
                 fix=Fix(replacement=f"{ctx.source_of(ec.model)}.module", safety=FixSafety.SAFE,
                         description="the wrapper's forward calls .module with the same inputs"),
             )
@@ -228,25 +246,26 @@ class OpsetOutOfRange(Rule):
             v = literal_value(node)
             if not isinstance(v, int) or isinstance(v, bool):
                 continue
-            exps = call_exporters(ec)
-            for e in exps:
+            for e in call_exporters(ec):
                 lo, hi = opset_range(e)
-                if lo is not None and v < lo:
+                if e == "onnx-dynamo" and lo is not None and v < lo:
                     ctx.report(
                         node,
-                        f"opset_version={v} is below the lowest opset the {e} exporter produces ({lo}): "
-                        f"the model is exported at {lo} and then down-converted, which fails for many ops. "
-                        f"Use opset_version>={lo}"
-                        + (", or dynamo=False for older runtimes." if e == "onnx-dynamo" else "."),
+                        f"opset_version={v} is below the lowest opset the dynamo exporter produces ({lo}): it "
+                        f"exports at {lo} and tries to convert down, which fails for many ops and then keeps "
+                        f"opset {lo}. Use opset_version>={lo}, or dynamo=False for runtimes older than that.",
                         exporters=(e,),
-                        severity=Severity.WARNING if e == "onnx-dynamo" else Severity.ERROR,
+                        severity=Severity.WARNING,
                     )
-                elif hi is not None and v > hi:
+                elif e == "onnx-legacy" and hi is not None and v > hi:
+                    top = opset_range("onnx-dynamo")[1] or hi
                     ctx.report(
                         node,
-                        f"opset_version={v} is above the highest opset the {e} exporter supports ({hi}) in the "
-                        f"installed torch. Use opset_version<={hi}.",
+                        f"opset_version={v} is above the highest opset the legacy exporter supports ({hi})"
+                        + (f": torch warns and emits unverified nodes" if v <= top else ": the call raises")
+                        + ". Use opset_version<=" + str(hi) + " or the dynamo exporter (dynamo=True).",
                         exporters=(e,),
+                        severity=Severity.WARNING if v <= top else Severity.ERROR,
                     )
         return ()
 
@@ -256,6 +275,7 @@ class RemovedExportKwarg(Rule):
     code = "EXL505"
     name = "removed-export-kwarg"
     severity = Severity.ERROR
+    exporters = ("onnx-dynamo", "onnx-legacy")
     summary = "An export call passes a keyword the installed torch removed or deprecated."
     scope = "file"
 
@@ -268,26 +288,47 @@ class RemovedExportKwarg(Rule):
             if spec is None:
                 continue
             params = set(spec["params"])
-            exps = call_exporters(ec) or self.exporters
-            legacy = exps == ("onnx-legacy",)
+            exps = tuple(e for e in call_exporters(ec) if e in self.exporters) or call_exporters(ec)
+            dynamo = exps == ("onnx-dynamo",)
             for a in ec.node.args:
                 if a.keyword is None:
                     continue
                 k = a.keyword.value
+                remove = Fix(replacement="", safety=FixSafety.UNSAFE, description=f"remove `{k}=...`")
                 if k not in params:
                     why = spec["removed"].get(k, "not a parameter")
                     ctx.report(
-                        a.keyword,
+                        a,
                         f"`{ec.api}` in torch {api['torch']} has no keyword `{k}` ({why}): the call raises "
                         "TypeError. Remove it" + (" (use `external_data=`)" if k == "use_external_data_format" else "") + ".",
                         exporters=exps,
-                        fix=Fix(replacement="", safety=FixSafety.UNSAFE, description=f"remove `{k}=`"),
+                        fix=remove,
                     )
-                elif k in spec["deprecated"] and not legacy:
+                elif dynamo and k in spec["deprecated"]:
+                    if k == "training":
+                        ctx.report(
+                            a,
+                            "`training=` is ignored by the dynamo exporter (the default in torch "
+                            f"{api['torch']}): the model is exported in whatever mode it is in, dropout included. "
+                            "Call `model.eval()` before exporting and drop `training=`.",
+                            exporters=exps,
+                            fix=remove,
+                        )
+                    else:
+                        ctx.report(
+                            a,
+                            f"`{k}=` is deprecated in torch {api['torch']} and silently ignored by the dynamo exporter "
+                            "(the default). Remove it, or pass `dynamo=False` if you rely on it.",
+                            severity=Severity.WARNING,
+                            exporters=exps,
+                            fix=remove,
+                        )
+                elif dynamo and k in spec.get("dynamo_deprecated", ()):
                     ctx.report(
-                        a.keyword,
-                        f"`{k}` is deprecated in torch {api['torch']} and ignored by the dynamo exporter (the "
-                        "default): it has no effect. Remove it, or pass `dynamo=False` if you rely on it.",
+                        a,
+                        f"`{k}=` is deprecated with the dynamo exporter (the default): torch converts it with a "
+                        "warning and may fail with \"Constraints violated\". Pass `dynamic_shapes=` instead "
+                        "(e.g. `{\"x\": {0: torch.export.Dim(\"batch\")}}`).",
                         severity=Severity.WARNING,
                         exporters=exps,
                     )
