@@ -38,6 +38,8 @@ def _add_lint_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--select", type=_codes, metavar="CODES", help="comma-separated rule codes or prefixes to enable")
     p.add_argument("--extend-select", type=_codes, metavar="CODES", help="enable these in addition")
     p.add_argument("--ignore", type=_codes, metavar="CODES", help="comma-separated rule codes or prefixes to disable")
+    p.add_argument("--exclude", type=_codes, metavar="PATTERNS",
+                   help="glob patterns to exclude, replacing the default and configured list")
     p.add_argument("--extend-exclude", type=_codes, metavar="PATTERNS", help="more glob patterns to exclude")
     p.add_argument("--force-exclude", action="store_true", help="apply excludes to paths named on the command line too")
     p.add_argument("--target-exporters", type=_codes, metavar="NAMES",
@@ -133,6 +135,8 @@ def _load_config(args) -> "Config":  # noqa: F821
             if not _is_selector(c) or (len(c) == 6 and c not in known):
                 raise UsageError(f"--{opt.replace('_', '-')}: unknown rule code or prefix {c!r} (see `exportlint rules`)")
         setattr(cfg, opt, tuple(vals))
+    if args.exclude is not None:
+        cfg.exclude = tuple(args.exclude)
     if args.extend_exclude:
         cfg.extend_exclude = tuple(cfg.extend_exclude) + tuple(args.extend_exclude)
     if args.target_exporters:
@@ -177,14 +181,14 @@ def _cmd_lint(argv: list[str]) -> int:
     if args.confirm:
         confirm_result = _run_confirm(cfg, findings, targets=None, paths=[Path(p) for p in paths], exporters=args.exporters)
         findings = confirm_result.findings
-        failed_targets = bool(confirm_result.errors) or any(
-            o in ("fail", "diverged", "error", "timeout")
-            for t in confirm_result.targets
-            for o in _outcomes(t)
-        )
+        failed_targets = confirm_result.failed
     _emit(args, findings, result, confirm_result)
     for e in result.errors:
         print(f"exportlint: internal error: {e}", file=sys.stderr)
+    if confirm_result is not None:
+        rc = _confirm_status(confirm_result)
+        if rc is not None:
+            return rc
     if result.errors:
         return 2
     if args.exit_zero:
@@ -192,12 +196,16 @@ def _cmd_lint(argv: list[str]) -> int:
     return 1 if (findings or failed_targets) else 0
 
 
-def _outcomes(t) -> list[str]:
-    res = getattr(t, "results", None) or getattr(t, "outcomes", None) or {}
-    out = []
-    for v in res.values() if isinstance(res, dict) else res:
-        out.append(v if isinstance(v, str) else getattr(v, "status", getattr(v, "outcome", "")))
-    return out
+def _confirm_status(cr) -> Optional[int]:
+    """Print the confirm run's errors (stderr, whatever the format); 130 after Ctrl-C, 2 when
+    there was nothing to run."""
+    for e in cr.errors:
+        print(f"exportlint confirm: {e}", file=sys.stderr)
+    if cr.interrupted:
+        return 130
+    if cr.errors and not cr.targets:
+        return 2
+    return None
 
 
 def _emit(args, findings, result, confirm_result=None) -> None:
@@ -269,7 +277,8 @@ def _cmd_confirm(argv: list[str]) -> int:
     p.add_argument("--exit-zero", action="store_true")
     p.add_argument("--color", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--lint", nargs="*", metavar="PATH", default=None,
-                   help="also lint these paths and join the static findings (default: the targets' files)")
+                   help="also lint these paths and join their static findings with the verdicts "
+                        "(default: no static pass; `exportlint PATH --confirm` does both)")
     args = p.parse_args(argv)
     ns = build_parser().parse_args([])
     ns.config = args.config
@@ -295,12 +304,12 @@ def _cmd_confirm(argv: list[str]) -> int:
 
     ns.format, ns.output_file, ns.statistics, ns.quiet, ns.color = args.format, args.output_file, False, True, args.color
     _emit(ns, cr.findings, result or _R(), cr)
-    for e in cr.errors:
-        print(f"exportlint confirm: {e}", file=sys.stderr)
+    rc = _confirm_status(cr)
+    if rc is not None:
+        return rc
     if args.exit_zero:
         return 0
-    bad = bool(cr.errors) or any(o in ("fail", "diverged", "error", "timeout") for t in cr.targets for o in _outcomes(t))
-    return 1 if (bad or cr.findings) else 0
+    return 1 if (cr.failed or cr.findings) else 0
 
 
 def _cmd_rule(argv: list[str]) -> int:

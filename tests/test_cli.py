@@ -144,6 +144,15 @@ def test_per_file_ignores_and_excludes(proj, capsys):
     assert "skipme/x.py" in out
     rc, out, _ = run(["skipme/x.py", "--no-cache", "--force-exclude"], capsys)
     assert rc == 0
+    # --extend-exclude adds to the list, --exclude replaces it
+    rc, out, _ = run([".", "--no-cache", "--format", "concise", "--extend-exclude", "pkg"], capsys)
+    assert "pkg/" not in out and "skipme" not in out
+    (proj / "venv").mkdir()
+    (proj / "venv" / "y.py").write_text(BAD)
+    rc, out, _ = run([".", "--no-cache", "--format", "concise"], capsys)
+    assert "venv/" not in out  # a default exclude
+    rc, out, _ = run([".", "--no-cache", "--format", "concise", "--exclude", "pkg"], capsys)
+    assert "pkg/" not in out and "venv/y.py" in out and "skipme" not in out  # extend-exclude still applies
 
 
 def test_suppressions(proj, capsys):

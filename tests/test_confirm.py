@@ -11,6 +11,7 @@ import importlib.util
 import os
 import re
 import signal
+import json
 import subprocess
 import sys
 import textwrap
@@ -328,3 +329,32 @@ def test_ctrl_c_stops_cleanly(tmp_path):
     time.sleep(0.2)
     with pytest.raises(ProcessLookupError):
         os.kill(worker, 0)
+
+
+# ----------------------------------------------------------------------------- CLI
+def _cli(*args, timeout=400):
+    return subprocess.run([sys.executable, "-m", "exportlint", *args], cwd=PROJ, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+@needs_torch
+def test_cli_confirm_target_errors_are_named_on_stderr_and_do_not_stop_others():
+    # one target whose factory raises, one that cannot be imported, one that exports cleanly
+    p = _cli("confirm", "models.tiny:build_raises", "models.broken_import:build", "models.tiny:build_clean",
+             "--exporter", "export-nonstrict", "--format", "json")
+    assert p.returncode == 1, p.stderr
+    assert "models.tiny:build_raises" in p.stderr and "models.broken_import:build" in p.stderr
+    assert "Traceback" in p.stderr or "Error" in p.stderr
+    json.loads(p.stdout)  # the json output stays parseable: errors are not mixed into stdout
+
+
+@needs_torch
+def test_cli_confirm_clean_target_exits_zero_with_a_summary_table():
+    p = _cli("confirm", "clean", "--exporter", "export-strict", "--exporter", "export-nonstrict")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "exportlint --confirm" in p.stdout and "pass" in p.stdout
+
+
+def test_cli_confirm_unknown_exporter_is_a_usage_error():
+    p = _cli("confirm", "clean", "--exporter", "tensorrt")
+    assert p.returncode == 2 and "unknown exporter 'tensorrt'" in p.stderr

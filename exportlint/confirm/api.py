@@ -147,9 +147,7 @@ class ConfirmResult:
             line += "; static findings: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
         if new:
             line += f"; {new} EXL901/EXL902"
-        console.print(line)
-        for err in self.errors:
-            console.print(Text(err, style="red"))
+        console.print(line)  # errors go to stderr (the CLI prints them, whatever the format)
 
 
 def _short(p: str) -> str:
