@@ -676,7 +676,6 @@ def test_exl302_zero_dim_scalar_tensor():
     assert findings(src, "EXL302") == []
 
 
-@fp("a CPU index tensor can index a tensor on any device")
 def test_exl302_factory_used_only_as_index():
     # from transformers/models/informer/modular_informer.py:221 (dim_for_slice = torch.arange(q.size(0)).unsqueeze(-1))
     # and timm/models/vision_transformer_sam.py:79 (rel_pos_resized[relative_coords.long()])
@@ -823,3 +822,70 @@ def test_exportdb_torch_cond_fails_onnx_legacy():
             return torch.cond(x.shape[0] > 2, true_fn, false_fn, [x, y])  # <-
     """
     assert errors_naming(src, "onnx-legacy")
+
+
+def test_exl103_not_for_rows_of_tolist():
+    # FP found in the post-fix zoo sample, from transformers/models/kimi_k25/modeling_kimi_k25.py:109
+    # (`for t, h, w in grid_thw.tolist()`): the trip count is grid_thw.shape[0], not data.
+    # Measured with torch 2.13: export-strict, export-nonstrict and onnx-dynamo pass; onnx-legacy
+    # passes with a TracerWarning (the values are baked in) -> EXL102 for onnx-legacy only.
+    src = """
+    import torch
+
+    class Model(torch.nn.Module):
+        def forward(self, grid_thw):
+            parts = []
+            for t, h, w in grid_thw.tolist():  # <-
+                parts.append(torch.arange(t * h * w, device=grid_thw.device))
+            return torch.cat(parts)
+    """
+    assert not findings(src, "EXL103")
+    fs = findings(src, "EXL102", at=True)
+    assert fs and fs[0].exporters == ("onnx-legacy",)
+    assert not errors_naming(src, "export-strict") and not errors_naming(src, "onnx-dynamo")
+
+
+def test_exl302_built_on_cpu_in_a_list_then_moved_once():
+    # FP found in the post-fix zoo sample, from transformers/models/qwen2_5_omni/modeling_qwen2_5_omni.py:347
+    # (get_rope_index): pieces are built on the CPU, appended to a list, concatenated and moved
+    # with `.to(position_ids.device)` before they meet a device tensor
+    src = """
+    import torch
+
+    class Model(torch.nn.Module):
+        def forward(self, input_ids, position_ids):
+            llm_pos_ids_list = []
+            for i in range(3):
+                t_index = torch.arange(4).view(1, -1) * 2
+                llm_pos_ids_list.append(t_index + i)
+            llm_positions = torch.cat(llm_pos_ids_list, dim=1).reshape(3, -1)
+            return position_ids + llm_positions.to(position_ids.device)
+    """
+    assert not findings(src, "EXL302")
+
+
+def test_exl302_zero_dim_tensor_of_a_size():
+    # FP found in the post-fix zoo sample, from transformers/models/sew_d/modeling_sew_d.py:812:
+    # torch.tensor(x.size(-1)) is a 0-d scalar, which mixes with tensors on any device
+    src = """
+    import torch
+
+    class Model(torch.nn.Module):
+        def forward(self, q):
+            scale = torch.sqrt(torch.tensor(q.size(-1), dtype=torch.float))
+            return q / scale
+    """
+    assert not findings(src, "EXL302")
+
+
+def test_exl302_still_fires_on_a_cpu_tensor_meeting_the_input():
+    src = """
+    import torch
+
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            shape = torch.tensor(x.shape)  # <-
+            return x + torch.zeros(3) + shape
+    """
+    assert findings(src, "EXL302", at=True)
+    assert len(findings(src, "EXL302")) == 2

@@ -80,7 +80,13 @@ def _int_float_conversion(fn, e) -> bool:
                 convs.extend(_conversion_calls(fcall.node))
     if not convs:
         return True  # origin unknown: keep the conservative claim
-    return any(isinstance(c.func, cst.Name) for c in convs)
+    sites = {id(c.node): c for c in fn.calls}
+
+    def tensor_to_number(c) -> bool:  # int(t) on a tensor, not int(v) on a number from .tolist()
+        site = sites.get(id(c))
+        return site is None or not site.arg_kinds or site.arg_kinds[0] in TENSORISH
+
+    return any(isinstance(c.func, cst.Name) and tensor_to_number(c) for c in convs)
 
 
 def _size_exporters(fn, e) -> tuple[str, ...]:

@@ -7,10 +7,10 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import snippet
+from exportlint.checks.common import assignments_in_scope, snippet
 from exportlint.findings import Fix, FixSafety, Severity
-from exportlint.semantics.kinds import TENSORISH
-from exportlint.semantics.model import MISSING, literal_value
+from exportlint.semantics.kinds import SHAPE, TENSORISH
+from exportlint.semantics.model import MISSING, iter_nodes, literal_value, names_in
 
 _ACCEL = ("cuda", "mps", "xpu", "hpu", "npu")
 
@@ -45,12 +45,96 @@ def _moved_calls(fn) -> set[int]:
 
 
 def _moved_names(fn) -> set[str]:
-    """Local names later moved with .to(...) / .type_as(...) or passed as `device=`-less to()."""
+    """Local names moved with .to(...) / .type_as(...), and the names whose values flow into
+    them (`parts.append(torch.arange(n))`, `pos = torch.cat(parts)`, `pos.to(x.device)`): code
+    that builds on the CPU and moves the result once."""
     out = set()
     for call in fn.calls:
         f = call.node.func
         if call.method in _MOVERS and isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
             out.add(f.value.value)
+    flows: list[tuple[str, set[str]]] = [(n, names_in(v)) for n, v, _ in assignments_in_scope(fn.node)]
+    for call in fn.calls:  # lst.append(x) / lst.extend(xs): x flows into lst
+        f = call.node.func
+        if call.method in ("append", "extend", "insert") and isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
+            flows.append((f.value.value, set().union(*(names_in(a.value) for a in call.node.args))))
+    changed = bool(out)
+    while changed:
+        changed = False
+        for target, sources in flows:
+            if target in out and not sources <= out:
+                out |= sources
+                changed = True
+    return out
+
+
+def _scalar_expr(e) -> bool:
+    """A Python number-looking expression: x.size(-1), x.shape[0], n, h * w (not x.shape)."""
+    if isinstance(e, (cst.Integer, cst.Float, cst.Name)):
+        return not (isinstance(e, cst.Name) and e.value in ("shape", "size", "sizes"))
+    if isinstance(e, cst.Subscript):
+        return len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index)
+    if isinstance(e, cst.Call):
+        f = e.func
+        return isinstance(f, cst.Attribute) and f.attr.value in ("size", "dim", "numel") and bool(e.args) \
+            or (isinstance(f, cst.Attribute) and f.attr.value in ("dim", "numel"))
+    if isinstance(e, cst.BinaryOperation):
+        return _scalar_expr(e.left) and _scalar_expr(e.right)
+    if isinstance(e, cst.UnaryOperation):
+        return _scalar_expr(e.expression)
+    return False
+
+
+def _index_only_calls(fn) -> set[int]:
+    """ids of calls whose value is only ever used as an index (directly inside `t[...]`, or
+    through local names used only there): a CPU index tensor indexes a tensor on any device."""
+    uses: dict[str, set] = {}
+    call_ctx: dict[int, object] = {}
+
+    def walk(node, ctx) -> None:
+        if isinstance(node, cst.Name):
+            uses.setdefault(node.value, set()).add(ctx)
+            return
+        if isinstance(node, cst.Call):
+            call_ctx[id(node)] = ctx
+        if isinstance(node, cst.Subscript):
+            walk(node.value, ctx)
+            for el in node.slice:
+                walk(el, "index")
+            return
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            walk(node.value, ("assign", node.targets[0].target.value))
+            return
+        if isinstance(node, cst.Attribute):  # x.long(): the use of x is the attribute's use
+            walk(node.value, ctx)
+            return
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) and ctx != "root":
+            return
+        sub = "other" if ctx == "root" else ctx
+        for ch in node.children:
+            walk(ch, sub)
+
+    walk(fn.node.body, "root")
+    ok = {n for n, cs in uses.items() if "other" not in cs}
+    changed = True
+    while changed:
+        changed = False
+        for n in list(ok):
+            if any(isinstance(c, tuple) and c[1] not in ok for c in uses[n]):
+                ok.discard(n)
+                changed = True
+    return {i for i, c in call_ctx.items() if c == "index" or (isinstance(c, tuple) and c[1] in ok)}
+
+
+def _appended_to_moved(fn, moved: set[str]) -> set[int]:
+    """ids of calls inside `lst.append(...)` where lst is later moved."""
+    out: set[int] = set()
+    for call in fn.calls:
+        f = call.node.func
+        if (call.method in ("append", "extend", "insert") and isinstance(f, cst.Attribute)
+                and isinstance(f.value, cst.Name) and f.value.value in moved):
+            for a in call.node.args:
+                out.update(id(n) for n in iter_nodes(a.value) if isinstance(n, cst.Call))
     return out
 
 
@@ -120,7 +204,12 @@ class FactoryWithoutDevice(Rule):
         for fn in ctx.model.functions:
             ref = _first_tensor_name(fn)
             moved = _moved_names(fn)
-            parents = _moved_calls(fn)
+            parents = _moved_calls(fn) | _appended_to_moved(fn, moved)
+            index_only: Optional[set[int]] = None
+            if moved:  # calls anywhere in `name = <expr>` whose name is later moved
+                for n, v, _ in assignments_in_scope(fn.node):
+                    if n in moved:
+                        parents.update(id(x) for x in iter_nodes(v) if isinstance(x, cst.Call))
             for call in fn.calls:
                 if call.qualname not in FACTORIES or call.has_kwarg("device") or call.has_kwarg("out"):
                     continue
@@ -128,6 +217,10 @@ class FactoryWithoutDevice(Rule):
                     continue
                 if id(call.node) in parents:
                     continue  # torch.arange(n).to(x.device) / .type_as(x): moved right away
+                if index_only is None:
+                    index_only = _index_only_calls(fn)
+                if id(call.node) in index_only:
+                    continue  # x[torch.arange(n), idx]: CPU indices index a tensor on any device
                 name = fn.assigned_to.get(id(call.node))
                 if name is not None and name in moved:
                     continue  # moved later: t = torch.zeros(3); ...; t.to(x.device)
@@ -137,6 +230,8 @@ class FactoryWithoutDevice(Rule):
                         literal_value(first), (list, tuple)
                     ):
                         continue  # a 0-d Python scalar: type-promoted like a number, device-free
+                    if first is not None and call.arg_kinds and call.arg_kinds[0] == SHAPE and _scalar_expr(first):
+                        continue  # torch.tensor(x.size(-1)): also a 0-d scalar
                 fix = None
                 hint = "`device=x.device` (x: an input)"
                 if ref is not None:

@@ -1041,9 +1041,14 @@ class FunctionFacts:
             self.loops.append(Loop(st, st.iter, loop_kind, over_tensor))
             self._bind(st.target, self._elem_kind(st.iter, it))
             sub = self._modulelist_class(st.iter)
-            if sub is not None and isinstance(st.target, cst.Name):
-                self.module_vars[st.target.value] = sub
-                self.env[st.target.value] = MODULE
+            tgt = st.target
+            if (sub is None and isinstance(st.iter, cst.Call) and isinstance(tgt, cst.Tuple) and len(tgt.elements) == 2
+                    and st.iter.args and self._callee_name(st.iter) in ("enumerate", "builtins.enumerate")):
+                sub = self._modulelist_class(st.iter.args[0].value)  # for i, layer in enumerate(self.layers)
+                tgt = tgt.elements[1].value
+            if sub is not None and isinstance(tgt, cst.Name):
+                self.module_vars[tgt.value] = sub
+                self.env[tgt.value] = MODULE
             before = dict(self.env)
             self._block(body_statements(st.body))
             self._merge(before, self.env)
@@ -1270,6 +1275,11 @@ class FunctionFacts:
             if isinstance(it.func, cst.Attribute):
                 m = it.func.attr.value
                 if m == "tolist":
+                    # one iteration per row: the trip count is the receiver's first dimension
+                    # (measured: `for t, h, w in grid.tolist()` exports with torch.export and
+                    # onnx-dynamo); the elements are data (EXL102 for the legacy tracer)
+                    if self.kind(it.func.value) in TENSORISH:
+                        return SHAPE, True
                     return DATA, False
                 if m in DDS_OPS:
                     return DATA, True
