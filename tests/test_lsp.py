@@ -283,7 +283,7 @@ def test_editor_session_end_to_end(client, tmp_path):
     d302, d101 = diags
     assert d302["range"] == _rng(4, 12, 4, 26)  # `torch.zeros(3)`
     assert d101["range"] == _rng(5, 11, 5, 22)  # `x.sum() > 0`
-    assert d302["severity"] == 1 and d101["severity"] == 1  # both errors
+    assert d302["severity"] == 2 and d101["severity"] == 1  # EXL302 is a warning
     assert {d["source"] for d in diags} == {"exportlint"}
     assert d302["codeDescription"]["href"].endswith("EXL302.md")
     assert d302["data"]["fix"]["safety"] == "safe"

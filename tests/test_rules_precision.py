@@ -889,3 +889,38 @@ def test_exl302_still_fires_on_a_cpu_tensor_meeting_the_input():
     """
     assert findings(src, "EXL302", at=True)
     assert len(findings(src, "EXL302")) == 2
+
+
+def test_exl304_autocast_enabled_by_a_setting():
+    # FP found in the post-fix zoo sample, from transformers/models/esmfold2/modeling_esmfold2.py:2027:
+    # autocast enabled only when the weights are bf16 (use_amp); for a float32 export it is off
+    src = """
+    import torch
+
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            use_amp = next(self.parameters()).dtype == torch.bfloat16
+            with torch.autocast(device_type=x.device.type, dtype=torch.bfloat16, enabled=use_amp):
+                return x * 2
+    """
+    assert not findings(src, "EXL304")
+    assert findings(src.replace("enabled=use_amp", "enabled=True"), "EXL304")
+
+
+def test_exl302_helper_returns_cpu_value_its_caller_moves():
+    # FP found in the post-fix zoo sample, from transformers/models/fsmt/modeling_fsmt.py:1084 and
+    # qwen3_omni_moe get_llm_pos_ids_for_vision: a helper builds positions on the CPU and returns
+    # them; the caller places them (here with .to(x.device))
+    src = """
+    import torch
+
+    def sinusoid(n, dim):
+        emb = torch.arange(n, dtype=torch.int64).float().unsqueeze(1)
+        return torch.cat([emb.sin(), emb.cos()], dim=1)
+
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            pos = torch.stack(torch.meshgrid(torch.arange(4), torch.arange(4), indexing="ij"), dim=-1).to(device=x.device)
+            return x + sinusoid(x.shape[1], 8).to(x.device) + pos.sum()
+    """
+    assert not findings(src, "EXL302")

@@ -9,8 +9,8 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import assignments_in_scope, snippet
 from exportlint.findings import Fix, FixSafety, Severity
-from exportlint.semantics.kinds import SHAPE, TENSORISH
-from exportlint.semantics.model import MISSING, iter_nodes, literal_value, names_in
+from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
+from exportlint.semantics.model import MISSING, iter_nodes, literal_value
 
 _ACCEL = ("cuda", "mps", "xpu", "hpu", "npu")
 
@@ -29,35 +29,52 @@ _MOVERS = frozenset({"to", "type_as", "cuda", "cpu", "to_device"})
 
 
 def _moved_calls(fn) -> set[int]:
-    """ids of calls directly followed by a device move: `torch.zeros(3).to(x.device)`."""
+    """ids of calls whose result is moved as a whole: `torch.zeros(3).float().to(x.device)`,
+    `torch.stack(torch.meshgrid(torch.arange(h), ...)).to(device=x.device)`."""
     out = set()
     for call in fn.calls:
         f = call.node.func
         if call.method in _MOVERS and isinstance(f, cst.Attribute):
-            inner = f.value
-            while isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and inner.func.attr.value in (
-                "float", "long", "int", "half", "bool", "view", "reshape", "unsqueeze", "expand", "repeat", "t",
-            ):
-                inner = inner.func.value
-            if isinstance(inner, cst.Call):
-                out.add(id(inner))
+            out.update(id(n) for n in iter_nodes(f.value) if isinstance(n, cst.Call))
     return out
 
 
-def _moved_names(fn) -> set[str]:
+def _returned_calls_and_names(fn) -> tuple[set[int], set[str]]:
+    """Calls and local names in `return` values (a helper's caller decides the device)."""
+    calls: set[int] = set()
+    names: set[str] = set()
+    for n in iter_nodes(fn.node.body):
+        if isinstance(n, cst.Return) and n.value is not None:
+            for x in iter_nodes(n.value):
+                if isinstance(x, cst.Call):
+                    calls.add(id(x))
+                elif isinstance(x, cst.Name):
+                    names.add(x.value)
+        elif isinstance(n, (cst.FunctionDef, cst.Lambda)) and n is not fn.node:
+            continue
+    return calls, names
+
+
+def _moved_names(fn, sinks: frozenset = frozenset()) -> set[str]:
     """Local names moved with .to(...) / .type_as(...), and the names whose values flow into
     them (`parts.append(torch.arange(n))`, `pos = torch.cat(parts)`, `pos.to(x.device)`): code
     that builds on the CPU and moves the result once."""
-    out = set()
+    out = set(sinks)
     for call in fn.calls:
         f = call.node.func
         if call.method in _MOVERS and isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
             out.add(f.value.value)
-    flows: list[tuple[str, set[str]]] = [(n, names_in(v)) for n, v, _ in assignments_in_scope(fn.node)]
+    flows: list[tuple[str, set[str]]] = [(n, _all_names(v)) for n, v, _ in assignments_in_scope(fn.node)]
+    for n in iter_nodes(fn.node.body):  # pe[:, 0::2] = torch.sin(position * div): flows into pe
+        if isinstance(n, (cst.Assign, cst.AugAssign)):
+            tgts = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+            for t in tgts:
+                if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name):
+                    flows.append((t.value.value, _all_names(n.value)))
     for call in fn.calls:  # lst.append(x) / lst.extend(xs): x flows into lst
         f = call.node.func
         if call.method in ("append", "extend", "insert") and isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
-            flows.append((f.value.value, set().union(*(names_in(a.value) for a in call.node.args))))
+            flows.append((f.value.value, set().union(*(_all_names(a.value) for a in call.node.args))))
     changed = bool(out)
     while changed:
         changed = False
@@ -66,6 +83,11 @@ def _moved_names(fn) -> set[str]:
                 out |= sources
                 changed = True
     return out
+
+
+def _all_names(e) -> set[str]:
+    """Every name in an expression, displays and comprehensions included."""
+    return {n.value for n in iter_nodes(e) if isinstance(n, cst.Name)}
 
 
 def _scalar_expr(e) -> bool:
@@ -197,14 +219,16 @@ class HardcodedDevice(Rule):
 class FactoryWithoutDevice(Rule):
     code = "EXL302"
     name = "factory-without-device"
-    severity = Severity.ERROR
+    severity = Severity.WARNING  # exports fine on CPU; fails once model and inputs are on a GPU
     summary = "A tensor factory in forward has no device= (the exported program pins it to CPU)."
 
     def check(self, ctx):
         for fn in ctx.model.functions:
             ref = _first_tensor_name(fn)
-            moved = _moved_names(fn)
-            parents = _moved_calls(fn) | _appended_to_moved(fn, moved)
+            helper = not fn.is_forward  # a function forward calls: what it returns, its caller places
+            ret_calls, ret_names = _returned_calls_and_names(fn) if helper else (set(), set())
+            moved = _moved_names(fn, frozenset(ret_names))
+            parents = _moved_calls(fn) | _appended_to_moved(fn, moved) | ret_calls
             index_only: Optional[set[int]] = None
             if moved:  # calls anywhere in `name = <expr>` whose name is later moved
                 for n, v, _ in assignments_in_scope(fn.node):
@@ -230,8 +254,11 @@ class FactoryWithoutDevice(Rule):
                         literal_value(first), (list, tuple)
                     ):
                         continue  # a 0-d Python scalar: type-promoted like a number, device-free
-                    if first is not None and call.arg_kinds and call.arg_kinds[0] == SHAPE and _scalar_expr(first):
-                        continue  # torch.tensor(x.size(-1)): also a 0-d scalar
+                    if first is not None and call.arg_kinds and _scalar_expr(first) and (
+                        call.arg_kinds[0] == SHAPE
+                        or (call.arg_kinds[0] == CONST and isinstance(first, (cst.BinaryOperation, cst.UnaryOperation)))
+                    ):
+                        continue  # torch.tensor(x.size(-1)), torch.tensor((n - 1) / m): also 0-d scalars
                 fix = None
                 hint = "`device=x.device` (x: an input)"
                 if ref is not None:
@@ -346,6 +373,8 @@ class AutocastInForward(Rule):
                     enabled = call.const_kwarg("enabled", True)
                     if enabled is False:
                         continue
+                    if call.kwarg("enabled") is not None and literal_value(call.kwarg("enabled").value) is MISSING:
+                        continue  # enabled=use_amp (e.g. from the weights' dtype): off for a float32 export
                     ctx.report(
                         call.node,
                         f"`{q}` inside forward: autocast is a runtime mode, so the exported graph has the dtypes "
