@@ -10,7 +10,7 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import assignments_in_scope, snippet
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
-from exportlint.semantics.model import MISSING, iter_nodes, literal_value
+from exportlint.semantics.model import MISSING, child_nodes, iter_nodes, literal_value
 
 _ACCEL = ("cuda", "mps", "xpu", "hpu", "npu")
 
@@ -133,7 +133,7 @@ def _index_only_calls(fn) -> set[int]:
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) and ctx != "root":
             return
         sub = "other" if ctx == "root" else ctx
-        for ch in node.children:
+        for ch in child_nodes(node):
             walk(ch, sub)
 
     walk(fn.node.body, "root")
@@ -224,6 +224,8 @@ class FactoryWithoutDevice(Rule):
 
     def check(self, ctx):
         for fn in ctx.model.functions:
+            if not any(c.qualname in FACTORIES and not c.has_kwarg("device") for c in fn.calls):
+                continue  # the flow analysis below walks the function: only where it can matter
             ref = _first_tensor_name(fn)
             helper = not fn.is_forward  # a function forward calls: what it returns, its caller places
             ret_calls, ret_names = _returned_calls_and_names(fn) if helper else (set(), set())
