@@ -50,8 +50,6 @@ def _returned_calls_and_names(fn) -> tuple[set[int], set[str]]:
                     calls.add(id(x))
                 elif isinstance(x, cst.Name):
                     names.add(x.value)
-        elif isinstance(n, (cst.FunctionDef, cst.Lambda)) and n is not fn.node:
-            continue
     return calls, names
 
 
