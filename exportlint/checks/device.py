@@ -53,7 +53,15 @@ def _returned_calls_and_names(fn) -> tuple[set[int], set[str]]:
     return calls, names
 
 
-def _moved_names(fn, sinks: frozenset = frozenset()) -> set[str]:
+def _append_target(call) -> Optional[str]:
+    """`lst` for `lst.append(...)` / `.extend(...)` / `.insert(...)` on a local name."""
+    f = call.node.func
+    if call.method in ("append", "extend", "insert") and isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
+        return f.value.value
+    return None
+
+
+def _moved_names(fn, assigns, sinks: frozenset = frozenset()) -> set[str]:
     """Local names moved with .to(...) / .type_as(...), and the names whose values flow into
     them (`parts.append(torch.arange(n))`, `pos = torch.cat(parts)`, `pos.to(x.device)`): code
     that builds on the CPU and moves the result once."""
@@ -62,7 +70,7 @@ def _moved_names(fn, sinks: frozenset = frozenset()) -> set[str]:
         f = call.node.func
         if call.method in _MOVERS and isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
             out.add(f.value.value)
-    flows: list[tuple[str, set[str]]] = [(n, _all_names(v)) for n, v, _ in assignments_in_scope(fn.node)]
+    flows: list[tuple[str, set[str]]] = [(n, _all_names(v)) for n, v, _ in assigns]
     for n in iter_nodes(fn.node.body):  # pe[:, 0::2] = torch.sin(position * div): flows into pe
         if isinstance(n, (cst.Assign, cst.AugAssign)):
             tgts = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
@@ -70,9 +78,9 @@ def _moved_names(fn, sinks: frozenset = frozenset()) -> set[str]:
                 if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name):
                     flows.append((t.value.value, _all_names(n.value)))
     for call in fn.calls:  # lst.append(x) / lst.extend(xs): x flows into lst
-        f = call.node.func
-        if call.method in ("append", "extend", "insert") and isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
-            flows.append((f.value.value, set().union(*(_all_names(a.value) for a in call.node.args))))
+        lst = _append_target(call)
+        if lst is not None:
+            flows.append((lst, set().union(*(_all_names(a.value) for a in call.node.args))))
     changed = bool(out)
     while changed:
         changed = False
@@ -95,9 +103,8 @@ def _scalar_expr(e) -> bool:
     if isinstance(e, cst.Subscript):
         return len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index)
     if isinstance(e, cst.Call):
-        f = e.func
-        return isinstance(f, cst.Attribute) and f.attr.value in ("size", "dim", "numel") and bool(e.args) \
-            or (isinstance(f, cst.Attribute) and f.attr.value in ("dim", "numel"))
+        f = e.func  # x.size(k), x.dim(), x.numel(); not x.size()
+        return isinstance(f, cst.Attribute) and (f.attr.value in ("dim", "numel") or (f.attr.value == "size" and bool(e.args)))
     if isinstance(e, cst.BinaryOperation):
         return _scalar_expr(e.left) and _scalar_expr(e.right)
     if isinstance(e, cst.UnaryOperation):
@@ -150,9 +157,7 @@ def _appended_to_moved(fn, moved: set[str]) -> set[int]:
     """ids of calls inside `lst.append(...)` where lst is later moved."""
     out: set[int] = set()
     for call in fn.calls:
-        f = call.node.func
-        if (call.method in ("append", "extend", "insert") and isinstance(f, cst.Attribute)
-                and isinstance(f.value, cst.Name) and f.value.value in moved):
+        if _append_target(call) in moved:
             for a in call.node.args:
                 out.update(id(n) for n in iter_nodes(a.value) if isinstance(n, cst.Call))
     return out
@@ -227,11 +232,12 @@ class FactoryWithoutDevice(Rule):
             ref = _first_tensor_name(fn)
             helper = not fn.is_forward  # a function forward calls: what it returns, its caller places
             ret_calls, ret_names = _returned_calls_and_names(fn) if helper else (set(), set())
-            moved = _moved_names(fn, frozenset(ret_names))
+            assigns = assignments_in_scope(fn.node)
+            moved = _moved_names(fn, assigns, frozenset(ret_names))
             parents = _moved_calls(fn) | _appended_to_moved(fn, moved) | ret_calls
             index_only: Optional[set[int]] = None
             if moved:  # calls anywhere in `name = <expr>` whose name is later moved
-                for n, v, _ in assignments_in_scope(fn.node):
+                for n, v, _ in assigns:
                     if n in moved:
                         parents.update(id(x) for x in iter_nodes(v) if isinstance(x, cst.Call))
             for call in fn.calls:
