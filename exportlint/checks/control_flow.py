@@ -7,10 +7,10 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import call_exporters, dynamic_dims, snippet
+from exportlint.checks.common import call_exporters, declares_dynamic, dynamic_dims, snippet
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
-from exportlint.semantics.model import DDS_OPS, Branch, literal_value, names_in
+from exportlint.semantics.model import DDS_OPS, Branch, iter_nodes, literal_value, names_in
 
 #: APIs whose arguments are sizes, counts or positions: a Python number from tensor data there
 #: gives a value-dependent shape (EXL104)
@@ -302,6 +302,11 @@ class ShapeBranch(Rule):
     summary = "A branch or loop depends on a tensor shape (specialised at export)."
 
     def check(self, ctx):
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()  # the project exports fixed shapes: specialising to them is what it wants
+        # no export call seen anywhere: a hint (info) rather than a warning
+        sev = Severity.INFO if mode is None else None
         dyn = dynamic_dims(ctx)
         for fn in ctx.model.functions:
             params = _tensor_params(fn)
@@ -327,6 +332,7 @@ class ShapeBranch(Rule):
                         f"{_CONSTRUCT[br.construct]} on a shape (`{snippet(ctx, culprit)}`): the export keeps only "
                         "the branch taken by the example input's shape. Fine for static shapes; with a dynamic "
                         "dimension use `torch.cond` or one computation for both cases.",
+                        severity=sev,
                     )
             for loop in fn.loops:
                 if loop.kind != SHAPE:
@@ -336,6 +342,7 @@ class ShapeBranch(Rule):
                     f"loop over a shape (`{snippet(ctx, loop.iter)}`) is unrolled for the example input's size"
                     + (" (iterating a tensor walks its first dimension)" if loop.over_tensor else "")
                     + ": wrong or rejected when that dimension is dynamic. Vectorise it if the size can change.",
+                    severity=sev,
                 )
         return ()
 
@@ -361,9 +368,19 @@ def _only_raises(stmt) -> bool:
 
 
 def _dynamic_hit(culprit, dyn: dict[str, set], params: set[str]) -> Optional[str]:
-    """'x dim 0' when culprit reads x.shape[d] / x.size(d) of a parameter declared dynamic."""
+    """'x dim 0' when culprit reads x.shape[d] / x.size(d) of a parameter declared dynamic
+    (itself or inside it: `x.shape[0] > 1`)."""
     if not dyn:
         return None
+    for n in iter_nodes(culprit):
+        if isinstance(n, (cst.Subscript, cst.Call)):
+            hit = _dynamic_read(n, dyn)
+            if hit is not None:
+                return hit
+    return None
+
+
+def _dynamic_read(culprit, dyn: dict[str, set]) -> Optional[str]:
     name = dim = None
     if isinstance(culprit, cst.Subscript) and isinstance(culprit.value, cst.Attribute) and culprit.value.attr.value == "shape":
         base = culprit.value.value

@@ -20,7 +20,7 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import call_exporters
+from exportlint.checks.common import assignments_in_scope, call_exporters
 from exportlint.findings import Severity
 from exportlint.ops import table as optable
 from exportlint.semantics.imports import dotted
@@ -148,11 +148,28 @@ def opset_and_source(ctx, exporter: str, tbl) -> tuple[int, str]:
         v = ec.kwarg("opset_version")
         if v is not None:
             lv = literal_value(v)
+            if lv is MISSING and isinstance(v, cst.Name):
+                lv = _name_value(ctx, ec, v.value)  # OPSET = 15 ... opset_version=OPSET
             if isinstance(lv, int) and not isinstance(lv, bool):
                 found.append(lv)
     if found:
         return min(found), "call"
+    # the opsets of the project's export calls in other files (set by project analysis)
+    proj = getattr(ctx, "project_opsets", None)
+    if proj:
+        return min(proj), "project"
     return int(tbl.default_opset(exporter) or 20), "default"
+
+
+def _name_value(ctx, ec, name: str) -> Any:
+    """The literal a name is bound to (once) in the export call's function or at module level."""
+    for scope in (ec.scope, ctx.module):
+        vals = [v for n, v, _ in assignments_in_scope(scope) if n == name]
+        if len(vals) == 1:
+            return literal_value(vals[0])
+        if vals:
+            return MISSING
+    return MISSING
 
 
 def _targets(ctx) -> tuple[str, ...]:
@@ -275,7 +292,7 @@ class OpsetTooLow(Rule):
                 n = need[e]
                 if have >= n:
                     continue
-                if e == "onnx-dynamo" and (n <= baseline or source == "call"):
+                if e == "onnx-dynamo" and (n <= baseline or source in ("call", "project")):
                     # below its torchlib opset (18) the dynamo exporter keeps 18 for every model;
                     # an export call asking for less is EXL504's finding, at the call
                     continue

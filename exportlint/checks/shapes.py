@@ -1,0 +1,294 @@
+"""EXL112-EXL115: sizes that become constants or specialise a dynamic dimension.
+
+Every claim here was measured with torch 2.13 (the rule pages quote the messages):
+
+- EXL112: a tensor built from a Python list of sizes (legacy tracer and ``jit.trace`` bake the
+  list), from ``torch.as_tensor(size)`` (torch.export specialises the dim), or from a size
+  turned into a float (``float(n)``, ``math.sqrt(n)``: non-strict specialises, legacy bakes).
+  ``torch.tensor(x.shape[0])``, ``torch.tensor(n // 2)`` and ``torch.full((), n)`` export with
+  every exporter and are not reported.
+- EXL113: adaptive pooling to an output size other than 1 (global pooling always exports).
+- EXL114: ``chunk`` / ``split`` of a forward input along a dimension that may be dynamic.
+- EXL115: an RNN module (LSTM / GRU / RNN) in forward: torch.export specialises the sequence
+  length.
+
+EXL113-EXL115 follow the project's dynamic-shape declarations (``declares_dynamic``): silent
+for a project that exports fixed shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from exportlint.checks.base import Rule, register
+from exportlint.checks.common import assignments_in_scope, declares_dynamic, dynamic_dims, snippet
+from exportlint.findings import Severity
+from exportlint.semantics.imports import dotted
+from exportlint.semantics.kinds import SHAPE, TENSORISH
+from exportlint.semantics.model import iter_nodes, literal_value
+
+_TENSOR_FROM_DATA = frozenset({"torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor",
+                               "torch.LongTensor", "torch.IntTensor", "torch.asarray"})
+_FLOAT_CONVERSIONS = ("float", "builtins.float")
+
+
+def _severity(mode: Optional[bool]) -> Optional[Severity]:
+    """Rule severity when the project declares dynamic dims; a warning when unknown."""
+    return None if mode else Severity.WARNING
+
+
+def _local_values(fn) -> dict[str, list[cst.BaseExpression]]:
+    out: dict[str, list[cst.BaseExpression]] = {}
+    for name, value, _ in assignments_in_scope(fn.node):
+        out.setdefault(name, []).append(value)
+    return out
+
+
+def _resolve(e: cst.BaseExpression, values: dict) -> cst.BaseExpression:
+    """A name assigned exactly once in the function -> its value (one step)."""
+    if isinstance(e, cst.Name) and len(values.get(e.value, ())) == 1:
+        return values[e.value][0]
+    return e
+
+
+def _has_float_conversion(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> bool:
+    """Whether a size reaches `e` through float() / math.* / numpy (a Python float)."""
+    for n in iter_nodes(e):
+        if isinstance(n, cst.Call):
+            q = fn.imports.resolve(n.func) or dotted(n.func) or ""
+            if q in _FLOAT_CONVERSIONS or q.startswith(("math.", "numpy.")):
+                if any(fn.kind(a.value) == SHAPE for a in n.args):
+                    return True
+        elif isinstance(n, cst.Name) and depth < 2 and len(values.get(n.value, ())) == 1 and n is not e:
+            if _has_float_conversion(fn, values[n.value][0], values, depth + 1):
+                return True
+    if isinstance(e, cst.Name) and depth < 2 and len(values.get(e.value, ())) == 1:
+        return _has_float_conversion(fn, values[e.value][0], values, depth + 1)
+    return False
+
+
+@register
+class SizeToTensor(Rule):
+    code = "EXL112"
+    name = "size-to-tensor"
+    severity = Severity.ERROR
+    summary = "A tensor built from a Python list of sizes, as_tensor(size), or a size turned into a float."
+
+    def check(self, ctx):
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()  # fixed shapes: the baked sizes are the only sizes
+        for fn in ctx.model.functions:
+            values: Optional[dict] = None
+            for call in fn.calls:
+                q = call.qualname or ""
+                if q not in _TENSOR_FROM_DATA or not call.node.args:
+                    continue
+                data = call.node.args[0]
+                if data.keyword is not None or data.star:
+                    continue
+                if values is None:
+                    values = _local_values(fn)
+                src = _resolve(data.value, values)
+                exps: list[str] = []
+                why = ""
+                if isinstance(src, (cst.List, cst.Tuple)) and any(
+                    isinstance(el, cst.Element) and fn.kind(el.value) == SHAPE for el in src.elements
+                ):
+                    why = "a Python list of sizes is recorded as a constant by the legacy tracer"
+                    exps.append("onnx-legacy")
+                    if q == "torch.as_tensor":
+                        exps = ["export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy"]
+                        why += "; torch.export specialises the dimensions"
+                elif fn.kind(data.value) == SHAPE:
+                    if q == "torch.as_tensor":
+                        exps = ["export-strict", "export-nonstrict", "onnx-dynamo"]
+                        why = "torch.export specialises the dimension (`torch.tensor(n)` keeps it symbolic)"
+                    elif _has_float_conversion(fn, data.value, values):
+                        exps = ["export-nonstrict", "onnx-dynamo", "onnx-legacy"]
+                        why = ("a size turned into a Python float is a constant for the legacy tracer and "
+                               "specialises the dimension for torch.export non-strict")
+                if not exps:
+                    continue
+                ctx.report(
+                    call.node,
+                    f"tensor built from sizes (`{snippet(ctx, call.node)}`): {why}, so the exported model is "
+                    "wrong or rejected at other input sizes. Build it from one int at a time: "
+                    "`torch.tensor(n)` and `torch.full((), n)` keep the size symbolic with every exporter; do "
+                    "float maths on that tensor (`torch.tensor(n).float().sqrt()`), and `torch.stack` pieces.",
+                    exporters=tuple(exps),
+                    severity=_severity(mode),
+                )
+        return ()
+
+
+_ADAPTIVE_FUNCS = {f"torch.nn.functional.adaptive_{k}_pool{d}d" for k in ("avg", "max") for d in (1, 2, 3)}
+_ADAPTIVE_MODULES = {f"torch.nn.Adaptive{k}Pool{d}d" for k in ("Avg", "Max") for d in (1, 2, 3)} | {
+    f"torch.nn.modules.pooling.Adaptive{k}Pool{d}d" for k in ("Avg", "Max") for d in (1, 2, 3)}
+
+
+def _output_size(call: cst.Call, index: int) -> object:
+    pos = [a for a in call.args if a.keyword is None and not a.star]
+    if index < len(pos):
+        return literal_value(pos[index].value)
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "output_size":
+            return literal_value(a.value)
+    return None
+
+
+def _non_global(v: object) -> bool:
+    """An output size known to be other than 1 everywhere (None entries keep the input size)."""
+    vals = list(v) if isinstance(v, (list, tuple)) else [v]
+    return any(isinstance(x, int) and not isinstance(x, bool) and x != 1 for x in vals)
+
+
+@register
+class AdaptivePoolToSize(Rule):
+    code = "EXL113"
+    name = "adaptive-pool-to-size"
+    severity = Severity.WARNING
+    exporters = ("onnx-dynamo", "onnx-legacy")
+    summary = "Adaptive pooling to an output size other than 1: legacy needs static divisible sizes."
+
+    def check(self, ctx):
+        mode = declares_dynamic(ctx)
+        exps = ("onnx-legacy",) if mode is False else ("onnx-dynamo", "onnx-legacy")
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                if (call.qualname or "") in _ADAPTIVE_FUNCS and _non_global(_output_size(call.node, 1)):
+                    self._report(ctx, call.node, exps)
+        reads: dict[str, set[str]] = {}
+        for fn in ctx.model.functions:
+            if fn.cls is not None:
+                reads.setdefault(fn.cls.name, set()).update(fn.self_attr_reads)
+        for cls in ctx.model.classes.values():
+            used = reads.get(cls.name)
+            if not used:
+                continue
+            for attr in cls.attrs.values():
+                v = attr.value
+                if attr.what != "submodule" or attr.name not in used or not isinstance(v, cst.Call):
+                    continue
+                q = ctx.model.imports.resolve(v.func) or ""
+                if q in _ADAPTIVE_MODULES and _non_global(_output_size(v, 0)):
+                    self._report(ctx, v, exps)
+        return ()
+
+    def _report(self, ctx, node, exps):
+        ctx.report(
+            node,
+            f"adaptive pooling to a fixed size (`{snippet(ctx, node)}`): the legacy ONNX exporter supports it "
+            "only for static input sizes divisible by the output size ('input size not accessible' with a "
+            "dynamic H/W, 'output size that are not factor of input size' otherwise)"
+            + ("; onnx-dynamo exports a dynamic H/W but computes wrong values at other sizes" if "onnx-dynamo" in exps
+               else "")
+            + ". Global pooling (`output_size=1`, `x.mean((-2, -1), keepdim=True)`) exports everywhere; "
+            "otherwise pool with a fixed kernel/stride computed for the input size you export.",
+            exporters=exps,
+        )
+
+
+def _dim_arg(call: cst.Call, pos_index: int) -> object:
+    pos = [a for a in call.args if a.keyword is None and not a.star]
+    if pos_index < len(pos):
+        return literal_value(pos[pos_index].value)
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "dim":
+            return literal_value(a.value)
+    return 0
+
+
+@register
+class SplitDynamicDim(Rule):
+    code = "EXL114"
+    name = "split-dynamic-dim"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict", "onnx-dynamo")
+    summary = "chunk/split of a forward input along its batch (or a declared dynamic) dimension."
+
+    def check(self, ctx):
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()
+        dyn = dynamic_dims(ctx)
+        for fn in ctx.model.functions:
+            if fn.why not in ("forward", "export-call"):
+                continue
+            params = [p.name.value for p in list(fn.node.params.posonly_params) + list(fn.node.params.params)]
+            # an input rebound to anything but arithmetic on itself may no longer have its batch first
+            reassigned = {n for n, v, _ in assignments_in_scope(fn.node) if not isinstance(v, cst.BinaryOperation)}
+            inputs = {p for p in params if fn.env.get(p) in TENSORISH and p not in reassigned}
+            for call in fn.calls:
+                q = call.qualname or ""
+                name = q.rsplit(".", 1)[-1]
+                if name not in ("chunk", "split", "tensor_split"):
+                    continue
+                if q.startswith("torch.Tensor.") and call.receiver_kind in TENSORISH:
+                    recv = call.node.func.value if isinstance(call.node.func, cst.Attribute) else None
+                    dim = _dim_arg(call.node, 1)
+                elif q in ("torch.chunk", "torch.split", "torch.tensor_split") and call.node.args:
+                    recv = call.node.args[0].value
+                    dim = _dim_arg(call.node, 2)
+                else:
+                    continue
+                if not isinstance(recv, cst.Name) or recv.value not in inputs or not isinstance(dim, int):
+                    continue
+                declared = dyn.get(recv.value, set())
+                if dim in declared:
+                    sev = None
+                elif dim == 0:
+                    sev = _severity(mode) if not declared else Severity.WARNING
+                else:
+                    continue
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)}` splits input `{recv.value}` along dim {dim} into a fixed number "
+                    "of pieces: with that dimension dynamic torch.export fails ('Constraints violated ... Not all "
+                    "values of ... satisfy the generated guard') and onnx-dynamo exports it static. Split a "
+                    "static dimension, or keep the pieces as one batched tensor.",
+                    severity=sev,
+                )
+        return ()
+
+
+_RNN_MODULES = {f"torch.nn.{n}" for n in ("LSTM", "GRU", "RNN")} | {
+    f"torch.nn.modules.rnn.{n}" for n in ("LSTM", "GRU", "RNN")}
+
+
+@register
+class RnnDynamicSequence(Rule):
+    code = "EXL115"
+    name = "rnn-dynamic-sequence"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict", "onnx-dynamo")
+    summary = "An LSTM/GRU/RNN module in forward: torch.export specialises the sequence length."
+
+    def check(self, ctx):
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()
+        for fn in ctx.model.functions:
+            if fn.cls is None or fn.self_name is None:
+                continue
+            for call in fn.calls:
+                f = call.node.func
+                if call.receiver_kind != "self" or not isinstance(f, cst.Attribute):
+                    continue
+                fact = fn.cls.find_attr(f.attr.value)
+                if fact is None or fact.what != "submodule" or not isinstance(fact.value, cst.Call):
+                    continue
+                q = ctx.model.imports.resolve(fact.value.func) or ""
+                if q not in _RNN_MODULES:
+                    continue
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)}` runs an nn.{q.rsplit('.', 1)[-1]}: torch.export specialises its "
+                    "sequence length ('You marked t as dynamic but your code specialized it to be a constant') "
+                    "and onnx-dynamo exports it static; a dynamic batch is fine. Export with a fixed sequence "
+                    "length, or use the legacy exporter (`dynamo=False`), which keeps it dynamic.",
+                    severity=_severity(mode),
+                )
+        return ()
