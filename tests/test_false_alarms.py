@@ -131,6 +131,22 @@ class M(torch.nn.Module):
     assert got == [line_of(src, "# <- list"), line_of(src, "# <- as_tensor"), line_of(src, "# <- float")]
 
 
+def test_exl112_whole_shapes():
+    src = DYN + """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        a = torch.tensor(x.shape, device=x.device)  # <- a
+        b = torch.tensor(x.shape[-2:], device=x.device)  # <- b
+        c = torch.tensor(list(x.shape), device=x.device)  # <- c
+        ok = torch.tensor(x.size(-1) ** 0.5, device=x.device) + torch.tensor(x.shape[0] * x.shape[1], device=x.device)
+        return x * a.sum() * b.sum() * c.sum() * ok
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL112"]
+    assert got == [line_of(src, "# <- a"), line_of(src, "# <- b"), line_of(src, "# <- c")]
+
+
 def test_exl112_silent_for_fixed_shape_projects():
     src = """
 import torch
@@ -394,6 +410,24 @@ class M(torch.nn.Module):
         return x + self._cache + self._table[n]
 """
     assert [c for _, c in codes(src) if c == "EXL203"] == []
+
+
+def test_state_refreshed_on_another_condition_is_still_carried():
+    # qwen2_5_omni rope_deltas: recomputed at prefill, read back from the previous call while decoding
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rope_deltas = None
+
+    def forward(self, x, past_len: int = 0):
+        if past_len == 0 or self.rope_deltas is None:
+            self.rope_deltas = x.sum(-1)  # <-
+        return x + self.rope_deltas
+"""
+    assert (line_of(src, "# <-"), "EXL203") in codes(src)
 
 
 def test_buffer_updated_in_place_or_reassigned():

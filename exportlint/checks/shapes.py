@@ -26,7 +26,7 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import assignments_in_scope, declares_dynamic, dynamic_dims, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.imports import dotted
-from exportlint.semantics.kinds import SHAPE, TENSORISH
+from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value
 
 _TENSOR_FROM_DATA = frozenset({"torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor",
@@ -69,6 +69,23 @@ def _has_float_conversion(fn, e: cst.BaseExpression, values: dict, depth: int = 
     return False
 
 
+def _size_sequence(fn, e: cst.BaseExpression) -> bool:
+    """`x.shape`, `x.size()`, `x.shape[-2:]`, `list(x.shape)`, `[w, h]`: several sizes at once."""
+    if isinstance(e, (cst.List, cst.Tuple)):
+        return any(isinstance(el, cst.Element) and fn.kind(el.value) == SHAPE for el in e.elements)
+    if isinstance(e, cst.Attribute) and e.attr.value == "shape":
+        return fn.kind(e.value) in TENSORISH
+    if isinstance(e, cst.Call):
+        f = e.func
+        if isinstance(f, cst.Attribute) and f.attr.value == "size" and not e.args:
+            return fn.kind(f.value) in TENSORISH
+        if isinstance(f, cst.Name) and f.value in ("list", "tuple") and len(e.args) == 1:
+            return _size_sequence(fn, e.args[0].value)
+    if isinstance(e, cst.Subscript) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Slice):
+        return _size_sequence(fn, e.value)
+    return False
+
+
 @register
 class SizeToTensor(Rule):
     code = "EXL112"
@@ -94,9 +111,7 @@ class SizeToTensor(Rule):
                 src = _resolve(data.value, values)
                 exps: list[str] = []
                 why = ""
-                if isinstance(src, (cst.List, cst.Tuple)) and any(
-                    isinstance(el, cst.Element) and fn.kind(el.value) == SHAPE for el in src.elements
-                ):
+                if _size_sequence(fn, src) or (src is not data.value and _size_sequence(fn, data.value)):
                     why = "a Python list of sizes is recorded as a constant by the legacy tracer"
                     exps.append("onnx-legacy")
                     if q == "torch.as_tensor":
@@ -235,6 +250,13 @@ class SplitDynamicDim(Rule):
                 else:
                     continue
                 if not isinstance(recv, cst.Name) or recv.value not in inputs or not isinstance(dim, int):
+                    continue
+                pos = [a for a in call.node.args if a.keyword is None and not a.star]
+                k = 0 if q.startswith("torch.Tensor.") else 1
+                sections = pos[k].value if k < len(pos) else None
+                # a count or one piece size (measured); a list of sizes, or sizes from data, is
+                # another matter (EXL104 / EXL102)
+                if sections is None or isinstance(sections, (cst.List, cst.Tuple)) or fn.kind(sections) not in (CONST, SHAPE):
                     continue
                 declared = dyn.get(recv.value, set())
                 if dim in declared:

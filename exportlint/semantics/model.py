@@ -1274,9 +1274,21 @@ class FunctionFacts:
         """Whether an enclosing `if` fills self.<attr> only when it is unset: `self.<attr> is None`,
         `not self.<attr>`, `key not in self.<attr>`, `not hasattr(self, "<attr>")`, possibly `or`-ed
         with a staleness test (`... or self.<attr>.shape[1] != n`)."""
+        def disjuncts(t: cst.BaseExpression) -> list[cst.BaseExpression]:
+            if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.Or):
+                return disjuncts(t.left) + disjuncts(t.right)
+            return [t]
+
+        def mentions(t: cst.BaseExpression) -> bool:
+            return any(self._is_self_attr(n) and n.attr.value == attr for n in iter_nodes(t))
+
         def unset(t: cst.BaseExpression) -> bool:
             if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.Or):
-                return unset(t.left) or unset(t.right)
+                # `self.X is None or self.X.shape[0] != n`: refilled when missing or stale; an
+                # or-ed test on something else (`past_len == 0 or self.X is None`) keeps a value
+                # from an earlier call on the other path: carried state
+                ds = disjuncts(t)
+                return any(unset(d) for d in ds) and all(mentions(d) for d in ds)
             if isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not):
                 x = t.expression
                 if self._is_self_attr(x) and x.attr.value == attr:
