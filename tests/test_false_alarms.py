@@ -339,6 +339,19 @@ class M(torch.nn.Module):
     assert codes(src) == []
 
 
+def test_conditional_expression_on_a_guard():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        n = x.shape[0] if torch.jit.is_tracing() else int(x.sum())
+        m = int(x.max()) if torch.jit.is_scripting() else x.shape[1]
+        return x[:n, :m]
+"""
+    assert codes(src) == []
+
+
 def test_branch_only_when_scripting_is_skipped():
     src = """
 import torch

@@ -1554,6 +1554,11 @@ class FunctionFacts:
                 return MASK
             return k
         if t is cst.IfExp:
+            pol = guard_polarity(e.test, self.imports, self.model.guard_helpers)
+            if pol is not None:
+                # `a if torch.jit.is_tracing() else b`: only the exported side is analysed
+                self.eval(e.test)
+                return self.eval(e.body if pol == "else-not-exported" else e.orelse)
             tk = self._test(e.test)
             self.branches.append(Branch(e.test, tk, "ifexp", e, self._culprit.get(id(e.test))))
             return join(self.eval(e.body), self.eval(e.orelse))
