@@ -533,3 +533,23 @@ def test_dynamic_shapes_config_key(tmp_path):
         assert "dynamic-shapes" in str(e)
     else:
         raise AssertionError("accepted a bad dynamic-shapes value")
+
+
+def test_exl116_size_through_float():
+    src = DYN + """
+import math
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        a = x[: round(x.shape[0] / 2)]  # <- round
+        half = math.ceil(x.shape[1] / 2)
+        b = x.new_zeros(half)  # <- ceil
+        c = x[: x.shape[0] // 2]
+        d = x.view(x.shape[0], x.shape[1] // 2, 2)
+        e = x * x.shape[1] ** -0.5
+        return a, b, c, d, e
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL116"]
+    assert got == [line_of(src, "# <- round"), line_of(src, "# <- ceil")]
+    assert sev(src, "EXL116", dynamic_shapes=False) == []

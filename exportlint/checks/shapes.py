@@ -314,3 +314,87 @@ class RnnDynamicSequence(Rule):
                     severity=_severity(mode),
                 )
         return ()
+
+
+_TO_INT = {"int": "int", "builtins.int": "int", "round": "round", "builtins.round": "round",
+           "math.ceil": "math.ceil", "math.floor": "math.floor", "math.trunc": "math.trunc"}
+_FLOAT_FUNCS = ("math.sqrt", "math.log", "math.log2", "math.exp", "math.pow")
+
+
+def _floaty(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> bool:
+    """A size made a Python float: true division, float(), math.sqrt/log/... of a size."""
+    for n in iter_nodes(e):
+        if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Divide) and fn.kind(n) == SHAPE:
+            return True
+        if isinstance(n, cst.Call):
+            q = fn.imports.resolve(n.func) or dotted(n.func) or ""
+            if (q in _FLOAT_CONVERSIONS or q in _FLOAT_FUNCS) and any(fn.kind(a.value) == SHAPE for a in n.args):
+                return True
+        if isinstance(n, cst.Name) and depth < 2 and len(values.get(n.value, ())) == 1:
+            if _floaty(fn, values[n.value][0], values, depth + 1):
+                return True
+    return False
+
+
+def _float_round_trip(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> Optional[tuple[str, cst.Call]]:
+    """`round(x.shape[0] / 2)`, `int(h * 0.5)`, `math.ceil(n / p)` in (or bound to a name in) e."""
+    for n in iter_nodes(e):
+        if isinstance(n, cst.Call) and n.args:
+            q = fn.imports.resolve(n.func) or dotted(n.func) or ""
+            name = _TO_INT.get(q)
+            if name is not None and fn.kind(n) == SHAPE and _floaty(fn, n.args[0].value, values):
+                return name, n
+        if isinstance(n, cst.Name) and depth < 2 and len(values.get(n.value, ())) == 1:
+            r = _float_round_trip(fn, values[n.value][0], values, depth + 1)
+            if r is not None:
+                return r
+    return None
+
+
+@register
+class SizeThroughFloat(Rule):
+    code = "EXL116"
+    name = "size-through-float"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
+    summary = "A size made a float and back (round(n / 2), int(math.sqrt(n))) used as a slice bound or size."
+
+    def check(self, ctx):
+        from exportlint.checks.control_flow import SIZE_APIS
+
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()  # fixed shapes: the computed size is a constant anyway
+        for fn in ctx.model.functions:
+            values: Optional[dict] = None
+            sites: list[cst.BaseExpression] = []
+            for sub in fn.subscripts:
+                if SHAPE in sub.index_kinds:
+                    sites.append(sub.node)
+            for call in fn.calls:
+                q = call.qualname or ""
+                if q.startswith("torch.") and q.rsplit(".", 1)[-1] in SIZE_APIS:
+                    sites.extend(a.value for a, k in zip(call.node.args, call.arg_kinds) if k == SHAPE)
+            seen: set[int] = set()
+            for site in sites:
+                if values is None:
+                    values = _local_values(fn)
+                r = _float_round_trip(fn, site, values)
+                if r is None or id(r[1]) in seen:
+                    continue
+                seen.add(id(r[1]))
+                name, conv = r
+                exps = ["export-strict", "export-nonstrict", "onnx-legacy"]
+                if name in ("int", "round"):
+                    exps.insert(2, "onnx-dynamo")
+                ctx.report(
+                    site,
+                    f"size computed through a Python float (`{snippet(ctx, conv)}`) used as a size or slice bound: "
+                    "with that dimension dynamic torch.export cannot keep it symbolic ('Constraints violated ... "
+                    "satisfy the generated guard'), the legacy tracer bakes it ('Converting a tensor to a Python "
+                    "integer/float') or fails (`round`: 'type Tensor doesn't define __round__ method'). Use integer "
+                    "arithmetic on sizes: `n // 2`, `(n + p - 1) // p` for a ceiling.",
+                    exporters=tuple(exps),
+                    severity=_severity(mode),
+                )
+        return ()
