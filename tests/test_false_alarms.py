@@ -553,3 +553,28 @@ class M(torch.nn.Module):
     got = [ln for ln, c in codes(src) if c == "EXL116"]
     assert got == [line_of(src, "# <- round"), line_of(src, "# <- ceil")]
     assert sev(src, "EXL116", dynamic_shapes=False) == []
+
+
+def test_exl117_constant_slice_of_declared_dynamic_dim():
+    src = """
+import torch
+from torch.export import Dim
+
+class M(torch.nn.Module):
+    def forward(self, x, y):
+        a = x[:, 1:] * 2  # <- a
+        b = x[1:]
+        c = x[..., :-1]
+        d = y[:, 1:]
+        return a, b, c, d
+
+def main():
+    torch.export.export(M().eval(), (torch.randn(2, 5), torch.randn(2, 3)), dynamic_shapes=({1: Dim("t")}, None))
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL117"]
+    assert got == [line_of(src, "# <- a")]
+    bounded = src.replace('Dim("t")', 'Dim("t", min=3)')
+    assert [c for _, c in codes(bounded) if c == "EXL117"] == []
+    onnx_only = src.replace("torch.export.export(M().eval(), (torch.randn(2, 5), torch.randn(2, 3)), dynamic_shapes",
+                            'torch.onnx.export(M().eval(), (torch.randn(2, 5), torch.randn(2, 3)), "m.onnx", dynamic_shapes')
+    assert [c for _, c in codes(onnx_only) if c == "EXL117"] == []

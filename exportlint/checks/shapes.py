@@ -398,3 +398,109 @@ class SizeThroughFloat(Rule):
                     severity=_severity(mode),
                 )
         return ()
+
+
+def _export_dims(ctx, cls_name: Optional[str]) -> tuple[dict[str, set], bool]:
+    """Forward-parameter -> dims declared dynamic for torch.export (``dynamic_shapes=`` of this
+    file's torch.export calls, and the project's declarations for the class when known), and
+    whether any ``Dim(...)`` of the file gives a ``min=`` (then the author bounded the dims)."""
+    from exportlint.checks.common import _dims_of, call_exporters, forward_params, model_class_of
+
+    out: dict[str, set] = {}
+    for ec in ctx.model.export_calls:
+        if not set(call_exporters(ec)) & {"export-strict", "export-nonstrict"}:
+            continue
+        ds = ec.kwarg("dynamic_shapes")
+        if isinstance(ds, cst.Name):
+            for scope in (ec.scope, ctx.module):
+                vals = [v for n, v, _ in assignments_in_scope(scope) if n == ds.value]
+                if vals:
+                    ds = vals[0] if len(vals) == 1 else None
+                    break
+        if isinstance(ds, cst.Dict):
+            for el in ds.elements:
+                if isinstance(el, cst.DictElement):
+                    k = literal_value(el.key)
+                    if isinstance(k, str):
+                        out.setdefault(k, set()).update(_dims_of(el.value))
+        elif isinstance(ds, (cst.Tuple, cst.List)):
+            # positional form: one entry per forward input
+            cls = model_class_of(ctx, ec)
+            params = forward_params(cls) if cls is not None else []
+            for p, el in zip(params, ds.elements):
+                if isinstance(el, cst.Element) and isinstance(el.value, (cst.Dict, cst.Tuple, cst.List)):
+                    out.setdefault(p, set()).update(_dims_of(el.value))
+    proj = getattr(ctx, "project_dynamic", None)
+    if proj and cls_name and cls_name in proj:
+        for p, dims in proj[cls_name].items():
+            out.setdefault(p, set()).update(d for d in dims if isinstance(d, int))
+    bounded = False
+    if out and "min" in ctx.text:
+        for n in iter_nodes(ctx.module):
+            if isinstance(n, cst.Call) and (ctx.model.imports.resolve(n.func) or dotted(n.func) or "").endswith("Dim"):
+                if any(a.keyword is not None and a.keyword.value == "min" for a in n.args):
+                    bounded = True
+                    break
+    return out, bounded
+
+
+def _slice_offset(s: cst.Slice) -> Optional[int]:
+    """How much a constant slice takes off a dimension: `1:` -> 1, `:-2` -> 2, `1:-1` -> 2."""
+    lo = literal_value(s.lower) if s.lower is not None else 0
+    hi = literal_value(s.upper) if s.upper is not None else None
+    if s.step is not None:
+        return None
+    if not isinstance(lo, int) or isinstance(lo, bool) or lo < 0:
+        return None
+    off = lo
+    if hi is not None:
+        if not isinstance(hi, int) or isinstance(hi, bool) or hi >= 0:
+            return None
+        off += -hi
+    return off or None
+
+
+@register
+class SliceNarrowsDynamicDim(Rule):
+    code = "EXL117"
+    name = "slice-narrows-dynamic-dim"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict")
+    summary = "A constant slice (x[:, 1:]) of a dimension declared dynamic with a Dim that allows small sizes."
+
+    def check(self, ctx):
+        if not ctx.model.export_calls and not getattr(ctx, "project_dynamic", None):
+            return ()
+        cache: dict[Optional[str], tuple[dict, bool]] = {}
+        for fn in ctx.model.functions:
+            if fn.why not in ("forward", "export-call"):
+                continue
+            key = fn.cls.name if fn.cls is not None else None
+            if key not in cache:
+                cache[key] = _export_dims(ctx, key)
+            dyn, bounded = cache[key]
+            if not dyn or bounded:
+                continue
+            reassigned = {n for n, v, _ in assignments_in_scope(fn.node) if not isinstance(v, cst.BinaryOperation)}
+            for sub in fn.subscripts:
+                base = sub.node.value
+                if not isinstance(base, cst.Name) or base.value in reassigned or base.value not in dyn:
+                    continue
+                dims = dyn[base.value]
+                for i, el in enumerate(sub.node.slice):
+                    sl = el.slice
+                    if isinstance(sl, cst.Index) and isinstance(sl.value, cst.Ellipsis):
+                        break  # positions after `...` count from the end: not followed
+                    if isinstance(sl, cst.Slice) and i in dims:
+                        off = _slice_offset(sl)
+                        if off is not None:
+                            ctx.report(
+                                sub.node,
+                                f"`{snippet(ctx, sub.node)}` takes {off} off dim {i} of `{base.value}`, which an export "
+                                "call declares dynamic: torch.export then needs that dim to stay above "
+                                f"{off + 1} ('Not all values of ... satisfy the generated guard ((-{off}) + ...) != 1') "
+                                f"and rejects the Dim's default range. Give the Dim a minimum "
+                                f"(`Dim(..., min={off + 2})`) or use `Dim.AUTO`.",
+                            )
+                            break
+        return ()
