@@ -578,3 +578,27 @@ def main():
     onnx_only = src.replace("torch.export.export(M().eval(), (torch.randn(2, 5), torch.randn(2, 3)), dynamic_shapes",
                             'torch.onnx.export(M().eval(), (torch.randn(2, 5), torch.randn(2, 3)), "m.onnx", dynamic_shapes')
     assert [c for _, c in codes(onnx_only) if c == "EXL117"] == []
+
+
+def test_parameter_and_buffer_shapes_are_static():
+    src = """
+import math
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pos = torch.nn.Parameter(torch.zeros(1, 197, 8))
+        self.register_buffer("table", torch.zeros(16, 4))
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        a = self.pos.shape[1]
+        b = self.table.size(0)
+        c = self.proj.weight.shape[0]
+        d = x.shape[1]
+        return a, b, c, d
+"""
+    env = kinds_of(src)
+    assert env["a"] == CONST and env["b"] == CONST and env["c"] == CONST
+    assert env["d"] == SHAPE

@@ -1270,6 +1270,19 @@ class FunctionFacts:
         elif isinstance(tgt, cst.StarredElement):
             self._assign_target(tgt.value, UNKNOWN, stmt, how, None)
 
+    def _is_weight(self, e: cst.BaseExpression) -> bool:
+        """`self.<parameter or buffer>` or `self.<submodule>.weight` / `.bias`."""
+        if not isinstance(e, cst.Attribute) or self.cls is None:
+            return False
+        if self._is_self_attr(e):
+            fact = self.cls.find_attr(e.attr.value)
+            return fact is not None and fact.what in ("parameter", "buffer")
+        inner = e.value
+        if e.attr.value in ("weight", "bias") and self._is_self_attr(inner):
+            fact = self.cls.find_attr(inner.attr.value)
+            return fact is not None and fact.what == "submodule"
+        return False
+
     def _under_unset_test(self, attr: str) -> bool:
         """Whether an enclosing `if` fills self.<attr> only when it is unset: `self.<attr> is None`,
         `not self.<attr>`, `key not in self.<attr>`, `not hasattr(self, "<attr>")`, possibly `or`-ed
@@ -1649,6 +1662,8 @@ class FunctionFacts:
         bk = self.eval(base)
         if bk in TENSORISH:
             if attr in TENSOR_ATTRS_SHAPE:
+                if self._is_weight(base):
+                    return CONST  # a parameter's / buffer's shape is fixed by __init__, never dynamic
                 self._culprit[id(e)] = e
                 return SHAPE
             if attr in TENSOR_ATTRS_CONST:
@@ -1737,6 +1752,8 @@ class FunctionFacts:
                 if receiver_kind in TENSORISH:
                     qualname = f"torch.Tensor.{method}"
                     kind = self._tensor_method_kind(method)
+                    if kind == SHAPE and self._is_weight(base):
+                        kind = CONST  # self.weight.size(0): fixed by __init__
                 elif receiver_kind == SHAPE:
                     kind = SHAPE if method not in ("__len__",) else CONST
                 elif receiver_kind == DATA:
