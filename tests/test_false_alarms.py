@@ -602,3 +602,30 @@ class M(torch.nn.Module):
     env = kinds_of(src)
     assert env["a"] == CONST and env["b"] == CONST and env["c"] == CONST
     assert env["d"] == SHAPE
+
+
+def test_project_dynamic_dims_upgrade_exl114():
+    from exportlint.checks.shapes import SplitDynamicDim
+
+    src = textwrap.dedent("""
+    import torch
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            a, b = x.chunk(2, dim=1)
+            return a + b
+    """)
+    from exportlint.engine import FileContext
+    from exportlint.config import Config
+
+    module = cst.parse_module(src)
+    ctx = FileContext("m.py", src, module, SemanticModel(module), Config())
+    ctx.project_declares_dynamic = True
+    ctx.project_dynamic = {"M": {"x": {0, 1}}}
+    ctx._rule = SplitDynamicDim()
+    SplitDynamicDim().check(ctx)
+    assert [(r.code, r.severity.value) for r in ctx.reported] == [("EXL114", "error")]
+    ctx.reported.clear()
+    ctx.project_dynamic = {"M": {"x": {0}}}
+    SplitDynamicDim().check(ctx)
+    assert ctx.reported == []  # dim 1 is static in every export call of the project

@@ -196,3 +196,14 @@ def _builds_dims(ctx) -> bool:
         if q in ("torch.export.Dim", "torch.export.dynamic_shapes.Dim", "torch.export.ShapesCollection"):
             return True
     return False
+
+
+def declared_dims(ctx, cls_name: Optional[str]) -> dict[str, set]:
+    """dynamic_dims of this file, plus the dims the project's export calls declare for the
+    exported class ``cls_name`` (``ctx.project_dynamic``, when project analysis ran)."""
+    out = {k: set(v) for k, v in dynamic_dims(ctx).items()}
+    proj = getattr(ctx, "project_dynamic", None)
+    if proj and cls_name and cls_name in proj:
+        for p, dims in proj[cls_name].items():
+            out.setdefault(p, set()).update(d for d in dims if isinstance(d, int))
+    return out

@@ -7,7 +7,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import call_exporters, declares_dynamic, dynamic_dims, snippet
+from exportlint.checks.common import call_exporters, declared_dims, declares_dynamic, dynamic_dims, snippet
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
 from exportlint.semantics.model import DDS_OPS, Branch, iter_nodes, literal_value, names_in
@@ -307,8 +307,9 @@ class ShapeBranch(Rule):
             return ()  # the project exports fixed shapes: specialising to them is what it wants
         # no export call seen anywhere: a hint (info) rather than a warning
         sev = Severity.INFO if mode is None else None
-        dyn = dynamic_dims(ctx)
+        file_dyn = dynamic_dims(ctx)
         for fn in ctx.model.functions:
+            dyn = declared_dims(ctx, fn.cls.name) if getattr(ctx, "project_dynamic", None) and fn.cls else file_dyn
             params = _tensor_params(fn)
             for br in fn.branches:
                 if br.kind != SHAPE or br.construct == "assert":

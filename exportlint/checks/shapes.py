@@ -23,7 +23,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import assignments_in_scope, declares_dynamic, dynamic_dims, snippet
+from exportlint.checks.common import assignments_in_scope, declared_dims, declares_dynamic, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
@@ -228,10 +228,10 @@ class SplitDynamicDim(Rule):
         mode = declares_dynamic(ctx)
         if mode is False:
             return ()
-        dyn = dynamic_dims(ctx)
         for fn in ctx.model.functions:
             if fn.why not in ("forward", "export-call"):
                 continue
+            dyn = declared_dims(ctx, fn.cls.name if fn.cls is not None else None)
             params = [p.name.value for p in list(fn.node.params.posonly_params) + list(fn.node.params.params)]
             # an input rebound to anything but arithmetic on itself may no longer have its batch first
             reassigned = {n for n, v, _ in assignments_in_scope(fn.node) if not isinstance(v, cst.BinaryOperation)}
