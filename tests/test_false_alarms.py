@@ -629,3 +629,22 @@ def test_project_dynamic_dims_upgrade_exl114():
     ctx.project_dynamic = {"M": {"x": {0}}}
     SplitDynamicDim().check(ctx)
     assert ctx.reported == []  # dim 1 is static in every export call of the project
+
+
+def test_module_function_passed_as_a_value_is_analysed():
+    # transformers: `attention_interface = ALL_ATTENTION_FUNCTIONS.get_interface(impl, eager_attention_forward)`
+    src = """
+import torch
+
+def eager_attention_forward(module, query: torch.Tensor, key: torch.Tensor, scaling: float):
+    w = torch.matmul(query, key.transpose(2, 3)) * scaling
+    if w.sum() > 0:  # <-
+        w = w + 1
+    return w
+
+class Attn(torch.nn.Module):
+    def forward(self, q, k):
+        fn = INTERFACES.get(self.impl, eager_attention_forward)
+        return fn(self, q, k, 0.1)
+"""
+    assert (line_of(src, "# <-"), "EXL101") in codes(src)

@@ -745,6 +745,9 @@ class SemanticModel:
                 newkw = dict(oldkw)
                 for k, v in kwk.items():
                     newkw[k] = join(newkw[k], v) if k in newkw else v
+                if not old and not oldkw:
+                    # first seen as a value (no arguments known): the call site's kinds
+                    new, newkw = list(argk), dict(kwk)
                 if new == old and newkw == oldkw:
                     continue
                 seen_args[key] = new
@@ -1511,6 +1514,11 @@ class FunctionFacts:
             if v in self.model.module_consts:
                 mk = self.model.module_consts[v]
                 return mk if mk in (CONST, NONE) else UNKNOWN
+            fn = self.model.module_functions.get(v)
+            if fn is not None and not self._jit_skipped(fn) and v not in self.model.guard_helpers:
+                # a module function handed on as a value (`get_interface(..., eager_attention_forward)`,
+                # a callback): it runs in the graph, with unknown arguments (annotations apply)
+                self.callees.append((fn, None, [], {}))
             return UNKNOWN
         if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis):
             return CONST
