@@ -648,3 +648,21 @@ class Attn(torch.nn.Module):
         return fn(self, q, k, 0.1)
 """
     assert (line_of(src, "# <-"), "EXL101") in codes(src)
+
+
+def test_int_of_tolist_values_names_legacy_only():
+    # kimi_k25: `for t, h, w in grid_thw.tolist(): t, h, w = int(t), int(h), int(w)` then arange(t):
+    # .tolist() values stay symbolic for torch.export (measured, rules/EXL104.md)
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, grid_thw):
+        parts = []
+        for t, h, w in grid_thw.tolist():
+            t, h, w = int(t), int(h), int(w)
+            parts.append(torch.arange(t, device=grid_thw.device).repeat_interleave(h * w))  # <-
+        return torch.cat(parts)
+"""
+    fs = [f for f in lint(src) if f.code == "EXL104" and f.line == line_of(src, "# <-")]
+    assert fs and all(f.exporters == ("onnx-legacy",) for f in fs)

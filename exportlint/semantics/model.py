@@ -1192,6 +1192,13 @@ class FunctionFacts:
             k = self.eval(s.value)
             if len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
                 self.assigned_to[id(s.value)] = s.targets[0].target.value
+            elif (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
+                  and isinstance(s.value, (cst.Tuple, cst.List))
+                  and len(s.targets[0].target.elements) == len(s.value.elements)):
+                # t, h, w = int(t), int(h), int(w)
+                for te, ve in zip(s.targets[0].target.elements, s.value.elements):
+                    if isinstance(te.value, cst.Name):
+                        self.assigned_to[id(ve.value)] = te.value.value
             for tgt in s.targets:
                 self._assign_target(tgt.target, k, s, "assign", s.value)
         elif t is cst.AnnAssign:
