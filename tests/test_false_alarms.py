@@ -666,3 +666,27 @@ class M(torch.nn.Module):
 """
     fs = [f for f in lint(src) if f.code == "EXL104" and f.line == line_of(src, "# <-")]
     assert fs and all(f.exporters == ("onnx-legacy",) for f in fs)
+
+
+def test_autograd_function_forward_gets_every_argument_kind():
+    # reformer _ReversibleFunction.apply(..., output_attentions): the last flag was typed a tensor
+    src = """
+import torch
+from torch.autograd import Function
+
+class Rev(Function):
+    @staticmethod
+    def forward(ctx, hidden_states, scale, output_attentions):
+        if output_attentions:
+            return hidden_states * scale
+        return hidden_states
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None, None
+
+class M(torch.nn.Module):
+    def forward(self, x, output_attentions=False):
+        return Rev.apply(x, 2.0, output_attentions)
+"""
+    assert [c for _, c in codes(src) if c == "EXL101"] == []

@@ -1785,7 +1785,8 @@ class FunctionFacts:
                         kind = TENSOR
                         fwd = c.find_method("forward")
                         if fwd is not None:
-                            self._add_callee(fwd[1], fwd[0], e, [UNKNOWN] + arg_kinds, skip_self=False)
+                            # Function.forward(ctx, *args): ctx first, then the call's arguments
+                            self._add_callee(fwd[1], fwd[0], e, arg_kinds, skip_self=False, lead=1)
                 elif d is not None and d in self.model.classes:
                     c = self.model.classes[d]
                     r = c.find_method(method)
@@ -1861,10 +1862,10 @@ class FunctionFacts:
         return UNKNOWN
 
     def _add_callee(self, fn: cst.FunctionDef, cls: Optional[ClassFacts], call: cst.Call, arg_kinds: list[str],
-                    skip_self: bool, local: bool = False) -> None:
+                    skip_self: bool, local: bool = False, lead: int = 0) -> None:
         if self._jit_skipped(fn):
             return  # @torch.jit.unused / @torch.jit.ignore: the author keeps it Python-side
-        pos: list[str] = []
+        pos: list[str] = [UNKNOWN] * lead
         kw: dict[str, str] = {}
         for a, k in zip(call.args, arg_kinds):
             if a.star:
