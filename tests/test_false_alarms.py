@@ -690,3 +690,74 @@ class M(torch.nn.Module):
         return Rev.apply(x, 2.0, output_attentions)
 """
     assert [c for _, c in codes(src) if c == "EXL101"] == []
+
+
+def test_cache_hit_return_then_refill():
+    # seamless_m4t / wav2vec2_conformer rotary embeddings
+    src = """
+import torch
+
+class Rotary(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cached_sequence_length = None
+        self.cached_rotary = None
+
+    def forward(self, hidden_states):
+        n = hidden_states.shape[1]
+        if n == self.cached_sequence_length and self.cached_rotary is not None:
+            return self.cached_rotary
+        self.cached_sequence_length = n
+        self.cached_rotary = torch.arange(n, device=hidden_states.device).float()
+        return self.cached_rotary
+"""
+    assert [c for _, c in codes(src) if c == "EXL203"] == []
+
+
+def test_counter_behind_an_early_return_is_still_state():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.step = 0
+
+    def forward(self, x):
+        if self.step > 10:
+            return x
+        self.step += 1  # <-
+        return x * self.step
+"""
+    assert (line_of(src, "# <-"), "EXL203") in codes(src)
+
+
+def test_buffer_created_or_module_cast_in_forward_stays_reported():
+    # m2m_100 make_weights: `self.weights = nn.Buffer(...)` from forward; nllb_moe
+    # `self.classifier = self.classifier.to(dtype)`. Measured (torch 2.13): export-strict fails
+    # ('Unsupported python_type() call'), onnx-dynamo fails, non-strict gives a program that
+    # fails at run time; the module cast fails non-strict ("_apply(): Couldn't swap Linear.weight").
+    src = """
+import torch
+from torch import nn
+
+class Pos(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.make_weights(16)
+        self.classifier = nn.Linear(4, 4)
+
+    def make_weights(self, n):
+        w = torch.zeros(n, 4)
+        if hasattr(self, "weights"):
+            w = w.to(self.weights.device)
+        self.weights = nn.Buffer(w, persistent=False)  # <- buffer
+
+    def forward(self, x):
+        if x.shape[1] > self.weights.size(0):
+            self.make_weights(x.shape[1])
+        self.classifier = self.classifier.to(x.dtype)  # <- cast
+        return self.classifier(x) + self.weights[: x.shape[1]]
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL203"]
+    assert got == [line_of(src, "# <- buffer"), line_of(src, "# <- cast")]

@@ -1014,6 +1014,8 @@ class FunctionFacts:
         #: local names bound to a submodule of a known local class (loop over a ModuleList)
         self.module_vars: dict[str, ClassFacts] = {}
         self._conds: list[cst.BaseExpression] = []
+        #: self.<attr> tested by an earlier `if ...: return` (a cache hit) in this function
+        self._cache_hit_attrs: set[str] = set()
         #: the function whose source text contains this one (itself, or the caller for nested defs)
         if id(node) in model.function_indent or caller is None:
             self.anchor = (node, model.function_indent.get(id(node)))
@@ -1160,6 +1162,19 @@ class FunctionFacts:
             self._conds.append(st.test)
             self._block(body_statements(st.body))
             self._conds.pop()
+        if st.orelse is None and self.self_name is not None:
+            body = list(body_statements(st.body))
+            last = body[-1] if body else None
+            if (isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Return)
+                    and last.body[-1].value is not None):
+                # `if n == self.cached_n and self.cached is not None: return self.cached`: attributes
+                # written after this cache hit (one that returns a tested attribute) refill the cache
+                tested = {n.attr.value for n in iter_nodes(st.test) if self._is_self_attr(n)}
+                rv = last.body[-1].value
+                # the hit returns the cached value itself (`return position_ids + self.delta` reuses a
+                # value carried from an earlier call: state, still reported)
+                if self._is_self_attr(rv) and rv.attr.value in tested:
+                    self._cache_hit_attrs.update(tested)
         after_body = self.env
         self.env = dict(before)
         orelse = st.orelse
@@ -1332,7 +1347,7 @@ class FunctionFacts:
                     return True
             return False
 
-        return any(unset(c) for c in self._conds)
+        return attr in self._cache_hit_attrs or any(unset(c) for c in self._conds)
 
     def _is_self_attr(self, e: cst.BaseExpression) -> bool:
         return (
