@@ -761,3 +761,27 @@ class Pos(nn.Module):
 """
     got = [ln for ln, c in codes(src) if c == "EXL203"]
     assert got == [line_of(src, "# <- buffer"), line_of(src, "# <- cast")]
+
+
+def test_exl114_follows_batch_through_submodules_and_activations():
+    src = DYN + """
+import torch
+import torch.nn.functional as F
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 3, 1)
+        self.rnn = torch.nn.LSTM(3, 3)
+
+    def forward(self, x):
+        h = F.relu(self.conv(x)) * 0.5
+        uncond, cond = h.chunk(2)  # <-
+        p = h.permute(1, 0, 2, 3)
+        a, b = p.chunk(2)
+        r, _ = self.rnn(x)
+        c, d = r.chunk(2)
+        return uncond + cond + a + b + c + d
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL114"]
+    assert got == [line_of(src, "# <-")]

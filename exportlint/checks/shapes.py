@@ -233,9 +233,7 @@ class SplitDynamicDim(Rule):
                 continue
             dyn = declared_dims(ctx, fn.cls.name if fn.cls is not None else None)
             params = [p.name.value for p in list(fn.node.params.posonly_params) + list(fn.node.params.params)]
-            # an input rebound to anything but arithmetic on itself may no longer have its batch first
-            reassigned = {n for n, v, _ in assignments_in_scope(fn.node) if not isinstance(v, cst.BinaryOperation)}
-            inputs = {p for p in params if fn.env.get(p) in TENSORISH and p not in reassigned}
+            inputs = _batch_first_names(ctx, fn, {p for p in params if fn.env.get(p) in TENSORISH})
             for call in fn.calls:
                 q = call.qualname or ""
                 name = q.rsplit(".", 1)[-1]
@@ -278,6 +276,59 @@ class SplitDynamicDim(Rule):
 
 _RNN_MODULES = {f"torch.nn.{n}" for n in ("LSTM", "GRU", "RNN")} | {
     f"torch.nn.modules.rnn.{n}" for n in ("LSTM", "GRU", "RNN")}
+
+#: methods and functional ops that keep a tensor's batch dimension first
+_KEEP_METHODS = frozenset("to float half double bfloat16 contiguous clone detach relu sigmoid tanh exp abs neg sqrt "
+                          "softmax log_softmax type_as masked_fill clamp mul add sub div".split())
+_KEEP_F = frozenset("relu gelu silu elu leaky_relu sigmoid tanh softmax log_softmax dropout layer_norm group_norm "
+                    "normalize conv1d conv2d conv3d linear interpolate pad batch_norm".split())
+
+
+def _keeps_batch(ctx, fn, v: cst.BaseExpression, bf: set) -> bool:
+    if isinstance(v, cst.Name):
+        return v.value in bf
+    if isinstance(v, cst.BinaryOperation):
+        return _keeps_batch(ctx, fn, v.left, bf) or _keeps_batch(ctx, fn, v.right, bf)
+    if isinstance(v, cst.Call):
+        f = v.func
+        args = [a.value for a in v.args if a.keyword is None and not a.star]
+        if isinstance(f, cst.Attribute) and fn._is_self_attr(f):
+            # self.block(x): a submodule (not an RNN, whose batch may come second)
+            fact = fn.cls.find_attr(f.attr.value) if fn.cls is not None else None
+            if fact is None or fact.what != "submodule" or not args:
+                return False
+            if isinstance(fact.value, cst.Call) and (ctx.model.imports.resolve(fact.value.func) or "") in _RNN_MODULES:
+                return False
+            return _keeps_batch(ctx, fn, args[0], bf)
+        if isinstance(f, cst.Attribute) and f.attr.value in _KEEP_METHODS and fn.kind(f.value) in TENSORISH:
+            return _keeps_batch(ctx, fn, f.value, bf)
+        q = ctx.model.imports.resolve(f) or ""
+        if q.startswith("torch.nn.functional.") and q.rsplit(".", 1)[-1] in _KEEP_F and args:
+            return _keeps_batch(ctx, fn, args[0], bf)
+    return False
+
+
+def _batch_first_names(ctx, fn, inputs: set) -> set:
+    """Forward inputs and the names computed from them by batch-preserving steps (arithmetic,
+    submodule calls, activations, dtype/device moves), in statement order; a name bound any
+    other way (reshape, permute, tuple unpacking, a loop) is dropped."""
+    bf = set(inputs)
+    for n, v, _ in assignments_in_scope(fn.node):
+        if _keeps_batch(ctx, fn, v, bf):
+            bf.add(n)
+        else:
+            bf.discard(n)
+    for node in iter_nodes(fn.node):
+        targets = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets if not isinstance(t.target, cst.Name)]
+        elif isinstance(node, (cst.For, cst.CompFor, cst.AugAssign, cst.NamedExpr)):
+            targets = [node.target]
+        for t in targets:
+            for m in iter_nodes(t):
+                if isinstance(m, cst.Name):
+                    bf.discard(m.value)
+    return bf
 
 
 @register
