@@ -205,6 +205,8 @@ def _sites(ctx, tbl) -> Iterator[_Site]:
                     if id(call.node) in seen:
                         continue
                     seen.add(id(call.node))
+                    if _global_pool(q, call.node, 0 if method else 1):
+                        continue
                     values = call_values(call.node, rec.get("params", {}), method)
                     yield _Site(call.node, name, rec, values, q)
                     continue
@@ -221,8 +223,28 @@ def _sites(ctx, tbl) -> Iterator[_Site]:
                 if hit is None or not hit[1].get("module") or id(ctor) in seen:
                     continue
                 seen.add(id(ctor))
+                if _global_pool(mq, ctor, 0):
+                    continue
                 name, rec, _ = hit
                 yield _Site(ctor, name, rec, call_values(ctor, rec.get("params", {}), False), mq)
+
+
+def _global_pool(q: str, call: cst.Call, index: int) -> bool:
+    """Adaptive pooling to output size 1 (`AdaptiveMaxPool2d(1)`, `adaptive_avg_pool2d(x, (1, 1))`):
+    global pooling, exported by all four exporters at every size (measured, torch 2.13, 1d/2d/3d
+    avg and max, dynamic sizes; the
+    table's trial export used another output size)."""
+    last = q.rsplit(".", 1)[-1].lower()
+    if not last.startswith("adaptive") or "pool" not in last:
+        return False
+    pos = [a for a in call.args if a.keyword is None and not a.star]
+    v = literal_value(pos[index].value) if index < len(pos) else MISSING
+    if v is MISSING:
+        for a in call.args:
+            if a.keyword is not None and a.keyword.value == "output_size":
+                v = literal_value(a.value)
+    vals = list(v) if isinstance(v, (list, tuple)) else [v]
+    return bool(vals) and all(x == 1 and not isinstance(x, bool) for x in vals)
 
 
 def _equivalent(name: str) -> str:
