@@ -232,8 +232,7 @@ def _sites(ctx, tbl) -> Iterator[_Site]:
 def _global_pool(q: str, call: cst.Call, index: int) -> bool:
     """Adaptive pooling to output size 1 (`AdaptiveMaxPool2d(1)`, `adaptive_avg_pool2d(x, (1, 1))`):
     global pooling, exported by all four exporters at every size (measured, torch 2.13, 1d/2d/3d
-    avg and max, dynamic sizes; the
-    table's trial export used another output size)."""
+    avg and max, dynamic sizes; the table's trial export used another output size)."""
     last = q.rsplit(".", 1)[-1].lower()
     if not last.startswith("adaptive") or "pool" not in last:
         return False
