@@ -352,6 +352,28 @@ class M(torch.nn.Module):
     assert codes(src) == []
 
 
+def test_project_helper_with_arguments_returning_a_guard():
+    src = """
+import torch
+
+def tracing_or_proxy(x):
+    return torch.jit.is_tracing() or isinstance(x, torch.fx.Proxy)
+
+def flag_and_scripting(flag):
+    return flag and torch.jit.is_scripting()
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        if not tracing_or_proxy(x):
+            if x.sum() > 0:
+                x = x + 1
+        if flag_and_scripting(True):
+            x = x[: int(x.max())]
+        return x
+"""
+    assert codes(src) == []
+
+
 def test_branch_only_when_scripting_is_skipped():
     src = """
 import torch

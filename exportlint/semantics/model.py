@@ -484,7 +484,7 @@ def _is_guard_call(node: cst.BaseExpression, imports: ImportMap,
     """True: exporting-guard call (True while exporting); False: never True while exporting."""
     if not isinstance(node, cst.Call):
         return None
-    if helpers and isinstance(node.func, cst.Name) and node.func.value in helpers and not node.args:
+    if helpers and isinstance(node.func, cst.Name) and node.func.value in helpers:
         return helpers[node.func.value]
     q = imports.resolve(node.func) or dotted(node.func) or ""
     last = q.rsplit(".", 1)[-1]
@@ -511,14 +511,12 @@ def guard_value(e: cst.BaseExpression, imports: ImportMap, helpers: Optional[dic
 
 
 def guard_helpers(functions: dict[str, cst.FunctionDef], imports: ImportMap) -> dict[str, bool]:
-    """Module functions without parameters whose only statement returns an export-guard
-    expression (`def is_tracing(): return torch.jit.is_tracing() or is_scripting()`), with
-    the value they return while exporting."""
+    """Module functions whose only statement returns an export-guard expression decided
+    whatever the arguments (`def is_tracing(): return torch.jit.is_tracing() or is_scripting()`,
+    `def is_proxy(x): return torch.jit.is_tracing() or isinstance(x, Proxy)`), with the value
+    they return while exporting."""
     out: dict[str, bool] = {}
     for name, fn in functions.items():
-        ps = fn.params
-        if ps.params or ps.posonly_params or ps.kwonly_params or isinstance(ps.star_arg, cst.Param):
-            continue
         stmts = [st for st in body_statements(fn.body)
                  if not (isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1
                          and isinstance(st.body[0], cst.Expr) and isinstance(st.body[0].value, cst.SimpleString))]
