@@ -811,3 +811,22 @@ class M(torch.nn.Module):
 """
     got = [ln for ln, c in codes(src) if c == "EXL114"]
     assert got == [line_of(src, "# <-")]
+
+
+def test_item_in_assume_constant_result_names_strict_only():
+    # ExportDB assume_constant_result (bench/exportdb_scoreboard.py real outcomes, torch 2.13):
+    # strict diverges (the value is baked), non-strict / onnx-dynamo / onnx-legacy pass
+    src = """
+import torch
+import torch._dynamo as torchdynamo
+
+class M(torch.nn.Module):
+    @torchdynamo.assume_constant_result
+    def get_item(self, y):
+        return y.int().item()  # <-
+
+    def forward(self, x, y):
+        return x[: self.get_item(y)]
+"""
+    fs = [f for f in lint(src) if f.code == "EXL102"]
+    assert [(f.line, f.exporters) for f in fs] == [(line_of(src, "# <-"), ("export-strict",))]

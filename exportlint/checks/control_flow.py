@@ -207,6 +207,7 @@ class TensorToPython(Rule):
     def check(self, ctx):
         for fn in ctx.model.functions:
             consumed = consumed_conversions(fn)
+            assumed = _assumes_constant(ctx, fn)
             for call in fn.calls:
                 node = call.node
                 if id(node) in consumed:
@@ -227,6 +228,17 @@ class TensorToPython(Rule):
                     what = f"`{call.qualname}(tensor)`"
                 else:
                     continue
+                if assumed:
+                    # measured (ExportDB assume_constant_result): strict bakes the value (wrong for other
+                    # inputs), non-strict / onnx-dynamo keep it symbolic, the legacy trace stays dynamic
+                    ctx.report(
+                        node,
+                        f"{what} in a `@assume_constant_result` function (`{snippet(ctx, node)}`): torch.export "
+                        "strict records the example's value as a constant, so the exported program is wrong for "
+                        "other inputs. Drop the decorator if the value depends on the input.",
+                        exporters=("export-strict",),
+                    )
+                    continue
                 ctx.report(
                     node,
                     f"{what} turns tensor data into a Python value (`{snippet(ctx, node)}`): legacy ONNX tracing "
@@ -236,6 +248,15 @@ class TensorToPython(Rule):
                     exporters=exporters,
                 )
         return ()
+
+
+def _assumes_constant(ctx, fn) -> bool:
+    for d in fn.node.decorators:
+        dec = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+        q = ctx.model.imports.resolve(dec) or ""
+        if q.endswith("assume_constant_result") and q.startswith("torch."):
+            return True
+    return False
 
 
 @register
