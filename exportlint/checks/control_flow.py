@@ -326,8 +326,6 @@ class ShapeBranch(Rule):
         mode = declares_dynamic(ctx)
         if mode is False:
             return ()  # the project exports fixed shapes: specialising to them is what it wants
-        # no export call seen anywhere: a hint (info) rather than a warning
-        sev = Severity.INFO if mode is None else None
         file_dyn = dynamic_dims(ctx)
         for fn in ctx.model.functions:
             dyn = declared_dims(ctx, fn.cls.name) if getattr(ctx, "project_dynamic", None) and fn.cls else file_dyn
@@ -354,7 +352,6 @@ class ShapeBranch(Rule):
                         f"{_CONSTRUCT[br.construct]} on a shape (`{snippet(ctx, culprit)}`): the export keeps only "
                         "the branch taken by the example input's shape. Fine for static shapes; with a dynamic "
                         "dimension use `torch.cond` or one computation for both cases.",
-                        severity=sev,
                     )
             for loop in fn.loops:
                 if loop.kind != SHAPE:
@@ -364,7 +361,6 @@ class ShapeBranch(Rule):
                     f"loop over a shape (`{snippet(ctx, loop.iter)}`) is unrolled for the example input's size"
                     + (" (iterating a tensor walks its first dimension)" if loop.over_tensor else "")
                     + ": wrong or rejected when that dimension is dynamic. Vectorise it if the size can change.",
-                    severity=sev,
                 )
         return ()
 
