@@ -101,6 +101,9 @@ CLASSES: dict[str, str] = {
     "antialias_resize": "op unsupported by an exporter",
     "attr_shapes_cache": "module attribute set in forward",
     "arange_index_no_device": "device-less factory in forward",
+    "gpt2_batch_check": "shape check raising, dynamic batch",
+    "labels_numpy_index": ".numpy() on tensor data",
+    "per_image_len_loop": "len(t) loop over a dynamic batch",
 }
 
 
