@@ -38,8 +38,9 @@ import sys
 import sysconfig
 import time
 from collections import Counter, defaultdict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from importlib import metadata
+from itertools import zip_longest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -68,7 +69,7 @@ def site_packages() -> Path:
 
 
 # --------------------------------------------------------------------------- refresh (runs workers)
-def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float) -> dict:
+def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float, keep_order: bool = False) -> dict:
     sys.path.insert(0, str(HERE))
     import zoo_worker  # torch-free at top level
 
@@ -104,15 +105,24 @@ def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float) -> dict:
         print(f"[{time.perf_counter() - t_all:6.0f}s] {name}: {wall:.0f}s\n" + "\n".join(lines), flush=True)
         return name, rec
 
+    def save():  # after every model, so an interrupted refresh keeps what it measured
+        truth["versions"] = vers
+        truth["method"] = ("bench/zoo_worker.py: tiny configs, random weights, seed 0; per exporter a forked child "
+                           "with timeout and RLIMIT_AS; paths relative to site-packages")
+        truth["models"] = dict(sorted(truth["models"].items()))
+        TRUTH.parent.mkdir(parents=True, exist_ok=True)
+        TRUTH.write_text(json.dumps(truth, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+
+    # round-robin over the zoos, so a partial run covers all of them (--only: in the order given)
+    by_zoo: dict[str, list[str]] = defaultdict(list)
+    for n in names:
+        by_zoo[zoo_worker.MODELS[n][0]].append(n)
+    order = names if keep_order else [n for group in zip_longest(*by_zoo.values()) for n in group if n]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        for name, rec in ex.map(one, names):
+        for fut in as_completed([ex.submit(one, n) for n in order]):
+            name, rec = fut.result()
             truth["models"][name] = rec
-    truth["versions"] = vers
-    truth["method"] = ("bench/zoo_worker.py: tiny configs, random weights, seed 0; per exporter a forked child "
-                       "with timeout and RLIMIT_AS; paths relative to site-packages")
-    truth["models"] = dict(sorted(truth["models"].items()))
-    TRUTH.parent.mkdir(parents=True, exist_ok=True)
-    TRUTH.write_text(json.dumps(truth, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+            save()
     print(f"refresh: {len(names)} models in {time.perf_counter() - t_all:.0f}s -> {TRUTH.relative_to(ROOT)}")
     return truth
 
@@ -332,6 +342,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--refresh", action="store_true", help="re-run the real exports (needs torch and the zoos)")
     ap.add_argument("--only", nargs="*", default=[], help="with --refresh: these models (default: all)")
+    ap.add_argument("--missing", action="store_true", help="with --refresh: only models not in the truth yet")
     ap.add_argument("--list", action="store_true", help="list the models and exit")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="models exported in parallel (default 1)")
     ap.add_argument("--timeout", type=float, default=240, help="seconds per (model, exporter)")
@@ -355,7 +366,11 @@ def main() -> int:
         bad = [n for n in a.only if n not in zoo_worker.MODELS]
         if bad:
             sys.exit(f"unknown models {bad}; --list shows them")
-        refresh(a.only or list(zoo_worker.MODELS), a.jobs, a.timeout, a.mem_gb)
+        names = a.only or list(zoo_worker.MODELS)
+        if a.missing and TRUTH.exists():
+            have = load_truth()["models"]
+            names = [n for n in names if n not in have]
+        refresh(names, a.jobs, a.timeout, a.mem_gb, keep_order=bool(a.only))
     truth = load_truth()
     now = versions()
     diff = {k: (v, now.get(k)) for k, v in truth.get("versions", {}).items() if now.get(k) != v}

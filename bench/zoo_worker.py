@@ -539,7 +539,7 @@ def _compare(ref: list, got: list) -> str:
 
 
 # --------------------------------------------------------------------------- one exporter
-def run_one(name: str, exporter: str, site: str) -> dict:
+def run_one(name: str, exporter: str, site: str, checkpoint=None) -> dict:
     import warnings
 
     import torch
@@ -628,6 +628,8 @@ def run_one(name: str, exporter: str, site: str) -> dict:
         rec["outcome"] = "fail"
         rec["message"] = _first_line(L.exporter_message(e, 2000))
         rec["error_type"] = type(e).__name__
+        if checkpoint:
+            checkpoint(dict(rec, located="timed out while locating"))
 
         def second():
             if exporter in ("export-strict", "export-nonstrict"):
@@ -707,8 +709,12 @@ def _child(name, exporter, site, path, mem_gb):
         resource.setrlimit(resource.RLIMIT_AS, (soft + _vm_size(), resource.RLIM_INFINITY))
     except (ValueError, OSError):
         pass
+    def checkpoint(rec):
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(rec, fh)
+
     try:
-        rec = run_one(name, exporter, site)
+        rec = run_one(name, exporter, site, checkpoint)
     except MemoryError:
         rec = {"outcome": "crash", "message": "MemoryError (memory limit)"}
     except BaseException as e:  # noqa: BLE001
@@ -782,7 +788,11 @@ def main() -> int:
             os.waitpid(pid, 0)
             status = "timeout"
         wall = round(time.perf_counter() - t0, 2)
-        if status == "timeout":
+        if status == "timeout" and os.path.exists(path):  # it failed, then locating the line timed out
+            with open(path, encoding="utf-8") as fh:
+                rec = json.load(fh)
+            os.unlink(path)
+        elif status == "timeout":
             rec = {"outcome": "timeout", "message": f"timed out after {a.timeout:.0f} s"}
         elif os.path.exists(path):
             with open(path, encoding="utf-8") as fh:
