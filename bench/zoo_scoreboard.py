@@ -110,6 +110,7 @@ def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float, keep_ord
         truth["method"] = ("bench/zoo_worker.py: tiny configs, random weights, seed 0; per exporter a forked child "
                            "with timeout and RLIMIT_AS; paths relative to site-packages")
         truth["models"] = dict(sorted(truth["models"].items()))
+        compact(truth)
         TRUTH.parent.mkdir(parents=True, exist_ok=True)
         TRUTH.write_text(json.dumps(truth, indent=1, sort_keys=False) + "\n", encoding="utf-8")
 
@@ -127,13 +128,32 @@ def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float, keep_ord
     return truth
 
 
+def compact(truth: dict) -> None:
+    """Ran-lines as '3-7,9' strings (older records: lists of [a, b] / n)."""
+    for m in truth.get("models", {}).values():
+        for r in m.get("exporters", {}).values():
+            for f, rg in list((r.get("ran") or {}).items()):
+                if not isinstance(rg, str):
+                    lines = sorted(_expand(rg))
+                    out: list[list[int]] = []
+                    for n in lines:
+                        if out and n == out[-1][1] + 1:
+                            out[-1][1] = n
+                        else:
+                            out.append([n, n])
+                    r["ran"][f] = ",".join(str(a) if a == b else f"{a}-{b}" for a, b in out)
+
+
 def load_truth(path: Path = TRUTH) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
 # --------------------------------------------------------------------------- the truth, indexed
 def _expand(ranges) -> set[int]:
+    """Lines of '3-7,9' (or [[3, 7], 9])."""
     out: set[int] = set()
+    if isinstance(ranges, str):
+        ranges = [[int(x) for x in r.split("-")] if "-" in r else int(r) for r in ranges.split(",") if r]
     for r in ranges:
         if isinstance(r, int):
             out.add(r)
@@ -281,11 +301,11 @@ def lint_paths(truth: ZooTruth, site: Path) -> list[str]:
     return [p for p in paths if (site / p).exists()]
 
 
-def lint(paths: list[str], site: Path, jobs: int) -> tuple[list[dict], float]:
+def lint(paths: list[str], site: Path, jobs: int, src: Path = ROOT) -> tuple[list[dict], float]:
     out = Path(os.environ.get("ZOO_TMP", "/tmp")) / f"zoo-lint-{os.getpid()}.json"
     cmd = [sys.executable, "-m", "exportlint", "--format", "json", "--no-cache", "--exit-zero", "-q", "-j", str(jobs),
            "-o", str(out)] + paths
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(src) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     t0 = time.perf_counter()
     p = subprocess.run(cmd, cwd=str(site), env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t0
@@ -317,6 +337,8 @@ def print_zoo(res: dict, top: int) -> None:
           + ", ".join(f"{e} {v['found']}/{v['failing_lines']}" for e, v in res["recall_per_exporter"].items()))
     if res["unlocated_failures"]:
         print(f"   failures with no zoo line (not scored): {len(res['unlocated_failures'])}")
+        for u in res["unlocated_failures"][:top]:
+            print(f"     {u['exporter']:17s} [{u['model']}]  {u['message'][:110]}")
     wr = res["warn_recall"]
     print(f"   legacy TracerWarning lines found: {res['warn_lines'] - len(res['warn_misses'])}/{res['warn_lines']}"
           + (f" = {wr:.2f}" if wr is not None else ""))
@@ -324,6 +346,8 @@ def print_zoo(res: dict, top: int) -> None:
     print(f"   error precision: {res['errors_true']} true / {res['errors_false']} false"
           + (f" = {pr:.2f}" if pr is not None else " (none judged)")
           + f"; {res['errors_unjudged']} unjudged of {res['errors']} errors ({res['findings']} findings)")
+    print(f"   findings (any severity) on a line that ran in a passing export of an exporter they name: "
+          f"{res['findings_in_ran_lines']}")
     if res["misses"]:
         print("   misses:")
         for m in res["misses"][:top]:
@@ -349,6 +373,7 @@ def main() -> int:
     ap.add_argument("--mem-gb", type=float, default=6, help="address-space limit per exporter process, GB")
     ap.add_argument("--zoo", action="append", choices=ZOOS, help="score these zoos (default: all)")
     ap.add_argument("--lint-jobs", type=int, default=1)
+    ap.add_argument("--exportlint", default=str(ROOT), help="checkout whose exportlint package lints (default: this one)")
     ap.add_argument("--findings", help="score these exportlint JSON findings (paths relative to site-packages) "
                                        "instead of linting")
     ap.add_argument("--findings-out", help="write the lint's findings here")
@@ -390,7 +415,7 @@ def main() -> int:
             findings = [f for f in given if any(f["path"] == p or f["path"].startswith(p + "/") for p in paths)]
             wall = 0.0
         else:
-            findings, wall = lint(paths, site, a.lint_jobs)
+            findings, wall = lint(paths, site, a.lint_jobs, Path(a.exportlint).resolve())
         allf += findings
         res = score(zt, findings)
         res["lint_paths"], res["lint_s"] = paths, round(wall, 1)

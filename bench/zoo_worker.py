@@ -144,7 +144,7 @@ def m_tv__raft_small():
     from torchvision.models.optical_flow import raft_small
 
     m = raft_small(weights=None).eval()
-    return Case(m, ["image1", "image2"], (_img(2, 64), _img(2, 64)), (_img(3, 64), _img(3, 64)), [B, B],
+    return Case(m, ["image1", "image2"], (_img(2, 128), _img(2, 128)), (_img(3, 128), _img(3, 128)), [B, B],
                 note="12 flow updates (default)")
 
 
@@ -494,14 +494,15 @@ def _rel(path: str, site: str) -> str:
     return os.path.relpath(os.path.realpath(path), site)
 
 
-def _ranges(lines) -> list:
+def _ranges(lines) -> str:
+    """'3-7,9,12-14'"""
     out = []
     for n in sorted(set(lines)):
         if out and n == out[-1][1] + 1:
             out[-1][1] = n
         else:
             out.append([n, n])
-    return [a if a == b else [a, b] for a, b in out]
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in out)
 
 
 def _leaves(out):
@@ -684,7 +685,7 @@ def run_one(name: str, exporter: str, site: str, checkpoint=None) -> dict:
         rec["ran_how"] = "eager proxy"
     else:
         rec["ran_how"] = "during export"
-    ran: dict[str, list] = {}
+    ran: dict[str, str] = {}
     for f, lines in tracer.lines.items():
         if users.resolve(f):
             ran[_rel(f, site)] = _ranges(lines)
