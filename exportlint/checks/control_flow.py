@@ -9,6 +9,7 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import call_exporters, dynamic_dims, snippet
 from exportlint.findings import Fix, FixSafety, Severity
+from exportlint.fixes.rewrites import branch_rewrite, item_rewrite
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
 from exportlint.semantics.model import DDS_OPS, Branch, literal_value, names_in
 
@@ -191,8 +192,8 @@ class DataDependentBranch(Rule):
                         "ONNX tracing bakes in the branch taken by the example input. Compute both sides and "
                         "select with `torch.where(cond, a, b)` / a mask, or use `torch.cond` (torch.export)."
                     )
-                fix = _where_fix(ctx, br)
-                ctx.report(br.node, msg, fix=fix, fix_node=br.stmt if fix is not None else None)
+                rw = branch_rewrite(ctx, fn, br)
+                ctx.report(br.node, msg + rw.note, fix=rw.fix, fix_node=rw.node)
         return ()
 
 
@@ -234,6 +235,7 @@ class TensorToPython(Rule):
                     + ("" if exporters == ("onnx-legacy",) else "; torch.export non-strict rejects the conversion")
                     + ". Keep it a tensor (e.g. `t.to(dtype)`, broadcasting, `torch.where`).",
                     exporters=exporters,
+                    **item_rewrite(ctx, fn, call),
                 )
         return ()
 
