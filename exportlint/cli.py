@@ -213,18 +213,19 @@ def _cmd_lint(argv: list[str]) -> int:
 
 def _fix(args, cfg, files, findings, result, confirm_result):
     """--fix / --diff: verify rewrites when --confirm ran, fix the files, re-lint what changed."""
-    from exportlint.fixes.run import fix_files, print_diff, print_dropped
+    from exportlint.fixes.run import fix_files, print_diff, print_verification
 
     dropped = []
     if confirm_result is not None:
         from exportlint.fixes.verify import verify_rewrites
 
         progress = (lambda msg: print(msg, file=sys.stderr, flush=True)) if sys.stderr else None
-        findings, dropped = verify_rewrites(cfg, findings, exporters=args.exporters, progress=progress)
+        findings, dropped = verify_rewrites(cfg, findings, exporters=args.exporters, progress=progress,
+                                            paths=list(args.paths or ["."]))
     run = fix_files(list(files), cfg, unsafe=args.unsafe_fixes, write=args.fix and not args.diff, findings=findings)
     run.dropped = dropped
     args.fixed_count = run.count if args.fix else 0
-    print_dropped(run, sys.stderr)
+    print_verification(findings, run, sys.stderr)
     for e in run.errors:
         print(f"exportlint: {e}", file=sys.stderr)
     if args.diff:

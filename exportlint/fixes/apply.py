@@ -266,7 +266,11 @@ def unified_diff(path: str, before: str, after: str) -> str:
 
     a = before.splitlines(keepends=True)
     b = after.splitlines(keepends=True)
-    lines = list(difflib.unified_diff(a, b, fromfile=f"a/{path}", tofile=f"b/{path}"))
+    rel = os.path.relpath(path) if os.path.isabs(path) else path
+    if rel.startswith(".."):
+        rel = path
+    sep = "" if rel.startswith("/") else "/"
+    lines = list(difflib.unified_diff(a, b, fromfile=f"a{sep}{rel}", tofile=f"b{sep}{rel}"))
     return "".join(l if l.endswith(("\n", "\r")) else l + "\n\\ No newline at end of file\n" for l in lines)
 
 

@@ -568,7 +568,9 @@ def _value_node(v):
 
 
 def _comments(ctx, nodes) -> list[str]:
-    """Comments inside the replaced statements, to keep them above the rewrite."""
+    """Comments inside the replaced statements (their leading comment lines included: the
+    range starts there, and it ends after the last line's comment), to keep them above the
+    rewrite."""
     out: list[str] = []
 
     class V(cst.CSTVisitor):
@@ -720,7 +722,7 @@ def _where_return(ctx, fn, st, a, b, cond, tname, place, last) -> Rewrite:
     if why is not None:
         return _none(why)
     body = ", ".join(parts)
-    rep = _render([f"return {body}"], _comments(ctx, [s for s in _stmts_between(st, last)]), place.indent)
+    rep = _render([f"return {body}"], _comments(ctx, _stmts_between(st, last)), place.indent)
     node = st if last is None else (st, last)
     return Rewrite(
         Fix(rep, FixSafety.UNSAFE, "return torch.where(cond, a, b): both results are computed; their shapes must "
@@ -975,7 +977,7 @@ def _guard(ctx, fn, st, arms, place) -> Optional[Rewrite]:
                 effect_of(ctx, [small.value]) is None
     if not ok:
         return None
-    rep = _render([_code(ctx, s).strip()], _comments(ctx, [st.test]) + _header_comment(st), place.indent)
+    rep = _render([_code(ctx, small).strip()], _comments(ctx, [st]), place.indent)
     return Rewrite(
         Fix(rep, FixSafety.SAFE, "drop the `if`: the guarded operation changes nothing when the condition is false",
             title="run the no-op-when-false operation unconditionally", kind="guard"),

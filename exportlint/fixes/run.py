@@ -99,7 +99,14 @@ def print_fixed(run: FixRun, out: TextIO = sys.stdout, *, rules: Optional[dict] 
             out.write(f"    {k} × {code} ({title})\n")
 
 
-def print_dropped(run: FixRun, out: TextIO = sys.stderr) -> None:
+def print_verification(findings: list[Finding], run: FixRun, out: TextIO = sys.stderr) -> None:
+    """One line per rewrite --confirm checked: verified / kept unsafe / dropped, and why."""
+    for f in findings:
+        rep = f.fix.verification if f.fix is not None else None
+        if rep:
+            what = "verified" if f.fix.verified else "not verified (kept unsafe)"
+            out.write(f"exportlint: rewrite {what} at {f.path}:{f.line}:{f.column} ({f.code}, "
+                      f"{f.fix.title or f.fix.kind}): {rep.get('message', '')}\n")
     for f, rep in run.dropped:
         out.write(f"exportlint: rewrite dropped at {f.path}:{f.line}:{f.column} ({f.code}): {rep.get('message', '')}\n")
 
