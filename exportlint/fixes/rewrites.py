@@ -764,8 +764,9 @@ def _where_assign(ctx, fn, st, arms, conds, place, tname) -> Optional[Rewrite]:
                 rd.add(n)
                 continue
             node = _value_node(v)
-            k = fn.kind(node) if not isinstance(v, tuple) else fn.kind(v[1].value)
-            if not (k in TENSORISH or _is_number(node)):
+            aug_ok = isinstance(v, tuple) and (fn.kind(v[1].value) in TENSORISH or _is_number(v[1].value)
+                                               or fn.kind(v[1].value) == CONST)
+            if not (aug_ok or fn.kind(node) in TENSORISH or _is_number(node)):
                 return _none(f"`{n}` is not a tensor on every side")
             if isinstance(v, tuple):  # x += e: x must be a tensor before
                 if prior_kind(fn, place, n) not in TENSORISH:
@@ -1095,6 +1096,11 @@ def _noop_when_false(ctx, fn, value, x: str, facts: set, *, inplace: bool) -> bo
     name = _call_name(value)
     f = value.func
     q = ctx.model.imports.resolve(f) if isinstance(f, cst.Attribute) else None
+    if q == "torch.where" and not inplace and len(value.args) == 3 and all(a.keyword is None for a in value.args):
+        # torch.where(M, v, x): x wherever M is False
+        m, v, other = (a.value for a in value.args)
+        return (isinstance(other, cst.Name) and other.value == x and ("mask", _norm(ctx, m)) in facts
+                and effect_of(ctx, [v]) is None)
     # the operand: method receiver, or first positional argument of torch.clamp(x, ...)
     args = list(value.args)
     if isinstance(f, cst.Attribute) and q is None:
@@ -1139,10 +1145,6 @@ def _noop_when_false(ctx, fn, value, x: str, facts: set, *, inplace: bool) -> bo
         return ("mask", _norm(ctx, args[0].value)) in facts
     if base == "nan_to_num":
         return ("finite", x) in facts
-    if base == "where" and q is not None and len(value.args) == 3:
-        # torch.where(M, v, x): x wherever M is False
-        m, _, other = (a.value for a in value.args)
-        return isinstance(other, cst.Name) and other.value == x and ("mask", _norm(ctx, m)) in facts
     return False
 
 
