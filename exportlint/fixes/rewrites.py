@@ -28,6 +28,7 @@ mutation, in-place tensor updates, I/O, logging, random numbers) or control leav
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -35,7 +36,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from exportlint.findings import Fix, FixSafety
-from exportlint.semantics.kinds import CONST, DATA, MASK, TENSORISH
+from exportlint.semantics.kinds import CONST, DATA, MASK, NONE, TENSORISH
 from exportlint.semantics.model import body_statements, literal_value
 
 WHERE_TITLE = "torch.where (evaluates both sides)"
@@ -62,6 +63,8 @@ IO_CALLS = frozenset("print input open breakpoint".split())
 LOG_RECEIVERS = frozenset("log logger logging LOGGER LOG _logger _log warnings".split())
 
 _DUNDER = re.compile(r"^__\w+__$")
+_DTYPES = frozenset("float16 half bfloat16 float32 float float64 double int8 uint8 int16 short int32 int int64 long "
+                    "bool complex64 complex128 float8_e4m3fn float8_e5m2".split())
 
 
 @dataclass
@@ -628,6 +631,69 @@ def _branch_rewrite(ctx, fn, br) -> Rewrite:
     if place is None:
         return Rewrite()
     arms = _arms(st)
+    py_parts, tensor_test = _split_python_conjuncts(ctx, fn, st.test)
+    if py_parts:
+        # `if <python> and <tensor>:` -> `if <python>:` around the rewrite of `if <tensor>:`
+        if len(arms) != 1 or tensor_test is None:
+            return _none("the test mixes a Python condition with a tensor one and the `if` has an `else`")
+        arms[0].test = tensor_test
+        rw = _rewrite_if(ctx, fn, st, arms, place, tname)
+        if rw.fix is not None:
+            ind = ctx.module.default_indent
+            body = rw.fix.replacement.replace("\n" + place.indent, "\n" + place.indent + ind)
+            rep = f"if {' and '.join(py_parts)}:\n{place.indent}{ind}{body}"
+            rw.fix = dataclasses.replace(rw.fix, replacement=rep)
+        return rw
+    return _rewrite_if(ctx, fn, st, arms, place, tname)
+
+
+def _split_python_conjuncts(ctx, fn, test) -> tuple[list[str], Any]:
+    """`a and b and c` where some conjuncts are Python values fixed at export time (dtype checks,
+    `x is not None`, config flags): (their sources, the one tensor conjunct) -- ([], None)
+    when there is no Python conjunct or more than one tensor conjunct."""
+    parts: list = []
+
+    def ands(e):
+        if isinstance(e, cst.BooleanOperation) and isinstance(e.operator, cst.And) and not e.lpar:
+            ands(e.left)
+            ands(e.right)
+        else:
+            parts.append(e)
+    ands(test)
+    if len(parts) < 2:
+        return [], None
+    py, tensor = [], []
+    for p in parts:
+        (tensor if _tensor_dependent(fn, p) else py).append(p)
+    if not py or len(tensor) != 1:
+        return [], None
+    if tensor[0] is not parts[-1]:
+        return [], None  # short-circuit order: a Python part after the tensor one may depend on it
+    return [_expr(ctx, p) for p in py], tensor[0]
+
+
+def _tensor_dependent(fn, e) -> bool:
+    """False for a conjunct whose value is fixed at export time (a CONST kind: dtype / config
+    checks; `x is None` tests)."""
+    if fn.kind(e) == CONST:
+        return False
+    if isinstance(e, cst.Comparison) and all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in e.comparisons):
+        return False
+    if isinstance(e, cst.Comparison):
+        ops = [e.left] + [c.comparator for c in e.comparisons]
+
+        def fixed(o) -> bool:  # x.dtype, a literal, torch.float16, a config value
+            if fn.kind(o) in (CONST, NONE) or _is_number(o) or isinstance(o, cst.SimpleString):
+                return True
+            q = fn.imports.resolve(o) if isinstance(o, (cst.Attribute, cst.Name)) else None
+            return q is not None and q.startswith("torch.") and q.rsplit(".", 1)[-1] in _DTYPES
+        return not all(fixed(o) for o in ops)
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
+        return _tensor_dependent(fn, e.expression)
+    return True
+
+
+def _rewrite_if(ctx, fn, st, arms, place, tname) -> Rewrite:
     g = _guard(ctx, fn, st, arms, place)
     if g is not None:
         return g
@@ -651,7 +717,7 @@ def _branch_rewrite(ctx, fn, br) -> Rewrite:
     where = None
     if all(a.simple and a.returns is None for a in arms):
         where = _where_assign(ctx, fn, st, arms, conds, place, tname)
-        if where.fix is None or not (where.extra.get("shapes") and cond_allowed(ctx)):
+        if where is not None and (where.fix is None or not (where.extra.get("shapes") and cond_allowed(ctx))):
             return where
     rw = _cond(ctx, fn, st, arms, conds, place, tname)
     if rw.fix is None and where is not None and where.fix is not None:
@@ -743,6 +809,29 @@ def _where_assign(ctx, fn, st, arms, conds, place, tname) -> Optional[Rewrite]:
                 names.append(n)
     if not names:
         return _none("the branch assigns nothing")
+    # fresh Python temporaries of one side (`clamp_value = torch.finfo(h.dtype).max - 1000`): computed
+    # unconditionally before the `where`s (pure, and not tensors)
+    hoisted: list[str] = []
+    for n in names:
+        owners = [a for a in arms if n in a.assigns]
+        v = owners[0].assigns[n]
+        if len(owners) == 1 and not isinstance(v, tuple) and not defined_before(fn, place, n) and \
+                fn.kind(v) not in TENSORISH and fn.kind(v) != DATA and effect_of(ctx, [v]) is None:
+            hoisted.append(n)
+    # a side's value may read its own earlier assignments only through hoisted temporaries
+    for arm in arms:
+        seen: set[str] = set()
+        for n, v in arm.assigns.items():
+            if (_loads(_value_node(v)) & seen) - set(hoisted):
+                return None
+            seen.add(n)
+    hoist_lines = []
+    for n in hoisted:
+        owner = next(a for a in arms if n in a.assigns)
+        hoist_lines.append(f"{n} = {_expr(ctx, owner.assigns[n])}")
+    names = [n for n in names if n not in hoisted]
+    if not names:
+        return _none("the branch assigns no tensor")
     has_else = arms[-1].test is None
     shapes_unknown = False
     values: dict[str, list[str]] = {}
@@ -794,7 +883,7 @@ def _where_assign(ctx, fn, st, arms, conds, place, tname) -> Optional[Rewrite]:
     order = _order(names, reads)
     if order is None:
         return _none("the names assigned read each other's new values (a swap)")
-    lines = []
+    lines = list(hoist_lines)
     for n in order:
         srcs = values[n]
         expr = srcs[-1]
@@ -959,7 +1048,7 @@ def _guard(ctx, fn, st, arms, place) -> Optional[Rewrite]:
     if not isinstance(s, cst.SimpleStatementLine) or len(s.body) != 1:
         return None
     small = s.body[0]
-    facts = _guard_facts(ctx, fn, st.test)
+    facts = _guard_facts(ctx, fn, arms[0].test)
     if not facts:
         return None
     ok = False
