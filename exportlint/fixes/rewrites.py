@@ -1068,6 +1068,14 @@ def _guard(ctx, fn, st, arms, place) -> Optional[Rewrite]:
     if not ok:
         return None
     rep = _render([_code(ctx, small).strip()], _comments(ctx, [st]), place.indent)
+    if ("nan",) in facts:
+        return Rewrite(
+            Fix(rep, FixSafety.UNSAFE, "drop the `if`: the guarded operation changes nothing when the condition is "
+                "false, except when the tensor has a NaN (its max()/min() is NaN and the guard false); "
+                "`(x > M).any()` has no such exception", title="run the no-op-when-false operation unconditionally",
+                kind="guard"),
+            st,
+        )
     return Rewrite(
         Fix(rep, FixSafety.SAFE, "drop the `if`: the guarded operation changes nothing when the condition is false",
             title="run the no-op-when-false operation unconditionally", kind="guard"),
@@ -1143,12 +1151,14 @@ def _one_guard(ctx, fn, p) -> Optional[set]:
     if isinstance(p, cst.Comparison) and len(p.comparisons) == 1:
         op, right = p.comparisons[0].operator, p.comparisons[0].comparator
         left = p.left
+        # x.max() > M is NaN when x has a NaN, and the guard is then false with values above M
+        # (measured: the unconditional clamp differs there): equivalent for NaN-free x only
         mx = _reduction(left, ("max", "amax"))
         if mx is not None and isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
-            return {("le", _norm(ctx, mx), _norm(ctx, _strip_item(right)))}
+            return {("le", _norm(ctx, mx), _norm(ctx, _strip_item(right))), ("nan",)}
         mn = _reduction(left, ("min", "amin"))
         if mn is not None and isinstance(op, (cst.LessThan, cst.LessThanEqual)):
-            return {("ge", _norm(ctx, mn), _norm(ctx, _strip_item(right)))}
+            return {("ge", _norm(ctx, mn), _norm(ctx, _strip_item(right))), ("nan",)}
         # M.sum() > 0 for a boolean mask
         sm = _reduction(left, ("sum",))
         if sm is not None and isinstance(op, cst.GreaterThan) and literal_value(right) == 0 and \

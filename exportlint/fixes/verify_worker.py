@@ -179,6 +179,14 @@ def stage_check(job) -> dict:
             except Exception as e:  # noqa: BLE001
                 res[exporter] = {"status": "fail", "message": exporter_message(e)[:500],
                                  "seconds": round(time.time() - t0, 2)}
+                try:
+                    from exportlint.confirm.locate import UserFiles, locate
+
+                    loc = locate(e, exporter, UserFiles(job["target"].get("user_roots", [])))
+                    if loc is not None:
+                        res[exporter]["at"] = [loc.path, loc.line] + [list(f) for f in loc.stack[:8]]
+                except Exception:  # noqa: BLE001
+                    pass
                 continue
             worst = 0.0
             status, msg = "pass", ""
