@@ -278,10 +278,26 @@ def tensor_cond(ctx, fn, test) -> tuple[Optional[str], str]:
         inner, ok = _strip_conversion(ctx, fn, test)
         if ok and inner != _expr(ctx, test):
             return f"{_paren(inner)} != 0", ""
+        # t.any() / t.all() / torch.any(t): a boolean tensor whatever the model knows of the call
+        f = test.func
+        if name in ("any", "all") and isinstance(f, cst.Attribute):
+            q = ctx.model.imports.resolve(f)
+            operand = test.args[0].value if q in ("torch.any", "torch.all") and test.args else (
+                f.value if q is None else None)
+            if operand is not None and (fn.kind(operand) in TENSORISH or _tensor_call(ctx, operand)):
+                return _expr(ctx, test), ""
     if k in TENSORISH:
         s = _expr(ctx, test)
         return (s, "") if k == MASK else (f"{_paren(s)} != 0", "")
     return None, _python_value_why(fn, test)
+
+
+def _tensor_call(ctx, e) -> bool:
+    """torch.isnan(t) / t.isinf() / (a == b) on tensors: a tensor even when the model has no kind for it."""
+    if isinstance(e, cst.Call):
+        q = ctx.model.imports.resolve(e.func) or ""
+        return q.startswith("torch.") and q.rsplit(".", 1)[-1] in ELEMENTWISE
+    return False
 
 
 def _python_value_why(fn, test) -> str:
