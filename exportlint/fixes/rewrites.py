@@ -701,6 +701,8 @@ def _tensor_dependent(fn, e) -> bool:
         def fixed(o) -> bool:  # x.dtype, a literal, torch.float16, a config value
             if fn.kind(o) in (CONST, NONE) or _is_number(o) or isinstance(o, cst.SimpleString):
                 return True
+            if isinstance(o, cst.Attribute) and o.attr.value in ("dtype", "device", "ndim", "is_cuda", "requires_grad"):
+                return True  # fixed at export time whatever the tensor holds
             q = fn.imports.resolve(o) if isinstance(o, (cst.Attribute, cst.Name)) else None
             return q is not None and q.startswith("torch.") and q.rsplit(".", 1)[-1] in _DTYPES
         return not all(fixed(o) for o in ops)
