@@ -45,6 +45,12 @@ def project(model: str, tmp: Path) -> Path:
     (d / f"modeling_{model}.py").write_text(src)
     (d / "target.py").write_text(textwrap.dedent(f"""\
         import torch
+        import transformers.utils as _tu
+        import transformers.utils.import_utils as _iu
+
+        # the torchvision wheel here is CUDA-built and fails to import with CPU torch
+        _iu.is_torchvision_available = _tu.is_torchvision_available = lambda: False
+
         from transformers.models.{model}.configuration_{model} import {cfg}
         from modeling_{model} import {layer}
 
