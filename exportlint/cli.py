@@ -188,9 +188,24 @@ def _cmd_lint(argv: list[str]) -> int:
         confirm_result = _run_confirm(cfg, findings, targets=None, paths=[Path(p) for p in paths], exporters=args.exporters)
         findings = confirm_result.findings
         failed_targets = confirm_result.failed
+    dropped: list = []
+    if confirm_result is not None:
+        # every candidate rewrite is exported and compared with the original (marks fix.verified)
+        from exportlint.fixes.verify import candidates, verify_rewrites
+
+        if candidates(findings):
+            progress = (lambda msg: print(msg, file=sys.stderr, flush=True)) if sys.stderr else None
+            findings, dropped = verify_rewrites(cfg, findings, exporters=args.exporters, progress=progress,
+                                                paths=list(paths))
+            if not (args.fix or args.diff):
+                from exportlint.fixes.run import FixRun, print_verification
+
+                print_verification(findings, FixRun(dropped=dropped), sys.stderr)
     fix_run = None
+    if stdin is not None and (args.fix or args.diff):
+        return _fix_stdin(args, cfg, stdin, findings)
     if args.fix or args.diff:
-        fix_run, findings, result = _fix(args, cfg, files, findings, result, confirm_result)
+        fix_run, findings, result = _fix(args, cfg, files, findings, result, dropped)
         if args.diff:
             return 1 if fix_run.changes else 0
     _emit(args, findings, result, confirm_result)
@@ -211,17 +226,35 @@ def _cmd_lint(argv: list[str]) -> int:
     return 1 if (findings or failed_targets) else 0
 
 
-def _fix(args, cfg, files, findings, result, confirm_result):
-    """--fix / --diff: verify rewrites when --confirm ran, fix the files, re-lint what changed."""
+def _fix_stdin(args, cfg, stdin, findings) -> int:
+    """`-` with --fix: the fixed source on stdout (ruff's behaviour); with --diff: the diff."""
+    from exportlint.engine import Linter
+    from exportlint.fixes.apply import SAFE_AND_UNSAFE, SAFE_ONLY, fix_text, unified_diff
+    from exportlint.fixes.run import known_verdicts
+
+    name, data = stdin
+    import io
+    import tokenize
+
+    try:
+        enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(enc).removeprefix("\ufeff")
+    except (SyntaxError, UnicodeDecodeError, LookupError) as e:
+        raise UsageError(f"{name}: cannot decode: {e}") from None
+    linter = Linter(cfg)
+    out = fix_text(text, lambda t: linter.lint_text(t, name).findings,
+                   SAFE_AND_UNSAFE if args.unsafe_fixes else SAFE_ONLY, known=known_verdicts(findings))
+    if args.diff:
+        sys.stdout.write(unified_diff(name, text, out.text))
+        return 1 if out.text != text else 0
+    sys.stdout.write(out.text)
+    return 0
+
+
+def _fix(args, cfg, files, findings, result, dropped):
+    """--fix / --diff: fix the files (with the verdicts --confirm gave rewrites), re-lint what changed."""
     from exportlint.fixes.run import fix_files, print_diff, print_verification
 
-    dropped = []
-    if confirm_result is not None:
-        from exportlint.fixes.verify import verify_rewrites
-
-        progress = (lambda msg: print(msg, file=sys.stderr, flush=True)) if sys.stderr else None
-        findings, dropped = verify_rewrites(cfg, findings, exporters=args.exporters, progress=progress,
-                                            paths=list(args.paths or ["."]))
     run = fix_files(list(files), cfg, unsafe=args.unsafe_fixes, write=args.fix and not args.diff, findings=findings)
     run.dropped = dropped
     args.fixed_count = run.count if args.fix else 0

@@ -623,3 +623,13 @@ def test_confirm_verifies_and_drops_rewrites(tmp_path):
     assert "y = torch.where(x.sum() > 0, x * 2, x - 1)" in new, r.stderr
     assert "rewrite verified at model.py:6" in r.stderr and "branches covered: true, false" in r.stderr
     assert "exported with export-nonstrict, onnx-dynamo; max abs diff" in r.stderr
+
+
+def test_stdin_fix_prints_the_fixed_source(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([sys.executable, "-m", "exportlint", "-", "--fix", "--no-cache"], input=GUARD.decode(),
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "x = x.clamp(max=10)" in r.stdout and "if (x > 10)" not in r.stdout
+    r = subprocess.run([sys.executable, "-m", "exportlint", "-", "--diff", "--no-cache"], input=GUARD.decode(),
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "-        if (x > 10).any():  # cap" in r.stdout
