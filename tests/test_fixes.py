@@ -612,7 +612,7 @@ def test_confirm_verifies_and_drops_rewrites(tmp_path):
     # the other one matches eager on both branches, but the model still fails to export at the
     # branch left in place: not verified, not applied, not dropped
     assert "if x.sum() > 0:" in new
-    assert "rewrite not verified (kept unsafe) at model.py:6" in r.stderr and "fails to export elsewhere" in r.stderr
+    assert "rewrite not verified (kept unsafe) at model.py:6" in r.stderr and "outside the rewritten code" in r.stderr
     # once the bad branch is gone, the same rewrite verifies and plain --fix applies it
     (tmp_path / "model.py").write_text(new.replace(
         "        if x.mean() > 0.3:\n            s = x.sum(dim=1, keepdim=True)\n        else:\n            s = x\n",

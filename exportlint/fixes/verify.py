@@ -306,8 +306,14 @@ def _verify_with_target(t, cands, root, tmp, exps, base, reports, progress, time
         if not culprits:
             for f in live:
                 rep = report(f, cr, f_exps)
-                rep.update(verified=False, message="not verified: the model still fails to export elsewhere "
-                                                   "(code no rewrite covers): " + "; ".join(bad)[:500])
+                ok = [ex for ex, v in rep["exporters"].items() if v.get("status") == "pass"]
+                fails = [ex for ex, v in rep["exporters"].items() if v.get("status") == "fail"]
+                rep.update(verified=False, message=(
+                    (f"exported and matched with {', '.join(ok)} (max abs diff "
+                     f"{max((rep['exporters'][e].get('max_abs') or 0.0) for e in ok):.3g}); " if ok else "")
+                    + "; ".join(bad)[:500]
+                    + (" -- outside the rewritten code" if fails else " -- not attributable to the rewrite")
+                    + "; kept unsafe"))
                 reports[id(f)] = rep
             break
         for f in culprits:
