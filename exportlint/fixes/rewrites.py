@@ -286,10 +286,21 @@ def tensor_cond(ctx, fn, test) -> tuple[Optional[str], str]:
                 f.value if q is None else None)
             if operand is not None and (fn.kind(operand) in TENSORISH or _tensor_call(ctx, operand)):
                 return _expr(ctx, test), ""
+    if k in TENSORISH and isinstance(test, cst.Name) and _unannotated_param(fn, test.value):
+        # `if flag:` on an argument the linter only assumes is a tensor (a Python bool in most code)
+        return None, f"cannot tell that `{test.value}` is a tensor (an argument without annotation)"
     if k in TENSORISH:
         s = _expr(ctx, test)
         return (s, "") if k == MASK else (f"{_paren(s)} != 0", "")
     return None, _python_value_why(fn, test)
+
+
+def _unannotated_param(fn, name: str) -> bool:
+    p = fn.node.params
+    for prm in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
+        if prm.name.value == name:
+            return prm.annotation is None
+    return False
 
 
 def _tensor_call(ctx, e) -> bool:
