@@ -633,3 +633,51 @@ def test_stdin_fix_prints_the_fixed_source(tmp_path):
     r = subprocess.run([sys.executable, "-m", "exportlint", "-", "--diff", "--no-cache"], input=GUARD.decode(),
                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "-        if (x > 10).any():  # cap" in r.stdout
+
+
+@needs_torch
+@pytest.mark.slow
+def test_fixed_example_matches_original_eager(tmp_path):
+    """examples/ctc_tagger.py fixed with --unsafe-fixes computes what the original computes, on
+    inputs taking both ways of its early return (it still does not export: numpy inside an
+    autograd.Function and a data-dependent loop, which have no rewrite)."""
+    import torch
+
+    dst = tmp_path / "ex"
+    shutil.copytree(EXAMPLES, dst)
+    run_cli("ctc_tagger.py", "--fix", "--unsafe-fixes", cwd=dst)
+    orig = _load(EXAMPLES / "ctc_tagger.py", "ctc_orig")
+    new = _load(dst / "ctc_tagger.py", "ctc_new")
+    assert "if keep.sum() == 0" not in (dst / "ctc_tagger.py").read_text()
+    torch.manual_seed(0)
+    a = orig.CTCTagger(n_mels=8, hidden=8, vocab=5).eval()
+    b = new.CTCTagger(n_mels=8, hidden=8, vocab=5).eval()
+    b.load_state_dict(a.state_dict())
+    feats = torch.rand(2, 6, 8) + 0.1
+    lengths = torch.tensor([6, 4])
+    src_lines = (EXAMPLES / "ctc_tagger.py").read_text().splitlines()
+    early = src_lines.index("            return tokens") + 1  # the early return's line in the original
+    taken = []
+    for bias in (None, 2):  # a large bias on one class: every frame the same token, keep.sum() == 0
+        for m in (a, b):
+            if bias is not None:
+                with torch.no_grad():
+                    m.proj.bias[bias] = 100.0
+        seen: set[int] = set()
+
+        def tracer(frame, event, arg):
+            if frame.f_code.co_filename == orig.__file__:
+                seen.add(frame.f_lineno)
+                return tracer
+            return None
+        sys.settrace(tracer)
+        try:
+            with torch.no_grad():
+                ra = a(feats, lengths)
+        finally:
+            sys.settrace(None)
+        with torch.no_grad():
+            rb = b(feats, lengths)
+        assert torch.equal(ra, rb)
+        taken.append(early in seen)
+    assert taken == [False, True], "the inputs must take both ways of the early return"
