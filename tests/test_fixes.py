@@ -681,3 +681,14 @@ def test_fixed_example_matches_original_eager(tmp_path):
         assert torch.equal(ra, rb)
         taken.append(early in seen)
     assert taken == [False, True], "the inputs must take both ways of the early return"
+
+
+@needs_torch
+@pytest.mark.slow
+def test_confirm_verifies_a_cond_rewrite(tmp_path):
+    (tmp_path / "gate.py").write_text(COND_SRC)
+    r = run_cli("gate.py", "--confirm", "--fix", "--target-exporters", "export-strict,export-nonstrict,onnx-dynamo",
+                cwd=tmp_path)
+    assert "torch.cond(x.sum() > 0, _forward_1_true, _forward_1_false, (h, w))" in (tmp_path / "gate.py").read_text()
+    assert "rewrite verified at gate.py:11" in r.stderr and "torch.cond" in r.stderr
+    assert "exported with export-strict, export-nonstrict, onnx-dynamo" in r.stderr
