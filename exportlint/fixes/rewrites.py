@@ -1112,12 +1112,6 @@ def _guard(ctx, fn, st, arms, place) -> Optional[Rewrite]:
     )
 
 
-def _header_comment(st) -> list[str]:
-    hdr = getattr(st.body, "header", None)
-    c = getattr(hdr, "comment", None)
-    return [c.value] if c is not None else []
-
-
 def _guard_facts(ctx, fn, test) -> set:
     """What a false guard proves: ('le', X, M): all X <= M; ('ge', X, m); ('mask', M): M all
     False; ('finite', X): X all finite."""
