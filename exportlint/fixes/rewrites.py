@@ -9,7 +9,8 @@ Families (``Fix.kind``):
 - ``guard``: ``if <guard>: x = op(x)`` where ``op`` is the identity whenever the guard is
   false (clamping above a bound the guard tests, masking with the mask the guard tests for
   ``any()``, ``nan_to_num`` under a not-all-finite guard) -> ``x = op(x)``. Provably the same
-  values: safe.
+  values: safe; except ``x.max() > M`` / ``x.min() < m`` guards, which are false when ``x``
+  holds a NaN while other values pass the bound (measured): unsafe.
 - ``where``: both sides assign the same names (or one side keeps the old value) with pure
   tensor expressions -> one ``torch.where`` per name; conditional expressions and
   ``if c: return a`` / ``return b`` likewise. Both sides are now evaluated: unsafe unless
