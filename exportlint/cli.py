@@ -212,7 +212,9 @@ def _cmd_lint(argv: list[str]) -> int:
     if fix_run is not None and args.show_fixes:
         from exportlint.fixes.run import print_fixed
 
-        print_fixed(fix_run, sys.stdout)
+        # machine-readable reports stay parseable: the list goes to stderr there
+        machine = (args.format or "text") not in ("text", "full", "concise") or args.output_file
+        print_fixed(fix_run, sys.stderr if machine and not args.output_file else sys.stdout)
     for e in result.errors:
         print(f"exportlint: internal error: {e}", file=sys.stderr)
     if confirm_result is not None:
