@@ -257,7 +257,8 @@ def _fix(args, cfg, files, findings, result, dropped):
     """--fix / --diff: fix the files (with the verdicts --confirm gave rewrites), re-lint what changed."""
     from exportlint.fixes.run import fix_files, print_diff, print_verification
 
-    run = fix_files(list(files), cfg, unsafe=args.unsafe_fixes, write=args.fix and not args.diff, findings=findings)
+    run = fix_files(list(files), cfg, unsafe=args.unsafe_fixes, write=args.fix and not args.diff, findings=findings,
+                    dropped=tuple(dropped))
     run.dropped = dropped
     args.fixed_count = run.count if args.fix else 0
     print_verification(findings, run, sys.stderr)

@@ -56,7 +56,8 @@ class Fix:
     title: str = ""
     #: rewrite family for data-dependent control flow: "where" | "cond" | "guard" | "item" | "" (other fixes)
     kind: str = ""
-    #: set by --confirm: True when the rewritten model exported and matched eager, False when it did not
+    #: set by --confirm: True when the rewritten model exported and matched eager (--fix applies it);
+    #: False when it failed (never applied); None when not checked or not conclusive (stays unsafe)
     verified: Optional[bool] = None
     #: --confirm's report on the rewrite: exporters, max_abs, branches covered, message
     verification: Optional[dict] = None

@@ -613,6 +613,10 @@ def test_confirm_verifies_and_drops_rewrites(tmp_path):
     # branch left in place: not verified, not applied, not dropped
     assert "if x.sum() > 0:" in new
     assert "rewrite not verified (kept unsafe) at model.py:6" in r.stderr and "outside the rewritten code" in r.stderr
+    # --unsafe-fixes applies the unverified one, never the dropped one
+    r = run_cli("model.py", "--confirm", "--diff", "--unsafe-fixes", "--exporter", "export-nonstrict", cwd=tmp_path)
+    assert "+        y = torch.where(x.sum() > 0, x * 2, x - 1)" in r.stdout, r.stdout + r.stderr
+    assert "s = torch.where" not in r.stdout and "rewrite dropped at model.py:10" in r.stderr
     # once the bad branch is gone, the same rewrite verifies and plain --fix applies it
     (tmp_path / "model.py").write_text(new.replace(
         "        if x.mean() > 0.3:\n            s = x.sum(dim=1, keepdim=True)\n        else:\n            s = x\n",

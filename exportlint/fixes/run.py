@@ -28,8 +28,8 @@ class FixRun:
     #: path -> (before, after) text of every changed file
     changes: dict[str, tuple[str, str]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
-    #: rewrites that --confirm refused: (finding, report)
-    dropped: list[tuple[Finding, dict]] = field(default_factory=list)
+    #: rewrites that --confirm refused: (finding, report, refused fix)
+    dropped: list[tuple] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -41,12 +41,15 @@ def known_verdicts(findings: list[Finding]) -> dict[tuple, Fix]:
 
 
 def fix_files(paths: list[str], config, *, unsafe: bool, write: bool, codes=None,
-              findings: Optional[list[Finding]] = None) -> FixRun:
-    """Fix each file until nothing changes; write atomically when ``write``."""
+              findings: Optional[list[Finding]] = None, dropped: tuple = ()) -> FixRun:
+    """Fix each file until nothing changes; write atomically when ``write``. Rewrites --confirm
+    verified apply as safe fixes; those it dropped never apply (even with ``unsafe``)."""
     from exportlint.engine import Linter
 
     linter = Linter(config, frozenset(codes) if codes is not None else None)
     known = known_verdicts(findings or [])
+    for f, _rep, refused in dropped:
+        known[(f.code, refused.replacement, refused.description)] = refused
     safeties = SAFE_AND_UNSAFE if unsafe else SAFE_ONLY
     run = FixRun()
     import os
@@ -107,7 +110,7 @@ def print_verification(findings: list[Finding], run: FixRun, out: TextIO = sys.s
             what = "verified" if f.fix.verified else "not verified (kept unsafe)"
             out.write(f"exportlint: rewrite {what} at {f.path}:{f.line}:{f.column} ({f.code}, "
                       f"{f.fix.title or f.fix.kind}): {rep.get('message', '')}\n")
-    for f, rep in run.dropped:
+    for f, rep, *_ in run.dropped:
         out.write(f"exportlint: rewrite dropped at {f.path}:{f.line}:{f.column} ({f.code}): {rep.get('message', '')}\n")
 
 

@@ -114,7 +114,7 @@ def verify_rewrites(cfg, findings: list[Finding], *, exporters=None, paths=(),
                     progress: Optional[Callable[[str], None]] = None,
                     timeout: float = 600.0) -> tuple[list[Finding], list[tuple[Finding, dict]]]:
     """Verify the rewrites among ``findings``; returns (findings with ``fix.verified`` set and
-    failed rewrites removed, [(finding, report) of the dropped rewrites])."""
+    failed rewrites removed, [(finding, report, refused fix) of the dropped rewrites])."""
     cands = candidates(findings)[:MAX_REWRITES]
     if not cands:
         return findings, []
@@ -137,7 +137,7 @@ def verify_rewrites(cfg, findings: list[Finding], *, exporters=None, paths=(),
         reports.setdefault(id(f), {"verified": False, "message": "no target runs this code (the branch was never "
                                                                   "reached)"})
     out: list[Finding] = []
-    dropped: list[tuple[Finding, dict]] = []
+    dropped: list[tuple] = []
     for f in findings:
         rep = reports.get(id(f))
         if rep is None:
@@ -145,10 +145,11 @@ def verify_rewrites(cfg, findings: list[Finding], *, exporters=None, paths=(),
             continue
         if rep.get("dropped"):
             g = dataclasses.replace(f, fix=None, details=dict(f.details, rewrite=rep))
-            dropped.append((g, rep))
+            dropped.append((g, rep, dataclasses.replace(f.fix, verified=False, verification=rep)))
             out.append(g)
         else:
-            out.append(dataclasses.replace(f, fix=dataclasses.replace(f.fix, verified=bool(rep.get("verified")),
+            # verified: applied like a safe fix; not verified (never flipped, blocked elsewhere): stays unsafe
+            out.append(dataclasses.replace(f, fix=dataclasses.replace(f.fix, verified=True if rep.get("verified") else None,
                                                                       verification=rep)))
     return out, dropped
 
