@@ -238,8 +238,9 @@ def encode_source(src: SourceFile, text: str) -> bytes:
 
 def write_atomic(path: str, data: bytes) -> None:
     """Write through a temporary file in the same folder and rename it over ``path`` (the file
-    keeps its permission bits)."""
-    folder = os.path.dirname(os.path.abspath(path))
+    keeps its permission bits; a symlink keeps pointing at the file, which is rewritten)."""
+    path = os.path.realpath(path)
+    folder = os.path.dirname(path)
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except OSError:
