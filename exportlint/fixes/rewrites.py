@@ -651,7 +651,8 @@ def _branch_rewrite(ctx, fn, br) -> Rewrite:
     if br.construct == "ifexp":
         return _ifexp(ctx, fn, br, tname)
     if br.construct == "elif":
-        return _none("an `elif` on tensor data is rewritten together with its `if` chain")
+        return _none("an `elif` is not rewritten alone: a rewrite covers a whole `if` chain whose tests are all "
+                     "on tensors (reported on its first `if`)")
     st = br.stmt
     if not isinstance(st, cst.If):
         return Rewrite()
