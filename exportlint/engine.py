@@ -8,6 +8,8 @@ The static path never imports torch.
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import io
 import json
@@ -310,7 +312,10 @@ class Linter:
                             r.anchor = fn.anchor
                             break
             items = [(r.node, r.anchor) for r in reported]
-            items += [(r.fix_node, r.anchor) for r in reported if r.fix_node is not None]
+            for r in reported:  # a fix spans one node, or (first, last) statements of a block
+                for n in (r.fix_node if isinstance(r.fix_node, tuple) else (r.fix_node,)):
+                    if n is not None:
+                        items.append((n, r.anchor))
             pos = resolve_positions(module, text, items)
             for r in reported:
                 exps = tuple(e for e in r.exporters if e in self.targets)
@@ -318,9 +323,12 @@ class Linter:
                     continue  # breaks only exporters this project does not target
                 line, col, eline, ecol = pos.get(id(r.node), (1, 1, 1, 1))
                 fix = r.fix
-                if fix is not None and r.fix_node is not None and id(r.fix_node) in pos:
-                    fl, fc, fel, fec = pos[id(r.fix_node)]
-                    fix = Fix(fix.replacement, fix.safety, fix.description, fl, fc, fel, fec)
+                if fix is not None and r.fix_node is not None:
+                    first, last = r.fix_node if isinstance(r.fix_node, tuple) else (r.fix_node, r.fix_node)
+                    if id(first) in pos and id(last) in pos:
+                        fl, fc, _, _ = pos[id(first)]
+                        _, _, fel, fec = pos[id(last)]
+                        fix = dataclasses.replace(fix, line=fl, column=fc, end_line=fel, end_column=fec)
                 res.findings.append(
                     Finding(r.code, r.severity, path, line, col, eline, ecol, r.message, exps, fix)
                 )

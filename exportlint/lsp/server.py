@@ -457,7 +457,7 @@ class ExportlintServer(LanguageServer):
                         self.log(f"exportlint: not offering the {f.code} fix at {f.line}:{f.column}: the result does not parse",
                                  types.MessageType.Warning)
                     else:
-                        what = f.fix.description or (f"replace with `{f.fix.replacement}`" if f.fix.replacement else "remove")
+                        what = f.fix.title or f.fix.description or (f"replace with `{f.fix.replacement}`" if f.fix.replacement else "remove")
                         actions.append(
                             types.CodeAction(
                                 title=f"Fix {f.code}: {what} ({_SAFETY_TITLE[f.fix.safety]})",
