@@ -523,8 +523,16 @@ def guard_polarity(test: cst.BaseExpression, imports: ImportMap) -> Optional[str
 
 
 class SemanticModel:
-    def __init__(self, module: cst.Module, *, scan_export_calls: bool = True) -> None:
+    def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
+                 call_returns: Optional[dict[str, str]] = None) -> None:
         self.module = module
+        #: calls into this file from other files of the project (``semantics.project.Root``):
+        #: analysed as export-path functions with the argument kinds of those calls
+        self.extra_roots = list(extra_roots)
+        #: id(FunctionDef) of a root from another file -> its call chain
+        self.external_chains: dict[int, Any] = {}
+        #: result kinds of calls into other files (``qualified.name`` or ``Class.self.method``)
+        self.call_returns: dict[str, str] = dict(call_returns or {})
         self.imports = ImportMap()
         self.classes: dict[str, ClassFacts] = {}
         self.module_functions: dict[str, cst.FunctionDef] = {}
@@ -672,6 +680,16 @@ class SemanticModel:
                 fn = self.module_functions.get(ec.model.value)
                 if fn is not None:
                     work.append((fn, None, None, {}, "export-call", None))
+        for r in self.extra_roots:
+            found = self._extra_root(r.qual)
+            if found is not None:
+                fn, cls = found
+                self.external_chains.setdefault(id(fn), r.chain)
+                # below the file's own entries: those are analysed first, as without a project
+                if r.why == "export-call":
+                    work.insert(0, (fn, cls, None, {}, "export-call", None))
+                else:
+                    work.insert(0, (fn, cls, list(r.pos), dict(r.kw), "cross-file", None))
         # call-site argument kinds per function (join over call sites), then (re)analyse
         seen_args: dict[int, list[str]] = {}
         seen_kw: dict[int, dict[str, str]] = {}
@@ -714,6 +732,15 @@ class SemanticModel:
                 self._facts_by_node[key] = facts
             for callee, ccls, cargs, ckw in facts.callees:
                 work.append((callee, ccls, cargs, ckw, "called", facts))
+
+    def _extra_root(self, qual: str) -> Optional[tuple[cst.FunctionDef, Optional[ClassFacts]]]:
+        cname, _, meth = qual.partition(".")
+        if not meth:
+            fn = self.module_functions.get(cname)
+            return (fn, None) if fn is not None else None
+        c = self.classes.get(cname)
+        r = c.find_method(meth) if c is not None else None
+        return (r[1], r[0]) if r is not None else None
 
     def submodule_class(self, fact: AttrFact) -> Optional[ClassFacts]:
         """The local class of a submodule attribute: ``Block(...)``, or the one class inside
@@ -1616,6 +1643,9 @@ class FunctionFacts:
                     kind = CONST if method not in ("apply",) else UNKNOWN
                 elif receiver_kind == MODULE:
                     kind = TENSOR if method == "forward" else UNKNOWN
+                    if kind == UNKNOWN and self.cls is not None and self._is_self_attr(base):
+                        # self.sub.method(x), sub's class in another file (summarised there)
+                        kind = self.model.call_returns.get(f"{self.cls.name}.self.{base.attr.value}.{method}", UNKNOWN)
                 d = dotted(base)
                 if method == "apply" and d is not None:
                     c = self.model.classes.get(d)
@@ -1695,7 +1725,8 @@ class FunctionFacts:
         if method in ("register_buffer", "register_parameter", "parameters", "buffers", "named_parameters",
                       "modules", "children", "state_dict", "to", "eval", "train", "cuda", "cpu", "half", "float"):
             return UNKNOWN
-        return UNKNOWN
+        # a method inherited from a base class in another file (summarised there)
+        return self.model.call_returns.get(f"{c.name}.self.{method}", UNKNOWN)
 
     def _add_callee(self, fn: cst.FunctionDef, cls: Optional[ClassFacts], call: cst.Call, arg_kinds: list[str],
                     skip_self: bool, local: bool = False) -> None:
@@ -1740,8 +1771,9 @@ class FunctionFacts:
         if q in self.model.classes:
             return MODULE if self.model.classes[q].is_module else UNKNOWN
         if q.startswith(".") or not q.startswith(("builtins", "typing", "collections", "functools", "itertools", "operator")):
-            # imported from elsewhere: a capitalised callable is (likely) a class, a module if used as one
-            return UNKNOWN
+            # imported from elsewhere: what the project knows it returns (a function of another
+            # file, summarised there), else unknown
+            return self.model.call_returns.get(q, UNKNOWN)
         return UNKNOWN
 
     def _builtin_kind(self, name: str, e: cst.Call, arg_kinds: list[str]) -> str:
