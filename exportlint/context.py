@@ -15,7 +15,6 @@ from exportlint.findings import Fix, Severity
 if TYPE_CHECKING:  # pragma: no cover
     import libcst as cst
 
-    from exportlint.checks.base import Rule
     from exportlint.config import Config
     from exportlint.semantics.model import SemanticModel
 
@@ -43,7 +42,7 @@ class FileContext:
         self.model = model
         self.config = config
         self.reported: list[Reported] = []
-        self._rule: Optional[Rule] = None
+        self._rule: Any = None  # the rule running (checks.base.Rule)
         #: every ``opset_version=`` literal of export calls in the linted project (None: no project info)
         self.project_opsets: Optional[frozenset[int]] = None
         #: exported model class name -> forward parameter -> dims declared dynamic ("*": unknown dims)

@@ -1,0 +1,246 @@
+"""Whole-project analysis: resolution rules, cross-file findings with their call chains,
+nothing reported where no export entry reaches, and the cache across an edit of a helper."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from exportlint.config import Config
+from exportlint.engine import _project_facts, lint_paths
+from exportlint.semantics.project import Project
+
+FIX = Path(__file__).parent / "fixtures" / "project" / "app"
+
+
+def _files(root: Path) -> list[str]:
+    return sorted(str(p) for p in root.rglob("*.py"))
+
+
+@pytest.fixture(scope="module")
+def project() -> Project:
+    return Project(_files(FIX))
+
+
+@pytest.fixture(scope="module")
+def findings():
+    r = lint_paths(_files(FIX), Config(), jobs=1, use_cache=False)
+    assert not r.errors, r.errors
+    return r.findings
+
+
+def _at(findings, rel: str):
+    return {(f.line, f.code) for f in findings if Path(f.path).as_posix().endswith(rel)}
+
+
+# ---- resolution rules (the index, no libcst) ----------------------------------------------
+
+
+def test_module_names_walk_up_init(project):
+    assert project.module_of(str(FIX / "ops" / "boxes.py")) == "app.ops.boxes"
+    assert project.module_of(str(FIX / "ops" / "__init__.py")) == "app.ops"
+
+
+def test_reexport_through_init(project):
+    t = project.resolve_function("app.ops.clip_boxes")
+    assert t is not None and t.path.endswith("ops/boxes.py") and t.qual == "clip_boxes"
+
+
+def test_relative_import_of_a_module(project):
+    fi = project.index("app.models.detector")
+    assert fi.imports["box_ops"] == "app.ops.boxes"  # from ..ops import boxes as box_ops
+    t = project.resolve_function(fi.imports["box_ops"] + ".area")
+    assert t is not None and t.path.endswith("ops/boxes.py")
+
+
+def test_import_module_as_alias(project):
+    fi = project.index("app.models.detector")
+    assert fi.imports["sc"] == "app.ops.scale"
+    t = project.resolve_function("app.ops.scale.scale_by_max")
+    assert t is not None and t.path.endswith("ops/scale.py")
+
+
+def test_star_import_honours_all(project):
+    assert project.resolve_function("app.ops.listed_helper").path.endswith("ops/stars.py")
+    # not in stars.__all__: `from .stars import *` does not bind it in app.ops
+    assert project.resolve_function("app.ops.unlisted_helper") is None
+
+
+def test_method_inherited_from_a_base_in_another_file(project):
+    fi = project.index("app.models.detector")
+    t = project.find_method(fi, "Head", "normalize")
+    assert t is not None and t.path.endswith("base/layers.py") and t.qual == "BaseHead.normalize"
+
+
+def test_super_skips_the_class_itself(project):
+    fi = project.index("app.models.detector")
+    assert project.find_method(fi, "Special", "prepare").path.endswith("models/detector.py")
+    t = project.find_method(fi, "Special", "prepare", skip_own=True)
+    assert t is not None and t.qual == "Block.prepare" and t.path.endswith("base/layers.py")
+
+
+def test_self_attribute_and_modulelist_constructors(project):
+    from exportlint.semantics.project import _attr_forward
+
+    fi = project.index("app.models.detector")
+    assert fi.classes["Head"].attrs == {"block": ["app.base.layers.Block"], "cells": ["app.base.layers.Cell"]}
+    assert _attr_forward(project, fi, "Head", "block", set(), method="gate").qual == "Block.gate"
+    assert _attr_forward(project, fi, "Head", "cells", set(), method="step").qual == "Cell.step"
+    assert project.is_module_class(fi, "Head")  # through BaseHead(nn.Module) in another file
+
+
+def test_names_leaving_the_project_stay_opaque(project):
+    assert project.resolve_function("torch.nn.functional.relu") is None
+    assert project.resolve_function("app.ops.boxes.no_such_function") is None
+
+
+# ---- findings across files ----------------------------------------------------------------
+
+
+def test_helper_findings_at_the_helpers_line(findings):
+    assert _at(findings, "ops/boxes.py") == {(5, "EXL101"), (11, "EXL102")}
+    assert _at(findings, "ops/scale.py") == {(5, "EXL102")}  # import app.ops.scale as sc
+    assert _at(findings, "ops/stars.py") == {(7, "EXL102")}  # star import, listed in __all__
+    # inherited method, self.block.gate, super().prepare, ModuleList item method
+    assert _at(findings, "base/layers.py") == {(7, "EXL101"), (21, "EXL101"), (24, "EXL102"), (32, "EXL102")}
+
+
+def test_nothing_reported_where_no_entry_reaches(findings):
+    assert _at(findings, "unused/tools.py") == set()
+    # never_called_with_a_tensor (boxes.py:16) and unlisted_helper (stars.py:11): same patterns, unreached
+    assert (16, "EXL101") not in _at(findings, "ops/boxes.py")
+    assert (11, "EXL102") not in _at(findings, "ops/stars.py")
+    assert _at(findings, "models/detector.py") == set()
+
+
+def test_findings_carry_the_call_chain(findings):
+    f = next(f for f in findings if f.path.endswith("ops/boxes.py") and f.line == 5)
+    assert [(Path(r.path).name, r.line) for r in f.related] == [("detector.py", 38)]
+    assert "Detector.forward calls clip_boxes()" in f.related[0].message
+    # two hops: Detector.forward -> Head (entry of its own file) is no hop; Head.forward -> gate
+    g = next(f for f in findings if f.path.endswith("base/layers.py") and f.line == 21)
+    assert g.related and g.related[-1].message.startswith("Head.forward calls gate()")
+    d = f.to_dict()
+    assert d["related"][0]["line"] == 38
+
+
+def test_related_locations_in_sarif_and_lsp(findings):
+    from exportlint.report import to_lsp_diagnostic
+    from exportlint.report.sarif import to_sarif
+
+    f = next(f for f in findings if f.path.endswith("ops/boxes.py") and f.line == 5)
+    res = to_sarif([f])["runs"][0]["results"][0]
+    loc = res["relatedLocations"][0]
+    assert loc["physicalLocation"]["region"]["startLine"] == 38
+    assert loc["physicalLocation"]["artifactLocation"]["uri"].endswith("detector.py")
+    info = to_lsp_diagnostic(f)["relatedInformation"][0]
+    assert info["location"]["range"]["start"]["line"] == 37 and info["message"]
+
+
+def test_single_file_reports_only_that_file():
+    r = lint_paths([str(FIX / "models" / "detector.py")], Config(), jobs=1, use_cache=False)
+    assert not r.errors
+    assert {Path(f.path).name for f in r.findings} <= {"detector.py"}
+
+
+def test_single_helper_file_alone_reports_nothing():
+    # no export entry in boxes.py itself, and its callers are not linted: nothing to say
+    r = lint_paths([str(FIX / "ops" / "boxes.py")], Config(), jobs=1, use_cache=False)
+    assert r.findings == []
+
+
+def test_parallel_run_matches_serial(findings):
+    r = lint_paths(_files(FIX), Config(), jobs=2, use_cache=False)
+    key = lambda f: (f.path, f.line, f.code, f.related)  # noqa: E731
+    assert sorted(map(key, r.findings)) == sorted(map(key, findings))
+
+
+# ---- cache: an edit of a helper re-analyses what its summary reaches ------------------------
+
+
+MODEL = """\
+import torch
+from torch import nn
+
+from pkg import helpers
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        s = helpers.stat(x)
+        if s > 0:
+            return x
+        return -x
+"""
+
+
+def test_cache_invalidated_by_a_helper_edit(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model.py").write_text(MODEL)
+    helper = pkg / "helpers.py"
+    helper.write_text("def stat(x):\n    return x.sum()\n")
+    (tmp_path / "pyproject.toml").write_text(f'[tool.exportlint]\ncache-dir = "{(tmp_path / "c").as_posix()}"\n')
+    from exportlint.config import load_config
+
+    cfg = load_config(start=tmp_path / "pyproject.toml")
+    files = [str(pkg / "__init__.py"), str(pkg / "helpers.py"), str(pkg / "model.py")]
+
+    r1 = lint_paths(files, cfg, jobs=1)
+    assert _at(r1.findings, "model.py") == {(10, "EXL101")}  # branch on the tensor stat() returns
+    r2 = lint_paths(files, cfg, jobs=1)
+    assert r2.parsed == 0 and r2.cached == 3
+    assert [f.to_dict() for f in r2.findings] == [f.to_dict() for f in r1.findings]
+
+    helper.write_text("def stat(x):\n    return 3\n")  # now a Python constant
+    r3 = lint_paths(files, cfg, jobs=1)
+    assert _at(r3.findings, "model.py") == set()  # model.py unchanged, its finding is gone
+    assert r3.parsed >= 2
+
+    helper.write_text("def stat(x):\n    return x.sum()\n")
+    r4 = lint_paths(files, cfg, jobs=1)
+    assert _at(r4.findings, "model.py") == {(10, "EXL101")}
+
+
+# ---- project facts on the rule context (CONTRACTS.md item 1) ------------------------------
+
+
+def test_project_facts_from_export_calls_in_another_file(tmp_path):
+    pkg = tmp_path / "proj"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "net.py").write_text(
+        "from torch import nn\n\nclass Net(nn.Module):\n    def forward(self, images, sizes):\n        return images\n"
+    )
+    (pkg / "export.py").write_text(
+        "import torch\nfrom proj.net import Net\n\nm = Net().eval()\n"
+        "torch.onnx.export(m, (1, 2), 'n.onnx', opset_version=17, input_names=['inp', 'sz'],\n"
+        "                  dynamic_axes={'inp': {0: 'batch'}})\n"
+    )
+    files = [str(p) for p in sorted(pkg.glob("*.py"))]
+    texts = {p: Path(p).read_bytes() for p in files}
+    opsets, dynamic, declares = _project_facts(files, texts)
+    assert opsets == frozenset({17})
+    assert declares is True
+    assert dynamic["Net"]["images"] == {0}  # input_names mapped to forward's parameters
+    no_export = [p for p in files if not p.endswith("export.py")]
+    assert _project_facts(no_export, texts) == (None, None, None)  # no export call: unknown
+
+
+def test_context_has_project_attributes_by_default():
+    from exportlint.context import FileContext
+
+    ctx = FileContext("x.py", "", None, None, Config())  # type: ignore[arg-type]
+    assert ctx.project_opsets is None and ctx.project_dynamic is None and ctx.project_declares_dynamic is None
+
+
+def test_engine_and_checks_do_not_import_each_other():
+    root = Path(__file__).parent.parent / "exportlint"
+    for p in (root / "checks").glob("*.py"):
+        assert "exportlint.engine" not in p.read_text(), p
+    assert "exportlint.checks" not in (root / "context.py").read_text()
