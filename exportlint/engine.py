@@ -205,11 +205,12 @@ class Linter:
         from exportlint.suppress import parse_suppressions
 
         res = FileResult(path)
-        is_model = _MODEL_RE.search(text) is not None
-        has_export = _EXPORT_RE.search(text) is not None
+        is_model = "forward" in text and _MODEL_RE.search(text) is not None
+        has_export = ("export" in text or "trace" in text) and _EXPORT_RE.search(text) is not None
         sup = parse_suppressions(text)
         reported: list[Reported] = []
         module = None
+        ptext = text  # what libcst parses (see _reduced)
         if is_model or has_export or roots:
             deep = _max_nesting(text) > _MAX_NESTING
             err = _python_syntax_error(text, path) if deep else None
@@ -217,8 +218,12 @@ class Linter:
                 if "EXL001" in self.enabled:
                     res.findings.append(_syntax_finding(path, err))
             else:
+                ptext = text
+                tree = None
+                if project is not None and not has_export:
+                    ptext, tree = _reduced(text, path, roots, project)
                 try:
-                    module = parse_module(text)
+                    module = _parse_cached(ptext) if project is not None else parse_module(ptext)
                 except cst.ParserSyntaxError as e:
                     if "EXL001" in self.enabled:
                         # CPython places the error exactly; libcst's position can be a line off
@@ -249,7 +254,7 @@ class Linter:
                     res.errors.append(f"{path}: internal error building the semantic model:\n{traceback.format_exc()}")
                     model = None
                 if model is not None:
-                    ctx = FileContext(path, text, module, model, self.config)
+                    ctx = FileContext(path, ptext, module, model, self.config)
                     ctx.project_opsets, ctx.project_dynamic, ctx.project_declares_dynamic = self.project_facts
                     for rule in self.rules:
                         if rule.scope == "export-path" and not model.functions:
@@ -263,7 +268,7 @@ class Linter:
                     reported = ctx.reported
                     if project is not None:
                         try:
-                            self._cross_file(project, path, text, module, model, res)
+                            self._cross_file(project, path, text, module, model, res, ptext, tree)
                         except RecursionError:
                             res.errors.append(f"{path}: project calls: nesting too deep")
                         except Exception:
@@ -281,7 +286,7 @@ class Linter:
                             break
             items = [(r.node, r.anchor) for r in reported]
             items += [(r.fix_node, r.anchor) for r in reported if r.fix_node is not None]
-            pos = resolve_positions(module, text, items)
+            pos = resolve_positions(module, ptext, items)
             for r in reported:
                 exps = tuple(e for e in r.exporters if e in self.targets)
                 if r.exporters and not exps:
@@ -324,14 +329,15 @@ class Linter:
         return res
 
 
-    def _cross_file(self, project: Any, path: str, text: str, module: "cst.Module", model: Any, res: FileResult) -> None:
+    def _cross_file(self, project: Any, path: str, text: str, module: "cst.Module", model: Any, res: FileResult,
+                    ptext: str, tree: Any) -> None:
         """Calls of this file's export path into other project files, with their chains."""
         from exportlint.positions import resolve_positions
         from exportlint.semantics.index import index_source
         from exportlint.semantics.project import cross_file_calls, return_kind
 
         mod, is_pkg = project.add_file(path, text)
-        fi = index_source(text, os.path.abspath(path), mod, is_pkg)
+        fi = tree if tree is not None else index_source(text, os.path.abspath(path), mod, is_pkg)
         for r in model.extra_roots:
             found = model._extra_root(r.qual)
             facts = model.facts_for(found[0]) if found is not None else None
@@ -344,7 +350,7 @@ class Linter:
         res.deps = deps
         if not calls:
             return
-        pos = resolve_positions(module, text, [(call, facts.anchor) for facts, call, _, _, _ in calls])
+        pos = resolve_positions(module, ptext, [(call, facts.anchor) for facts, call, _, _, _ in calls])
         for facts, call, target, root, key in calls:
             line, col = pos.get(id(call), (1, 1, 1, 1))[:2]
             callee = target.qual.rsplit(".", 1)[-1]
@@ -352,6 +358,49 @@ class Linter:
             root.chain = [tuple(c) for c in _chain_list(model, facts)] + [hop]
             res.outs.append((target.path, root))
             res.out_keys.append(key)
+
+
+#: parsed modules of this process by text, for the rounds of a project run (a file whose
+#: callees' result kinds changed is re-analysed from the same text); bounded by characters
+_MODULES: "dict[str, cst.Module]" = {}
+_MODULES_CHARS = [0]
+_MODULE_LEN: dict[str, int] = {}
+_MODULES_BUDGET = 6_000_000  # ~ 170 MB of parse trees
+
+
+def _parse_cached(text: str) -> "cst.Module":
+    key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    m = _MODULES.get(key)
+    if m is not None:
+        return m
+    m = parse_module(text)
+    if len(text) <= _MODULES_BUDGET // 4:
+        while _MODULES and _MODULES_CHARS[0] + len(text) > _MODULES_BUDGET:
+            old = next(iter(_MODULES))
+            _MODULES.pop(old)
+            _MODULES_CHARS[0] -= _MODULE_LEN.pop(old, 0)
+        _MODULES[key] = m
+        _MODULE_LEN[key] = len(text)
+        _MODULES_CHARS[0] += len(text)
+    return m
+
+
+def _reduced(text: str, path: str, roots: Any, project: Any) -> tuple[str, Any]:
+    """(text to parse with libcst, the file's index or None): the bodies no export entry of
+    the file can reach are blanked (``semantics.reduce``); lines and columns of the rest are
+    kept. The index (with the outline) is cached by content, so a re-analysis reads no ast."""
+    from exportlint.semantics.index import index_source
+    from exportlint.semantics.reduce import reduce_source
+
+    mod, is_pkg = project.add_file(path, text)
+    fi = index_source(text, os.path.abspath(path), mod, is_pkg)
+    if not fi.ok or fi.outline is None:
+        return text, fi
+    try:
+        red = reduce_source(text, fi.outline, [r.qual for r in roots])
+    except RecursionError:
+        red = None
+    return (red if red is not None else text), fi
 
 
 def _root_facts(fn: Any) -> Any:
@@ -536,7 +585,8 @@ def _file_digest(path: str, known: dict[str, str]) -> Optional[str]:
 def _project_facts(files: list[str], texts: dict[str, bytes]) -> tuple:
     """CONTRACTS.md item 1 from the export calls of the linted files (only the files whose
     text names an exporter are indexed)."""
-    cand = [p for p in files if _EXPORT_RE.search(texts.get(p, b"").decode("utf-8", "replace"))]
+    cand = [p for p in files if (b"export" in texts.get(p, b"") or b"trace" in texts.get(p, b""))
+            and _EXPORT_RE.search(texts[p].decode("utf-8", "replace"))]
     if not cand:
         return (None, None, None)
     from exportlint.semantics.project import Project

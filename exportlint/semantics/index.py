@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 #: qualified names of the exporter entry points (kept in step with model.EXPORT_APIS)
 EXPORT_APIS = frozenset(
@@ -68,6 +69,8 @@ class FileIndex:
     has_forward: bool = False
     #: top-level names bound by plain assignments
     assigned: set = field(default_factory=set)
+    #: spans of functions, classes and assignments (``semantics.reduce``)
+    outline: Any = None
 
     def package(self) -> str:
         return self.module if self.is_package else self.module.rpartition(".")[0]
@@ -132,22 +135,46 @@ _MISSING = object()
 _CACHE: dict[tuple[str, str, str], FileIndex] = {}
 
 
-def index_source(text: str, path: str, module: str, is_package: bool, digest: Optional[str] = None) -> FileIndex:
+def index_source(text: str, path: str, module: str, is_package: bool, digest: Optional[str] = None,
+                 tree: Optional[ast.Module] = None) -> FileIndex:
     digest = digest or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     key = (path, module, digest)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
     fi = FileIndex(path, module, is_package, digest)
-    try:
-        tree = ast.parse(text, path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        fi.ok = False
-        _CACHE[key] = fi
-        return fi
-    _Indexer(fi).run(tree)
+    ends = None
+    if tree is None:
+        from exportlint.semantics.reduce import skeleton
+
+        # function bodies (but __init__) hold nothing the index needs: parse without them,
+        # unless the file calls an exporter (export calls may sit in any function)
+        src = text
+        if not _may_export(text):
+            src, ends = skeleton(text)
+        try:
+            tree = ast.parse(src, path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            try:
+                tree = ast.parse(text, path) if src is not text else None
+                ends = None
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                tree = None
+            if tree is None:
+                fi.ok = False
+                _CACHE[key] = fi
+                return fi
+    _Indexer(fi).run(tree, text, ends)
     _CACHE[key] = fi
     return fi
+
+
+def _may_export(text: str) -> bool:
+    return ("export" in text or "trace" in text) and _EXPORT_CALL_RE.search(text) is not None
+
+
+_FORWARD_RE = re.compile(r"\bdef\s+forward\b")
+_EXPORT_CALL_RE = re.compile(r"\b(?:export|trace|trace_module|dynamo_export|draft_export|export_for_training|export_for_inference)\s*\(")
 
 
 class _Indexer:
@@ -155,16 +182,19 @@ class _Indexer:
         self.fi = fi
         self.pkg = fi.package()
 
-    def run(self, tree: ast.Module) -> None:
+    def run(self, tree: ast.Module, text: str, ends: Optional[dict] = None) -> None:
+        from exportlint.semantics.reduce import outline, split_lines
+
         self._top(tree.body)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call):
-                self._maybe_export(node)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "forward":
-                self.fi.has_forward = True
-        # export calls: model class of `m = Model(...)` in the same scope
-        if self.fi.export_calls:
-            self._export_model_classes(tree)
+        self.fi.has_forward = _FORWARD_RE.search(text) is not None
+        if _may_export(text):
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    self._maybe_export(node)
+            # export calls: model class of `m = Model(...)` in the same scope
+            if self.fi.export_calls:
+                self._export_model_classes(tree)
+        self.fi.outline = outline(tree, len(split_lines(text)), text, ends)
 
     def _import(self, st: ast.AST) -> None:
         fi = self.fi
@@ -219,13 +249,22 @@ class _Indexer:
                     init = item
         if init is not None and init.args.args:
             self_name = init.args.args[0].arg
-            for node in ast.walk(init):
-                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-                    for t in node.targets:
-                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name:
-                            ctors = self._ctors(node.value)
-                            if ctors:
-                                ci.attrs[t.attr] = ctors
+            stack = list(init.body)
+            while stack:  # statements only (if/for/with/try blocks), not expressions
+                node = stack.pop()
+                if isinstance(node, ast.Assign):
+                    if isinstance(node.value, ast.Call):
+                        for t in node.targets:
+                            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name:
+                                ctors = self._ctors(node.value)
+                                if ctors:
+                                    ci.attrs[t.attr] = ctors
+                elif isinstance(node, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+                    stack.extend(node.body)
+                    stack.extend(getattr(node, "orelse", ()))
+                    stack.extend(getattr(node, "finalbody", ()))
+                    for h in getattr(node, "handlers", ()):
+                        stack.extend(h.body)
         fi.classes[st.name] = ci
 
     def _ctors(self, call: ast.Call) -> list[str]:
