@@ -246,7 +246,8 @@ class Linter:
                 res.parsed = True
                 try:
                     model = SemanticModel(module, scan_export_calls=has_export, extra_roots=roots,
-                                          call_returns=call_returns)
+                                          call_returns=call_returns,
+                                          project_modules=_project_modules(project, path, text, tree))
                 except RecursionError:
                     res.errors.append(f"{path}: semantic model: nesting too deep")
                     model = None
@@ -401,6 +402,26 @@ def _reduced(text: str, path: str, roots: Any, project: Any) -> tuple[str, Any]:
     except RecursionError:
         red = None
     return (red if red is not None else text), fi
+
+
+def _project_modules(project: Any, path: str, text: str, fi: Any) -> frozenset:
+    """Classes of the file that are nn.Module subclasses through bases in other files."""
+    if project is None:
+        return frozenset()
+    if fi is None:
+        from exportlint.semantics.index import index_source
+
+        mod, is_pkg = project.add_file(path, text)
+        fi = index_source(text, os.path.abspath(path), mod, is_pkg)
+    out = set()
+    for name, ci in fi.classes.items():
+        if "forward" in ci.methods or any(b and b not in fi.classes for b in ci.bases):
+            try:
+                if project.is_module_class(fi, name):
+                    out.add(name)
+            except RecursionError:
+                pass
+    return frozenset(out)
 
 
 def _root_facts(fn: Any) -> Any:

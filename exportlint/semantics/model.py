@@ -461,6 +461,26 @@ def _annot_expr_kind(e: cst.BaseExpression) -> Optional[str]:
     return UNKNOWN
 
 
+_CONTAINER_NAMES = frozenset({"list", "List", "tuple", "Tuple", "dict", "Dict", "Sequence", "Iterable", "Mapping",
+                              "MutableSequence", "set", "Set", "Iterator", "Collection"})
+
+
+def _container_annotation(ann: Optional[cst.Annotation]) -> bool:
+    """Does the annotation name a Python container (alone or in a Union / Optional / |)?"""
+    if ann is None:
+        return False
+    for n in iter_nodes(ann.annotation):
+        if isinstance(n, (cst.Name, cst.Attribute)):
+            d = dotted(n)
+            if d is not None and d.rsplit(".", 1)[-1] in _CONTAINER_NAMES:
+                return True
+        elif isinstance(n, (cst.SimpleString, cst.ConcatenatedString)):
+            v = literal_value(n)
+            if isinstance(v, str) and any(c in v for c in ("list", "List", "tuple", "Tuple", "Sequence", "dict", "Dict")):
+                return True
+    return False
+
+
 def _merge_annot(kinds: list[Optional[str]]) -> str:
     ks = [k for k in kinds if k is not None and k != NONE]
     if not ks:
@@ -524,7 +544,7 @@ def guard_polarity(test: cst.BaseExpression, imports: ImportMap) -> Optional[str
 
 class SemanticModel:
     def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
-                 call_returns: Optional[dict[str, str]] = None) -> None:
+                 call_returns: Optional[dict[str, str]] = None, project_modules: Iterable[str] = ()) -> None:
         self.module = module
         #: calls into this file from other files of the project (``semantics.project.Root``):
         #: analysed as export-path functions with the argument kinds of those calls
@@ -533,6 +553,8 @@ class SemanticModel:
         self.external_chains: dict[int, Any] = {}
         #: result kinds of calls into other files (``qualified.name`` or ``Class.self.method``)
         self.call_returns: dict[str, str] = dict(call_returns or {})
+        #: classes of this file the project index knows to be nn.Module subclasses
+        self.project_modules: frozenset[str] = frozenset(project_modules or ())
         self.imports = ImportMap()
         self.classes: dict[str, ClassFacts] = {}
         self.module_functions: dict[str, cst.FunctionDef] = {}
@@ -640,6 +662,8 @@ class SemanticModel:
                         mod = True
                     elif ext and static and any(b.endswith("Function") for b in ext):
                         fn = True
+                if not mod and not fn and c.name in self.project_modules:
+                    mod = True  # an nn.Module through a base class of another file (the project says)
                 if mod:
                     c.is_module = True
                     changed = True
@@ -1026,6 +1050,10 @@ class FunctionFacts:
                 if k in (TENSOR, CONST) and ck not in (NONE,):
                     # the annotation is the author's contract
                     pass
+                elif self.why == "cross-file" and _container_annotation(p.annotation):
+                    # list[Tensor] / Union[Tensor, list[Tensor]]: the caller's value may be a
+                    # Python sequence whatever its kind there
+                    k = UNKNOWN
                 elif ck is not None:
                     k = ck
             if k is None or k == NONE:
