@@ -244,3 +244,99 @@ def test_engine_and_checks_do_not_import_each_other():
     for p in (root / "checks").glob("*.py"):
         assert "exportlint.engine" not in p.read_text(), p
     assert "exportlint.checks" not in (root / "context.py").read_text()
+
+
+# ---- libcst parses only what an entry can reach (semantics/reduce.py) -----------------------
+
+TRICKY = '''\
+import torch
+from torch import nn
+
+TABLE = {"a": 1}
+UNUSED = dict(x=1,
+              y=2)
+
+
+def helper(x):
+    s = """a multi-line string
+ending at column 0""".format(1)
+    return x * TABLE["a"]
+
+
+def unused_factory(pretrained=False, **kwargs):
+    model = Net(**kwargs)
+    if pretrained:
+        model.load()
+    return model
+
+
+class Net(nn.Module):
+    def __init__(self, d=4):
+        super().__init__()
+        n = d * 2  # not read by the model
+        def make():
+            return nn.Linear(n, n)
+        self.proj = make()
+        if d > 2:
+            self.register_buffer("scale", torch.ones(d))
+        else:
+            print("small")
+
+    def forward(self, x):
+        if x.sum() > 0:
+            x = helper(x)
+        return self.proj(x)
+
+    def init_weights(self): return None
+
+    @torch.jit.ignore
+    def no_weight_decay(self):
+        return {"scale"}
+'''
+
+
+def test_reduce_keeps_lines_and_reached_code():
+    import ast
+
+    from exportlint.engine import parse_module
+    from exportlint.semantics.index import index_source
+    from exportlint.semantics.reduce import reduce_source, skeleton, split_lines
+
+    sk, ends = skeleton(TRICKY)
+    ast.parse(sk)  # the skeleton is valid Python
+    lines = split_lines(TRICKY)
+    assert len(split_lines(sk)) == len(lines)
+    fi = index_source(TRICKY, "/x/tricky.py", "tricky", False)
+    f = next(f for f in fi.outline.funcs if f.name == "helper")
+    assert lines[f.end - 1].strip() == 'return x * TABLE["a"]'  # its real end, past the string
+    red = reduce_source(TRICKY, fi.outline, [])
+    assert red is not None
+    parse_module(red)
+    rl = split_lines(red)
+    assert len(rl) == len(lines)
+    kept = {i for i, (a, b) in enumerate(zip(lines, rl)) if a == b and a.strip()}
+    body = lambda s: next(i for i, ln in enumerate(lines) if s in ln)  # noqa: E731
+    for s in ("if x.sum() > 0:", "x = helper(x)", 'return x * TABLE["a"]', "self.proj = make()",
+              'self.register_buffer("scale"', "TABLE = {", "def no_weight_decay"):
+        assert body(s) in kept, s
+    for s in ("model = Net(**kwargs)", "model.load()", "n = d * 2", 'return {"scale"}', "UNUSED = dict", "print(\"small\")"):
+        assert body(s) not in kept, s
+
+
+def test_reduce_changes_no_finding(tmp_path):
+    """The same findings with and without reduction, on the examples and the fixture package."""
+    import exportlint.engine as engine
+
+    files = _files(FIX) + sorted(str(p) for p in (Path(__file__).parent.parent / "examples").glob("*.py"))
+    (tmp_path / "tricky.py").write_text(TRICKY)
+    files.append(str(tmp_path / "tricky.py"))
+    key = lambda f: (f.path, f.line, f.column, f.code, f.message)  # noqa: E731
+    reduced = sorted(map(key, lint_paths(files, Config(), jobs=1, use_cache=False).findings))
+    orig = engine._reduced
+    engine._reduced = lambda text, path, roots, project: (text, None)
+    try:
+        full = sorted(map(key, lint_paths(files, Config(), jobs=1, use_cache=False).findings))
+    finally:
+        engine._reduced = orig
+    assert reduced == full
+    assert any(p.endswith("tricky.py") for p, *_ in reduced)
