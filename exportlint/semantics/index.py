@@ -142,6 +142,8 @@ def index_source(text: str, path: str, module: str, is_package: bool, digest: Op
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
+    if len(_CACHE) > 8192:  # long sessions (the language server): start over
+        _CACHE.clear()
     fi = FileIndex(path, module, is_package, digest)
     ends = None
     if tree is None:
