@@ -349,6 +349,17 @@ class Linter:
         deps: set = set()
         calls = cross_file_calls(project, fi, model, deps)
         res.deps = deps
+        # functions of other files handed to an exporter here are export entries there
+        from exportlint.semantics.project import Root
+
+        for ec in fi.export_calls:
+            if not ec.model or ec.model_class:
+                continue
+            t = project.resolve_function(project.absolute(fi, ec.model), deps)
+            if t is not None and t.path != fi.path and not t.is_method:
+                res.outs.append((t.path, Root(t.qual, [], {}, [(path, ec.line, 1, f"exported here ({ec.api})")],
+                                              why="export-call")))
+                res.out_keys.append(None)
         if not calls:
             return
         pos = resolve_positions(module, ptext, [(call, facts.anchor) for facts, call, _, _, _ in calls])

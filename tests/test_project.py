@@ -340,3 +340,22 @@ def test_reduce_changes_no_finding(tmp_path):
         engine._reduced = orig
     assert reduced == full
     assert any(p.endswith("tricky.py") for p, *_ in reduced)
+
+
+def test_function_handed_to_an_exporter_in_another_file(tmp_path):
+    pkg = tmp_path / "fnpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "fns.py").write_text("import torch\n\n\ndef scaled(x):\n    return x / x.max().item()\n")
+    (pkg / "run.py").write_text(
+        "import torch\nfrom fnpkg.fns import scaled\n\n"
+        "torch.export.export(scaled, (torch.ones(3),))\n"
+    )
+    files = [str(p) for p in sorted(pkg.glob("*.py"))]
+    r = lint_paths(files, Config(), jobs=1, use_cache=False)
+    assert not r.errors
+    f = [f for f in r.findings if f.path.endswith("fns.py")]
+    assert [(x.line, x.code) for x in f] == [(5, "EXL102")]
+    assert f[0].related[0].line == 4 and "exported here" in f[0].related[0].message
+    # alone, fns.py has no entry: nothing reported
+    assert lint_paths([files[1]], Config(), jobs=1, use_cache=False).findings == []
