@@ -362,9 +362,13 @@ class Linter:
                 res.out_keys.append(None)
         if not calls:
             return
-        pos = resolve_positions(module, ptext, [(call, facts.anchor) for facts, call, _, _, _ in calls])
+        found = _call_lines(ptext, fi, module, calls)
+        missing = [(call, facts.anchor) for facts, call, _, _, _ in calls if id(call) not in found]
+        if missing:
+            for k, v in resolve_positions(module, ptext, missing).items():
+                found[k] = v[:2]
         for facts, call, target, root, key in calls:
-            line, col = pos.get(id(call), (1, 1, 1, 1))[:2]
+            line, col = found.get(id(call), (1, 1))
             callee = target.qual.rsplit(".", 1)[-1]
             hop = (path, line, col, f"{facts.qualname} calls {callee}() here")
             root.chain = [tuple(c) for c in _chain_list(model, facts)] + [hop]
@@ -413,6 +417,39 @@ def _reduced(text: str, path: str, roots: Any, project: Any) -> tuple[str, Any]:
     except RecursionError:
         red = None
     return (red if red is not None else text), fi
+
+
+def _call_lines(text: str, fi: Any, module: "cst.Module", calls: list) -> dict[int, tuple[int, int]]:
+    """Line and column of call nodes, found as text inside their function's lines (the
+    outline has them): much cheaper than positions from the tree, exact unless the same call
+    text appears twice in the function (then the first is taken)."""
+    from exportlint.semantics.reduce import split_lines
+
+    o = getattr(fi, "outline", None)
+    if o is None:
+        return {}
+    lines = split_lines(text)
+    spans: dict[tuple[Optional[str], str], tuple[int, int]] = {(None, f.name): (f.start, f.end) for f in o.funcs}
+    for cname, (methods, _) in o.classes.items():
+        for f in methods:
+            spans[(cname, f.name)] = (f.start, f.end)
+    out: dict[int, tuple[int, int]] = {}
+    for facts, call, _, _, _ in calls:
+        span = spans.get((facts.cls.name if facts.cls is not None else None, facts.name))
+        if span is None:
+            continue
+        try:
+            src = module.code_for_node(call).split("\n", 1)[0].strip()
+        except Exception:
+            continue
+        if not src:
+            continue
+        for ln in range(span[0], min(span[1], len(lines)) + 1):
+            i = lines[ln - 1].find(src)
+            if i >= 0:
+                out[id(call)] = (ln, i + 1)
+                break
+    return out
 
 
 def _project_modules(project: Any, path: str, text: str, fi: Any) -> frozenset:

@@ -146,14 +146,19 @@ def index_source(text: str, path: str, module: str, is_package: bool, digest: Op
         _CACHE.clear()
     fi = FileIndex(path, module, is_package, digest)
     ends = None
+    code = None
     if tree is None:
         from exportlint.semantics.reduce import skeleton
 
         # function bodies (but __init__) hold nothing the index needs: parse without them,
         # unless the file calls an exporter (export calls may sit in any function)
         src = text
+        code = None
         if not _may_export(text):
-            src, ends = skeleton(text)
+            from exportlint.semantics.reduce import code_lines
+
+            code = code_lines(text)
+            src, ends = skeleton(text, code)
         try:
             tree = ast.parse(src, path)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -167,6 +172,8 @@ def index_source(text: str, path: str, module: str, is_package: bool, digest: Op
                 _CACHE[key] = fi
                 return fi
     _Indexer(fi).run(tree, text, ends)
+    if fi.outline is not None and fi.has_forward:
+        fi.outline.code = code
     _CACHE[key] = fi
     return fi
 

@@ -49,13 +49,13 @@ _CLOSE = re.compile(r"[)\]}]")
 _DEF = re.compile(r"(?:async\s+)?def\s")
 
 
-def skeleton(text: str) -> tuple[str, dict[int, int]]:
+def skeleton(text: str, code: Optional[list[str]] = None) -> tuple[str, dict[int, int]]:
     """The text with the body of every function except ``__init__`` blanked (``...``), found
     by indentation over the logical lines (strings and comments removed first), and the last
     line of every function by its ``def`` line. ``ast.parse`` of the skeleton costs a
     fraction of the whole file and gives the same lines for what it keeps."""
     lines = split_lines(text)
-    code = code_lines(text)
+    code = code if code is not None else code_lines(text)
     if len(code) != len(lines):
         return text, {}
     logical: list[tuple[int, int, int, str]] = []  # (first, last, indent, first line stripped)
@@ -210,6 +210,8 @@ class Outline:
     #: other module-level statements (always kept): spans
     other: list[tuple[int, int]] = field(default_factory=list)
     lines: int = 0
+    #: the text's lines without strings and comments (``code_lines``), when computed
+    code: Optional[list] = None
 
 
 def _func(fn: ast.AST, ends: Optional[dict[int, int]] = None) -> Func:
@@ -266,7 +268,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
     if not lines or len(lines) != o.lines:
         return None
 
-    code = code_lines(text)
+    code = o.code if o.code is not None else code_lines(text)
     if len(code) != len(lines):
         code = lines
 
