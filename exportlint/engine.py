@@ -651,11 +651,21 @@ def _file_digest(path: str, known: dict[str, str]) -> Optional[str]:
     return d
 
 
-def _project_facts(files: list[str], texts: dict[str, bytes]) -> tuple:
+def _project_facts(files: list[str], texts: dict[str, bytes], known: Optional[dict[str, bool]] = None,
+                   cand_out: Optional[set] = None) -> tuple:
     """CONTRACTS.md item 1 from the export calls of the linted files (only the files whose
-    text names an exporter are indexed)."""
-    cand = [p for p in files if (b"export" in texts.get(p, b"") or b"trace" in texts.get(p, b""))
-            and _EXPORT_RE.search(texts[p].decode("utf-8", "replace"))]
+    text names an exporter are indexed; ``known``: that answer per file from the cache)."""
+    known = known or {}
+    cand = []
+    for p in files:
+        k = known.get(p)
+        if k is None:
+            data = texts.get(p, b"")
+            k = (b"export" in data or b"trace" in data) and _EXPORT_RE.search(data.decode("utf-8", "replace")) is not None
+        if k:
+            cand.append(p)
+    if cand_out is not None:
+        cand_out.update(cand)
     if not cand:
         return (None, None, None)
     from exportlint.semantics.project import Project
@@ -704,7 +714,14 @@ def lint_paths(
         texts[path] = data
         digests[path] = hashlib.sha256(data).hexdigest()
         readable.append(path)
-    facts = _project_facts(readable, texts)
+    exp_known: dict[str, bool] = {}
+    if cache is not None:
+        for p in readable:
+            m = cache.meta(p, digests[p])
+            if m is not None and "exp" in m:
+                exp_known[p] = bool(m["exp"])
+    exporting: set = set()
+    facts = _project_facts(readable, texts, exp_known, exporting)
     fdig = _facts_digest(facts)
     abs_of = {p: os.path.abspath(p) for p in readable}
     by_abs = {a: p for p, a in abs_of.items()}
@@ -808,6 +825,7 @@ def lint_paths(
                     "inputs": analysed_with.get(p, ""),
                     "outs": [[t, _root_to_json(r), k] for t, r, k in outs.get(p, ())],
                     "returns": returns_of.get(abs_of[p], {}),
+                    "exp": p in exporting,
                 }
                 cache.put(p, digests[p], findings_of[p], meta)
         elif cache is not None:
