@@ -32,7 +32,6 @@ if TYPE_CHECKING:  # pragma: no cover
     import libcst as cst
 
     from exportlint.checks.base import Rule
-    from exportlint.semantics.model import SemanticModel
 
 # libcst, the rules and the semantic model are imported on first use (``Linter()``), not at
 # import time: a run whose files are all cache hits never needs them, and ``import libcst``

@@ -3,9 +3,6 @@ nothing reported where no export entry reaches, and the cache across an edit of 
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest

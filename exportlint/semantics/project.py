@@ -235,8 +235,8 @@ class Project:
         return None
 
     def resolve_function(self, qual: str, deps: Optional[set] = None) -> Optional[Target]:
-        """A function, a method (``mod.Class.method``), or a class's ``forward`` for a call of
-        the class object itself is NOT returned (constructors are not export code)."""
+        """The function (``mod.func``) or method (``mod.Class.method``, through base classes)
+        ``qual`` names; None for classes themselves (constructors are not export code)."""
         r = self.resolve(qual, deps)
         if r is None:
             return None
@@ -348,7 +348,7 @@ class Project:
             return []
         import ast
 
-        tfi = self.index_path(t.path)
+        self.index_path(t.path)  # reads the text
         text = self._texts.get(os.path.abspath(t.path), "")
         try:
             tree = ast.parse(text)
@@ -360,9 +360,7 @@ class Project:
                 for item in node.body:
                     if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == meth:
                         a = item.args
-                        ps = [p.arg for p in a.posonlyargs + a.args][1:] + [p.arg for p in a.kwonlyargs]
-                        return ps
-        del tfi
+                        return [p.arg for p in a.posonlyargs + a.args][1:] + [p.arg for p in a.kwonlyargs]
         return []
 
 
@@ -459,9 +457,6 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> 
                         skip = 1  # ctx
                 else:
                     target = project.resolve_function(q, deps)
-                    if target is not None and target.is_method and site.receiver_kind is None:
-                        # Class.method(...) called on the class: a static/class method
-                        pass
             if target is None or target.path == fi.path:
                 continue
             if skip == 0 and target.qual.endswith(".forward"):
