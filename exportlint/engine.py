@@ -380,7 +380,7 @@ class Linter:
 _MODULES: "dict[str, cst.Module]" = {}
 _MODULES_CHARS = [0]
 _MODULE_LEN: dict[str, int] = {}
-_MODULES_BUDGET = 6_000_000  # ~ 170 MB of parse trees
+_MODULES_BUDGET = 2_500_000  # ~ 70 MB of parse trees
 
 
 def _parse_cached(text: str) -> "cst.Module":
