@@ -451,24 +451,22 @@ def _call_lines(text: str, fi: Any, module: "cst.Module", calls: list) -> dict[i
     return out
 
 
-def _project_modules(project: Any, path: str, text: str, fi: Any) -> frozenset:
-    """Classes of the file that are nn.Module subclasses through bases in other files."""
+def _project_modules(project: Any, path: str, text: str, fi: Any) -> Any:
+    """Asks the project whether a class of the file is an nn.Module through bases in other
+    files (the model asks only for classes with a forward it cannot decide alone)."""
     if project is None:
-        return frozenset()
-    if fi is None:
-        from exportlint.semantics.index import index_source
+        return None
 
-        mod, is_pkg = project.add_file(path, text)
-        fi = index_source(text, os.path.abspath(path), mod, is_pkg)
-    out = set()
-    for name, ci in fi.classes.items():
-        if "forward" in ci.methods or any(b and b not in fi.classes for b in ci.bases):
-            try:
-                if project.is_module_class(fi, name):
-                    out.add(name)
-            except RecursionError:
-                pass
-    return frozenset(out)
+    def is_module(name: str) -> bool:
+        nonlocal fi
+        if fi is None:
+            from exportlint.semantics.index import index_source
+
+            mod, is_pkg = project.add_file(path, text)
+            fi = index_source(text, os.path.abspath(path), mod, is_pkg)
+        return project.is_module_class(fi, name)
+
+    return is_module
 
 
 def _root_facts(fn: Any) -> Any:

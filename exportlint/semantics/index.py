@@ -171,9 +171,15 @@ def index_source(text: str, path: str, module: str, is_package: bool, digest: Op
                 fi.ok = False
                 _CACHE[key] = fi
                 return fi
+    docs = []
+    if ends is not None:
+        from exportlint.semantics.reduce import DOCS
+
+        docs = list(DOCS)
     _Indexer(fi).run(tree, text, ends)
     if fi.outline is not None and fi.has_forward:
         fi.outline.code = code
+        fi.outline.docs = docs
     _CACHE[key] = fi
     return fi
 

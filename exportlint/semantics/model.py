@@ -544,7 +544,7 @@ def guard_polarity(test: cst.BaseExpression, imports: ImportMap) -> Optional[str
 
 class SemanticModel:
     def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
-                 call_returns: Optional[dict[str, str]] = None, project_modules: Iterable[str] = ()) -> None:
+                 call_returns: Optional[dict[str, str]] = None, project_modules: Any = None) -> None:
         self.module = module
         #: calls into this file from other files of the project (``semantics.project.Root``):
         #: analysed as export-path functions with the argument kinds of those calls
@@ -553,8 +553,10 @@ class SemanticModel:
         self.external_chains: dict[int, Any] = {}
         #: result kinds of calls into other files (``qualified.name`` or ``Class.self.method``)
         self.call_returns: dict[str, str] = dict(call_returns or {})
-        #: classes of this file the project index knows to be nn.Module subclasses
-        self.project_modules: frozenset[str] = frozenset(project_modules or ())
+        #: is this class of the file an nn.Module through bases in other files? (asked of the
+        #: project index, only for classes with a forward the file alone cannot decide)
+        self._project_module_fn = project_modules
+        self._project_module_seen: dict[str, bool] = {}
         self.imports = ImportMap()
         self.classes: dict[str, ClassFacts] = {}
         self.module_functions: dict[str, cst.FunctionDef] = {}
@@ -662,7 +664,7 @@ class SemanticModel:
                         mod = True
                     elif ext and static and any(b.endswith("Function") for b in ext):
                         fn = True
-                if not mod and not fn and c.name in self.project_modules:
+                if not mod and not fn and "forward" in c.methods and self._project_module(c.name):
                     mod = True  # an nn.Module through a base class of another file (the project says)
                 if mod:
                     c.is_module = True
@@ -756,6 +758,18 @@ class SemanticModel:
                 self._facts_by_node[key] = facts
             for callee, ccls, cargs, ckw in facts.callees:
                 work.append((callee, ccls, cargs, ckw, "called", facts))
+
+    def _project_module(self, name: str) -> bool:
+        if self._project_module_fn is None:
+            return False
+        r = self._project_module_seen.get(name)
+        if r is None:
+            try:
+                r = bool(self._project_module_fn(name))
+            except RecursionError:
+                r = False
+            self._project_module_seen[name] = r
+        return r
 
     def _extra_root(self, qual: str) -> Optional[tuple[cst.FunctionDef, Optional[ClassFacts]]]:
         cname, _, meth = qual.partition(".")

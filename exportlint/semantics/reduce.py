@@ -49,6 +49,11 @@ _CLOSE = re.compile(r"[)\]}]")
 _DEF = re.compile(r"(?:async\s+)?def\s")
 
 
+_DOC_START = re.compile(r"[rRbBuU]{0,2}(?:\"\"\"|\'\'\')")
+#: multi-line docstrings of functions and classes found by the last ``skeleton`` call
+DOCS: list[tuple[int, int]] = []
+
+
 def skeleton(text: str, code: Optional[list[str]] = None) -> tuple[str, dict[int, int]]:
     """The text with the body of every function except ``__init__`` blanked (``...``), found
     by indentation over the logical lines (strings and comments removed first), and the last
@@ -78,14 +83,23 @@ def skeleton(text: str, code: Optional[list[str]] = None) -> tuple[str, dict[int
     ends: dict[int, int] = {}
     blank: list[tuple[int, int]] = []
     n = len(logical)
+    DOCS.clear()
     for k, (a, b, ind, st) in enumerate(logical):
-        if not _DEF.match(st):
+        is_def = _DEF.match(st) is not None
+        if not is_def and not st.startswith("class "):
             continue
         # the block: following logical lines indented deeper
         j = k + 1
         while j < n and logical[j][2] > ind:
             j += 1
         end = logical[j - 1][1] if j > k + 1 else b
+        if j > k + 1:
+            # a multi-line docstring first in the block (nothing but the string on its lines)
+            a2, b2 = logical[k + 1][0], logical[k + 1][1]
+            if b2 > a2 and _DOC_START.match(lines[a2 - 1].lstrip()) and not "".join(code[a2 - 1:b2]).replace("\\", "").strip():
+                DOCS.append((a2, b2))
+        if not is_def:
+            continue
         ends[a] = end
         if j > k + 1 and not re.match(r"(?:async\s+)?def\s+__init__\b", st):
             blank.append((logical[k + 1][0], end))
@@ -212,6 +226,8 @@ class Outline:
     lines: int = 0
     #: the text's lines without strings and comments (``code_lines``), when computed
     code: Optional[list] = None
+    #: multi-line docstrings of functions and classes (spans): never read by the model
+    docs: list = field(default_factory=list)
 
 
 def _func(fn: ast.AST, ends: Optional[dict[int, int]] = None) -> Func:
@@ -341,7 +357,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
             if i not in done_assign and (tn & names or tn & init_names):
                 done_assign.add(i)
                 (names if tn & names else init_names).update(idents(a, b))
-    spans: list[tuple[int, int, bool]] = []
+    spans: list[tuple[int, int, bool]] = [(a, b, True) for a, b in o.docs]  # first: later spans overwrite
     for f in o.funcs + [m for methods, _ in o.classes.values() for m in methods]:
         if id(f) not in kept and f.body:
             spans.append((f.body, f.end, True))
