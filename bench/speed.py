@@ -3,6 +3,9 @@
     python bench/speed.py            # full corpus (~2,500 files, ~1 M lines), about 10-20 min
     python bench/speed.py --quick    # every 8th file, fewer repeats
     python bench/speed.py --jobs 2   # only 2 processes (default: 1 and 2)
+    python bench/speed.py --timm     # issue 9's goals on the installed timm's models+layers, one run:
+                                     # cold -j1 / libcst floor (<= 0.5), warm / ruff E,F no-cache (<= 1.0)
+    python bench/speed.py --timm --code /work/main   # the same for another checkout (before/after)
 
 Corpus: the ``transformers/models`` tree of the transformers wheel from PyPI, fetched with
 ``pip download --no-deps transformers`` into ``bench/.corpus/`` (git-ignored) when absent.

@@ -356,3 +356,35 @@ def test_function_handed_to_an_exporter_in_another_file(tmp_path):
     assert f[0].related[0].line == 4 and "exported here" in f[0].related[0].message
     # alone, fns.py has no entry: nothing reported
     assert lint_paths([files[1]], Config(), jobs=1, use_cache=False).findings == []
+
+
+ODD = [
+    # CRLF line ends, a form feed, tabs
+    "import torch\r\nfrom torch import nn\r\n\x0c\r\nclass M(nn.Module):\r\n\tdef forward(self, x):\r\n\t\tif x.sum() > 0:\r\n\t\t\treturn x\r\n\t\treturn -x\r\n\r\n\tdef unused(self):\r\n\t\treturn 1\r\n",
+    # backslash continuations, semicolons, one-line bodies, async, nested classes, decorators
+    "import torch\nfrom torch import nn\nX = 1 + \\\n    2\n\ndef f(x): return x.item()\n\n"
+    "async def g(x):\n    return x\n\nclass M(nn.Module):\n    class Inner:\n        def forward(self):\n            return 1\n"
+    "    @staticmethod\n    def h(x): y = x; return y\n    def forward(self, x):\n        a = f(x); b = 2\n        if a > b:\n            return x\n        return x\n",
+    # strings that look like code, a def inside a string, a def after a multi-line call
+    "import torch\nfrom torch import nn\nDOC = '''\ndef forward(self):\n    pass\n'''\n\ndef helper(\n    x,\n    y=(1,\n       2),\n):\n    s = \"\"\"\n  x\n\"\"\"\n    return int(x)\n\n"
+    "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        if True:\n            pass\n        self.w = nn.Linear(2, 2)\n    def forward(self, x):\n        return helper(x)\n",
+]
+
+
+@pytest.mark.parametrize("src", ODD)
+def test_reduce_on_odd_sources(tmp_path, src):
+    import exportlint.engine as engine
+
+    p = tmp_path / "odd.py"
+    p.write_bytes(src.encode())
+    key = lambda f: (f.line, f.column, f.code, f.message)  # noqa: E731
+    r1 = lint_paths([str(p)], Config(), jobs=1, use_cache=False)
+    orig = engine._reduced
+    engine._reduced = lambda text, path, roots, project: (text, None)
+    try:
+        r2 = lint_paths([str(p)], Config(), jobs=1, use_cache=False)
+    finally:
+        engine._reduced = orig
+    assert not r1.errors and not r2.errors
+    assert sorted(map(key, r1.findings)) == sorted(map(key, r2.findings))
+    assert all(f.code != "EXL001" for f in r1.findings)
