@@ -210,6 +210,7 @@ class Linter:
         reported: list[Reported] = []
         module = None
         ptext = text  # what libcst parses (see _reduced)
+        tree = None  # the file's project index, when there is a project
         if is_model or has_export or roots:
             deep = _max_nesting(text) > _MAX_NESTING
             err = _python_syntax_error(text, path) if deep else None
@@ -268,7 +269,7 @@ class Linter:
                     reported = ctx.reported
                     if project is not None:
                         try:
-                            self._cross_file(project, path, text, module, model, res, ptext, tree)
+                            tree = self._cross_file(project, path, text, module, model, res, ptext, tree) or tree
                         except RecursionError:
                             res.errors.append(f"{path}: project calls: nesting too deep")
                         except Exception:
@@ -282,7 +283,7 @@ class Linter:
                             if r.anchor is None:
                                 r.anchor = fn.anchor
                             if model.external_chains:
-                                related[id(r)] = _chain_of(model, fn)
+                                related[id(r)] = _chain_of(model, fn, (path, ptext, tree, module))
                             break
             items = [(r.node, r.anchor) for r in reported]
             items += [(r.fix_node, r.anchor) for r in reported if r.fix_node is not None]
@@ -330,8 +331,9 @@ class Linter:
 
 
     def _cross_file(self, project: Any, path: str, text: str, module: "cst.Module", model: Any, res: FileResult,
-                    ptext: str, tree: Any) -> None:
-        """Calls of this file's export path into other project files, with their chains."""
+                    ptext: str, tree: Any) -> Any:
+        """Calls of this file's export path into other project files, with their chains;
+        returns the file's index."""
         from exportlint.positions import resolve_positions
         from exportlint.semantics.index import index_source
         from exportlint.semantics.project import cross_file_calls, return_kind
@@ -360,7 +362,7 @@ class Linter:
                                               why="export-call")))
                 res.out_keys.append(None)
         if not calls:
-            return
+            return fi
         found = _call_lines(ptext, fi, module, calls)
         missing = [(call, facts.anchor) for facts, call, _, _, _ in calls if id(call) not in found]
         if missing:
@@ -370,9 +372,10 @@ class Linter:
             line, col = found.get(id(call), (1, 1))
             callee = target.qual.rsplit(".", 1)[-1]
             hop = (path, line, col, f"{facts.qualname} calls {callee}() here")
-            root.chain = [tuple(c) for c in _chain_list(model, facts)] + [hop]
+            root.chain = [tuple(c) for c in _chain_list(model, facts, (path, ptext, fi, module), entry_hops=True)] + [hop]
             res.outs.append((target.path, root))
             res.out_keys.append(key)
+        return fi
 
 
 #: parsed modules of this process by text, for the rounds of a project run (a file whose
@@ -477,14 +480,35 @@ def _root_facts(fn: Any) -> Any:
     return fn
 
 
-def _chain_list(model: Any, fn: Any) -> list:
-    return list(model.external_chains.get(id(_root_facts(fn).node)) or ())
+def _chain_list(model: Any, fn: Any, where: Optional[tuple] = None, entry_hops: bool = False) -> list:
+    """The call chain from an export entry to ``fn`` when ``fn`` is reached from another file
+    (or always, with ``entry_hops``): the hops up to the call into this file, then the calls
+    inside this file (``where`` = (path, text, file index, module) places those)."""
+    prefix = list(model.external_chains.get(id(_root_facts(fn).node)) or ())
+    if (not prefix and not entry_hops) or where is None:
+        return prefix
+    hops = []
+    f, n = fn, 0
+    while f.caller is not None and n < 50:
+        call = f.caller.callee_calls.get(id(f.node))
+        if call is not None:
+            hops.append((f.caller, call, f.name))
+        f, n = f.caller, n + 1
+    if not hops:
+        return prefix
+    path, text, fi, module = where
+    found = _call_lines(text, fi, module, [(c, call, None, None, None) for c, call, _ in hops])
+    for caller, call, name in reversed(hops):
+        if id(call) in found:
+            line, col = found[id(call)]
+            prefix.append((path, line, col, f"{caller.qualname} calls {name}() here"))
+    return prefix
 
 
-def _chain_of(model: Any, fn: Any) -> tuple:
+def _chain_of(model: Any, fn: Any, where: Optional[tuple] = None) -> tuple:
     from exportlint.findings import Related
 
-    return tuple(Related(*c) for c in _chain_list(model, fn))
+    return tuple(Related(*c) for c in _chain_list(model, fn, where))
 
 
 def _relpath(path: str, root: Path) -> str:

@@ -388,3 +388,24 @@ def test_reduce_on_odd_sources(tmp_path, src):
     assert not r1.errors and not r2.errors
     assert sorted(map(key, r1.findings)) == sorted(map(key, r2.findings))
     assert all(f.code != "EXL001" for f in r1.findings)
+
+
+def test_chain_has_every_hop(tmp_path):
+    pkg = tmp_path / "chainpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "m.py").write_text(
+        "from torch import nn\nfrom chainpkg import h\n\n\nclass Net(nn.Module):\n"
+        "    def forward(self, x):\n        return self.post(x)\n\n"
+        "    def post(self, x):\n        return h.outer(x)\n"
+    )
+    (pkg / "h.py").write_text("def outer(x):\n    return inner(x)\n\n\ndef inner(x):\n    return x.max().item()\n")
+    files = [str(p) for p in sorted(pkg.glob("*.py"))]
+    r = lint_paths(files, Config(), jobs=1, use_cache=False)
+    f = next(f for f in r.findings if f.path.endswith("h.py"))
+    assert f.line == 6
+    assert [(Path(x.path).name, x.line, x.column, x.message) for x in f.related] == [
+        ("m.py", 7, 16, "Net.forward calls post() here"),
+        ("m.py", 10, 16, "Net.post calls outer() here"),
+        ("h.py", 2, 12, "outer calls inner() here"),
+    ]

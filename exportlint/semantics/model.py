@@ -1007,6 +1007,8 @@ class FunctionFacts:
         self.subscripts: list[Subscript] = []
         self.state_writes: list[StateWrite] = []
         self.callees: list[tuple[cst.FunctionDef, Optional[ClassFacts], list[str], dict[str, str]]] = []
+        #: id(callee FunctionDef) -> the first call of it here (call chains)
+        self.callee_calls: dict[int, cst.Call] = {}
         self.self_name: Optional[str] = None
         self.imports = model.imports
         self._globals: set[str] = set()
@@ -1789,6 +1791,7 @@ class FunctionFacts:
         else:
             facts_cls = cls
         self.callees.append((fn, facts_cls, pos, kw))
+        self.callee_calls.setdefault(id(fn), call)
 
     def _maybe_callee_qual(self, q: str, e: cst.Call, arg_kinds: list[str]) -> None:
         # a function of this file reached through an alias or a class attribute
