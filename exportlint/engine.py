@@ -223,7 +223,14 @@ class Linter:
                 if project is not None and not has_export:
                     ptext, tree = _reduced(text, path, roots, project)
                 try:
-                    module = _parse_cached(ptext) if project is not None else parse_module(ptext)
+                    module = None
+                    if ptext is not text:
+                        try:
+                            module = _parse_cached(ptext)
+                        except Exception:  # the reduction went wrong: parse the file as it is
+                            ptext = text
+                    if module is None:
+                        module = _parse_cached(ptext) if project is not None else parse_module(ptext)
                 except cst.ParserSyntaxError as e:
                     if "EXL001" in self.enabled:
                         # CPython places the error exactly; libcst's position can be a line off

@@ -147,8 +147,9 @@ def index_source(text: str, path: str, module: str, is_package: bool, digest: Op
     fi = FileIndex(path, module, is_package, digest)
     ends = None
     code = None
+    docs: list = []
     if tree is None:
-        from exportlint.semantics.reduce import skeleton
+        from exportlint.semantics.reduce import skeleton_and_docs
 
         # function bodies (but __init__) hold nothing the index needs: parse without them,
         # unless the file calls an exporter (export calls may sit in any function)
@@ -158,24 +159,19 @@ def index_source(text: str, path: str, module: str, is_package: bool, digest: Op
             from exportlint.semantics.reduce import code_lines
 
             code = code_lines(text)
-            src, ends = skeleton(text, code)
+            src, ends, docs = skeleton_and_docs(text, code)
         try:
             tree = ast.parse(src, path)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             try:
                 tree = ast.parse(text, path) if src is not text else None
-                ends = None
+                ends, docs = None, []  # the scan went wrong somewhere: trust only the tree
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 tree = None
             if tree is None:
                 fi.ok = False
                 _CACHE[key] = fi
                 return fi
-    docs = []
-    if ends is not None:
-        from exportlint.semantics.reduce import DOCS
-
-        docs = list(DOCS)
     _Indexer(fi).run(tree, text, ends)
     if fi.outline is not None and fi.has_forward:
         fi.outline.code = code

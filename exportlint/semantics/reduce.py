@@ -50,19 +50,22 @@ _DEF = re.compile(r"(?:async\s+)?def\s")
 
 
 _DOC_START = re.compile(r"[rRbBuU]{0,2}(?:\"\"\"|\'\'\')")
-#: multi-line docstrings of functions and classes found by the last ``skeleton`` call
-DOCS: list[tuple[int, int]] = []
-
-
 def skeleton(text: str, code: Optional[list[str]] = None) -> tuple[str, dict[int, int]]:
+    """``skeleton_and_docs`` without the docstrings."""
+    src, ends, _ = skeleton_and_docs(text, code)
+    return src, ends
+
+
+def skeleton_and_docs(text: str, code: Optional[list[str]] = None) -> tuple[str, dict[int, int], list[tuple[int, int]]]:
     """The text with the body of every function except ``__init__`` blanked (``...``), found
     by indentation over the logical lines (strings and comments removed first), and the last
     line of every function by its ``def`` line. ``ast.parse`` of the skeleton costs a
-    fraction of the whole file and gives the same lines for what it keeps."""
+    fraction of the whole file and gives the same lines for what it keeps. Also the spans of
+    multi-line docstrings of functions and classes."""
     lines = split_lines(text)
     code = code if code is not None else code_lines(text)
     if len(code) != len(lines):
-        return text, {}
+        return text, {}, []
     logical: list[tuple[int, int, int, str]] = []  # (first, last, indent, first line stripped)
     depth = 0
     cur: Optional[list] = None
@@ -83,7 +86,7 @@ def skeleton(text: str, code: Optional[list[str]] = None) -> tuple[str, dict[int
     ends: dict[int, int] = {}
     blank: list[tuple[int, int]] = []
     n = len(logical)
-    DOCS.clear()
+    docs: list[tuple[int, int]] = []
     for k, (a, b, ind, st) in enumerate(logical):
         is_def = _DEF.match(st) is not None
         if not is_def and not st.startswith("class "):
@@ -97,14 +100,14 @@ def skeleton(text: str, code: Optional[list[str]] = None) -> tuple[str, dict[int
             # a multi-line docstring first in the block (nothing but the string on its lines)
             a2, b2 = logical[k + 1][0], logical[k + 1][1]
             if b2 > a2 and _DOC_START.match(lines[a2 - 1].lstrip()) and not "".join(code[a2 - 1:b2]).replace("\\", "").strip():
-                DOCS.append((a2, b2))
+                docs.append((a2, b2))
         if not is_def:
             continue
         ends[a] = end
         if j > k + 1 and not re.match(r"(?:async\s+)?def\s+__init__\b", st):
             blank.append((logical[k + 1][0], end))
     if not blank:
-        return text, ends
+        return text, ends, docs
     out = list(lines)
     done_to = 0
     for a, b in sorted(blank):
@@ -117,7 +120,7 @@ def skeleton(text: str, code: Optional[list[str]] = None) -> tuple[str, dict[int
             out[ln - 1] = "\r\n" if src.endswith("\r\n") else ("\n" if src.endswith("\n") else "")
         out[a - 1] = f"{indent}...\n"
         done_to = b
-    return "".join(out), ends
+    return "".join(out), ends, docs
 
 
 def split_lines(text: str) -> list[str]:
