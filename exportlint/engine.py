@@ -390,7 +390,7 @@ class Linter:
 _MODULES: "dict[str, cst.Module]" = {}
 _MODULES_CHARS = [0]
 _MODULE_LEN: dict[str, int] = {}
-_MODULES_BUDGET = 2_500_000  # ~ 70 MB of parse trees
+_MODULES_BUDGET = 1_200_000  # ~ 35 MB of parse trees
 
 
 def _parse_cached(text: str) -> "cst.Module":
@@ -637,7 +637,7 @@ def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dic
     if _PROJECT is None:
         from exportlint.semantics.project import Project
 
-        _PROJECT = Project()
+        _PROJECT = Project(keep_texts=False)
     r = _WORKER.lint_bytes(data, path, project=_PROJECT, roots=roots, call_returns=call_returns)
     outs = [(t, root, key) for (t, root), key in zip(r.outs, r.out_keys)]
     return path, [f.to_dict() for f in r.findings], r.errors, outs, sorted(r.deps), r.returns

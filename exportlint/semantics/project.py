@@ -106,7 +106,7 @@ def package_root(path: Path) -> tuple[Path, str, bool]:
 class Project:
     """Lazily indexed modules under a set of roots."""
 
-    def __init__(self, files: list[str] = ()) -> None:
+    def __init__(self, files: list[str] = (), keep_texts: bool = True) -> None:
         self.roots: list[Path] = []
         #: absolute path -> (module, is_package)
         self._mod_of: dict[str, tuple[str, bool]] = {}
@@ -115,6 +115,8 @@ class Project:
         #: path -> digest of the files read (the dependencies of a resolution)
         self.digests: dict[str, str] = {}
         self._texts: dict[str, str] = {}
+        #: keep the texts given to add_file (an editor's unsaved buffers); a CLI run reads disk
+        self.keep_texts = keep_texts
         for f in files:
             self.add_file(f)
 
@@ -123,7 +125,7 @@ class Project:
         ap = os.path.abspath(path)
         hit = self._mod_of.get(ap)
         if hit is not None:
-            if text is not None:
+            if text is not None and ap in self._texts:
                 self._texts[ap] = text
             return hit
         root, module, is_pkg = package_root(Path(ap))
@@ -131,7 +133,7 @@ class Project:
             if r not in self.roots:
                 self.roots.append(r)
         self._mod_of[ap] = (module, is_pkg)
-        if text is not None:
+        if text is not None and self.keep_texts:
             self._texts[ap] = text
         return module, is_pkg
 
@@ -174,8 +176,7 @@ class Project:
                 return None
             if len(data) > 8 * 1024 * 1024:
                 return None
-            text = data.decode("utf-8", "replace")
-            self._texts[ap] = text
+            text = data.decode("utf-8", "replace")  # not kept: the index is what matters
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         self.digests[ap] = digest
         fi = index_source(text, ap, module, is_pkg, digest)
@@ -348,8 +349,13 @@ class Project:
             return []
         import ast
 
-        self.index_path(t.path)  # reads the text
-        text = self._texts.get(os.path.abspath(t.path), "")
+        text = self._texts.get(os.path.abspath(t.path))
+        if text is None:
+            try:
+                with open(t.path, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+            except OSError:
+                return []
         try:
             tree = ast.parse(text)
         except Exception:

@@ -288,6 +288,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         return None
 
     code = o.code if o.code is not None else code_lines(text)
+    o.code = None  # computed once with the index for the first use; not kept for the whole run
     if len(code) != len(lines):
         code = lines
 
