@@ -424,6 +424,8 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> 
                     loop_vars[tgt.value] = it.attr.value
         for site in facts.calls:
             e = site.node
+            if not _followed(site.arg_kinds):
+                continue  # nothing tensor-derived handed over: not followed, not resolved
             target: Optional[Target] = None
             skip = 0
             if site.receiver_kind == "self" and cls is not None and site.method:
