@@ -348,7 +348,7 @@ class Linter:
         mod, is_pkg = project.add_file(path, text)
         fi = tree if tree is not None else index_source(text, os.path.abspath(path), mod, is_pkg)
         for r in model.extra_roots:
-            found = model._extra_root(r.qual)
+            found = model.root_function(r.qual)
             facts = model.facts_for(found[0]) if found is not None else None
             if facts is not None:
                 k = return_kind(facts)

@@ -707,7 +707,7 @@ class SemanticModel:
                 if fn is not None:
                     work.append((fn, None, None, {}, "export-call", None))
         for r in self.extra_roots:
-            found = self._extra_root(r.qual)
+            found = self.root_function(r.qual)
             if found is not None:
                 fn, cls = found
                 self.external_chains.setdefault(id(fn), r.chain)
@@ -771,7 +771,8 @@ class SemanticModel:
             self._project_module_seen[name] = r
         return r
 
-    def _extra_root(self, qual: str) -> Optional[tuple[cst.FunctionDef, Optional[ClassFacts]]]:
+    def root_function(self, qual: str) -> Optional[tuple[cst.FunctionDef, Optional[ClassFacts]]]:
+        """The function ``func`` or method ``Class.method`` (through local bases) of this file."""
         cname, _, meth = qual.partition(".")
         if not meth:
             fn = self.module_functions.get(cname)

@@ -205,10 +205,11 @@ class Project:
                 continue
             if deps is not None:
                 deps.add(fi.path)
-            return self._resolve_in(fi, parts[i:], deps, _depth + 1)
+            return self.resolve_in(fi, parts[i:], deps, _depth + 1)
         return None
 
-    def _resolve_in(self, fi: FileIndex, rest: list[str], deps: Optional[set], depth: int) -> Optional[tuple[FileIndex, list[str]]]:
+    def resolve_in(self, fi: FileIndex, rest: list[str], deps: Optional[set], depth: int) -> Optional[tuple[FileIndex, list[str]]]:
+        """Where the dotted ``rest`` read in module ``fi`` is defined (see ``resolve``)."""
         if not rest:
             return fi, []
         if depth > _MAX_DEPTH:
@@ -224,7 +225,7 @@ class Project:
             if sfi is not None and sfi.exports_name(name):
                 if deps is not None:
                     deps.add(sfi.path)
-                r = self._resolve_in(sfi, rest, deps, depth + 1)
+                r = self.resolve_in(sfi, rest, deps, depth + 1)
                 if r is not None:
                     return r
         if fi.is_package:
@@ -232,7 +233,7 @@ class Project:
             if sub is not None:
                 if deps is not None:
                     deps.add(sub.path)
-                return self._resolve_in(sub, rest[1:], deps, depth + 1)
+                return self.resolve_in(sub, rest[1:], deps, depth + 1)
         return None
 
     def resolve_function(self, qual: str, deps: Optional[set] = None) -> Optional[Target]:
@@ -257,7 +258,8 @@ class Project:
             return fi, rest[0]
         return None
 
-    def _base_class(self, fi: FileIndex, base: str, deps: Optional[set]) -> Optional[tuple[FileIndex, str]]:
+    def base_class(self, fi: FileIndex, base: str, deps: Optional[set]) -> Optional[tuple[FileIndex, str]]:
+        """The project class a name read in ``fi`` refers to (local, star-imported, imported)."""
         if not base:
             return None
         if base in fi.classes:
@@ -266,7 +268,7 @@ class Project:
             for m in fi.star:
                 sfi = self.index(m)
                 if sfi is not None and sfi.exports_name(base):
-                    r = self._resolve_in(sfi, [base], deps, 1)
+                    r = self.resolve_in(sfi, [base], deps, 1)
                     if r is not None and len(r[1]) == 1 and r[1][0] in r[0].classes:
                         return r[0], r[1][0]
         return self.resolve_class(self.absolute(fi, base), deps)
@@ -282,7 +284,7 @@ class Project:
         if method in ci.methods and not skip_own:
             return Target(fi.path, fi.module, f"{cls}.{method}", True)
         for b in ci.bases:
-            bc = self._base_class(fi, b, deps)
+            bc = self.base_class(fi, b, deps)
             if bc is None:
                 continue
             if deps is not None:
@@ -302,7 +304,7 @@ class Project:
                 return True
             if b.startswith("torch.nn.modules."):
                 return True
-            bc = self._base_class(fi, b, None)
+            bc = self.base_class(fi, b, None)
             if bc is not None and self.is_module_class(bc[0], bc[1], _depth + 1):
                 return True
         return False
@@ -331,7 +333,7 @@ class Project:
             name = (cls_q or "?").rsplit(".", 1)[-1]
             params: list[str] = []
             if cls_q:
-                rc = self._base_class(fi, cls_q, None) if "." not in cls_q else self.resolve_class(self.absolute(fi, cls_q))
+                rc = self.base_class(fi, cls_q, None) if "." not in cls_q else self.resolve_class(self.absolute(fi, cls_q))
                 if rc is not None:
                     params = self.forward_params(rc[0], rc[1])
             d = dynamic.setdefault(name, {})
@@ -373,6 +375,14 @@ class Project:
 # ---------------------------------------------------------------------------------------
 # cross-file calls of a file's export path (reads the libcst semantic model)
 # ---------------------------------------------------------------------------------------
+
+
+def _is_self_attr(facts: Any, e: Any) -> bool:
+    """``self.<name>`` in a method (``facts.self_name`` is the method's first parameter)."""
+    import libcst as cst
+
+    return (facts.self_name is not None and isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name)
+            and e.value.value == facts.self_name)
 
 
 def _followed(kinds: list[str]) -> bool:
@@ -420,7 +430,7 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> 
                     it, tgt = it.args[0].value, tgt.elements[1].value
                 if isinstance(it, cst.Subscript):
                     it = it.value
-                if isinstance(tgt, cst.Name) and facts._is_self_attr(it):
+                if isinstance(tgt, cst.Name) and _is_self_attr(facts, it):
                     loop_vars[tgt.value] = it.attr.value
         for site in facts.calls:
             e = site.node
@@ -436,7 +446,7 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> 
             elif isinstance(e.func, cst.Name) and e.func.value in loop_vars and cls is not None:
                 target = _attr_forward(project, fi, cls.name, loop_vars[e.func.value], deps)
             elif (isinstance(e.func, cst.Attribute) and cls is not None and site.method
-                  and (facts._is_self_attr(e.func.value)
+                  and (_is_self_attr(facts, e.func.value)
                        or (isinstance(e.func.value, cst.Name) and e.func.value.value in loop_vars))):
                 # self.sub.method(x) / item.method(x) for item in self.items
                 v = e.func.value
@@ -451,7 +461,7 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> 
                     # a bare name: only a star import can bring it
                     if not fi.star:
                         continue
-                    r = project._resolve_in(fi, [q], deps, 1)
+                    r = project.resolve_in(fi, [q], deps, 1)
                     if r is None or r[0].path == fi.path:
                         continue
                     q = f"{r[0].module}.{'.'.join(r[1])}"
@@ -476,7 +486,7 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> 
             key = site.qualname
             if cls is not None and site.receiver_kind == "self":
                 key = f"{cls.name}.self.{site.method}"
-            elif cls is not None and isinstance(e.func, cst.Attribute) and facts._is_self_attr(e.func.value):
+            elif cls is not None and isinstance(e.func, cst.Attribute) and _is_self_attr(facts, e.func.value):
                 key = f"{cls.name}.self.{e.func.value.attr.value}.{site.method}"
             out.append((facts, e, target, Root(target.qual, pos, kw), key))
     return out
@@ -535,7 +545,7 @@ def _attr_forward(project: Project, fi: FileIndex, cls: str, attr: str, deps: se
     ctors = ci.attrs.get(attr)
     if ctors is None:
         for b in ci.bases:
-            bc = project._base_class(fi, b, deps)
+            bc = project.base_class(fi, b, deps)
             if bc is not None:
                 r = _attr_forward(project, bc[0], bc[1], attr, deps, _depth + 1, method)
                 if r is not None:
@@ -544,7 +554,7 @@ def _attr_forward(project: Project, fi: FileIndex, cls: str, attr: str, deps: se
     if len(set(ctors)) != 1:
         return None
     c = ctors[0]
-    rc = project._base_class(fi, c, deps) if "." not in c else project.resolve_class(project.absolute(fi, c), deps)
+    rc = project.base_class(fi, c, deps) if "." not in c else project.resolve_class(project.absolute(fi, c), deps)
     if rc is None:
         return None
     return project.find_method(rc[0], rc[1], method, deps)
