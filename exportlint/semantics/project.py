@@ -468,6 +468,8 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> 
                 q = project.absolute(fi, q)
                 if q.startswith(("torch.", "numpy.", "math.", "typing.", "builtins.")):
                     continue
+                if site.method != "apply" and q.rsplit(".", 1)[-1][:1].isupper():
+                    continue  # a constructor (ModelOutput(...), Block(...)): no export code runs there
                 if site.method == "apply":
                     rc = project.resolve_class(q.rsplit(".", 1)[0], deps)
                     if rc is not None:
