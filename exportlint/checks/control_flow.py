@@ -7,10 +7,10 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import call_exporters, dynamic_dims, snippet
+from exportlint.checks.common import call_exporters, declared_dims, declares_dynamic, dynamic_dims, snippet
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
-from exportlint.semantics.model import DDS_OPS, Branch, literal_value, names_in
+from exportlint.semantics.model import DDS_OPS, Branch, iter_nodes, literal_value, names_in
 
 #: APIs whose arguments are sizes, counts or positions: a Python number from tensor data there
 #: gives a value-dependent shape (EXL104)
@@ -207,6 +207,7 @@ class TensorToPython(Rule):
     def check(self, ctx):
         for fn in ctx.model.functions:
             consumed = consumed_conversions(fn)
+            assumed = _assumes_constant(ctx, fn)
             for call in fn.calls:
                 node = call.node
                 if id(node) in consumed:
@@ -227,6 +228,17 @@ class TensorToPython(Rule):
                     what = f"`{call.qualname}(tensor)`"
                 else:
                     continue
+                if assumed:
+                    # measured (ExportDB assume_constant_result): strict bakes the value (wrong for other
+                    # inputs), non-strict / onnx-dynamo keep it symbolic, the legacy trace stays dynamic
+                    ctx.report(
+                        node,
+                        f"{what} in a `@assume_constant_result` function (`{snippet(ctx, node)}`): torch.export "
+                        "strict records the example's value as a constant, so the exported program is wrong for "
+                        "other inputs. Drop the decorator if the value depends on the input.",
+                        exporters=("export-strict",),
+                    )
+                    continue
                 ctx.report(
                     node,
                     f"{what} turns tensor data into a Python value (`{snippet(ctx, node)}`): legacy ONNX tracing "
@@ -236,6 +248,15 @@ class TensorToPython(Rule):
                     exporters=exporters,
                 )
         return ()
+
+
+def _assumes_constant(ctx, fn) -> bool:
+    for d in fn.node.decorators:
+        dec = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+        q = ctx.model.imports.resolve(dec) or ""
+        if q.endswith("assume_constant_result") and q.startswith("torch."):
+            return True
+    return False
 
 
 @register
@@ -302,8 +323,12 @@ class ShapeBranch(Rule):
     summary = "A branch or loop depends on a tensor shape (specialised at export)."
 
     def check(self, ctx):
-        dyn = dynamic_dims(ctx)
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()  # the project exports fixed shapes: specialising to them is what it wants
+        file_dyn = dynamic_dims(ctx)
         for fn in ctx.model.functions:
+            dyn = declared_dims(ctx, fn.cls.name) if getattr(ctx, "project_dynamic", None) and fn.cls else file_dyn
             params = _tensor_params(fn)
             for br in fn.branches:
                 if br.kind != SHAPE or br.construct == "assert":
@@ -361,9 +386,19 @@ def _only_raises(stmt) -> bool:
 
 
 def _dynamic_hit(culprit, dyn: dict[str, set], params: set[str]) -> Optional[str]:
-    """'x dim 0' when culprit reads x.shape[d] / x.size(d) of a parameter declared dynamic."""
+    """'x dim 0' when culprit reads x.shape[d] / x.size(d) of a parameter declared dynamic
+    (itself or inside it: `x.shape[0] > 1`)."""
     if not dyn:
         return None
+    for n in iter_nodes(culprit):
+        if isinstance(n, (cst.Subscript, cst.Call)):
+            hit = _dynamic_read(n, dyn)
+            if hit is not None:
+                return hit
+    return None
+
+
+def _dynamic_read(culprit, dyn: dict[str, set]) -> Optional[str]:
     name = dim = None
     if isinstance(culprit, cst.Subscript) and isinstance(culprit.value, cst.Attribute) and culprit.value.attr.value == "shape":
         base = culprit.value.value
