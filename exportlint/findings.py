@@ -104,6 +104,24 @@ class Fix:
         )
 
 
+@dataclass(frozen=True)
+class Related:
+    """A location related to a finding: one hop of the call chain from an export entry
+    (``message`` says what happens there, e.g. "called from Model.forward")."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "column": self.column, "message": self.message}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Related":
+        return cls(d["path"], int(d["line"]), int(d["column"]), d.get("message", ""))
+
+
 @dataclass
 class Finding:
     code: str
@@ -120,6 +138,9 @@ class Finding:
     verdict: Optional[str] = None
     #: free-form details from confirm (exporter messages etc.)
     details: dict[str, Any] = field(default_factory=dict)
+    #: the call chain from an export entry when the finding is in a helper reached from
+    #: another file (outermost first)
+    related: tuple[Related, ...] = ()
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
@@ -141,6 +162,8 @@ class Finding:
             d["verdict"] = self.verdict
         if self.details:
             d["details"] = self.details
+        if self.related:
+            d["related"] = [r.to_dict() for r in self.related]
         return d
 
     @classmethod
@@ -158,4 +181,5 @@ class Finding:
             fix=Fix.from_dict(d["fix"]) if d.get("fix") else None,
             verdict=d.get("verdict"),
             details=d.get("details") or {},
+            related=tuple(Related.from_dict(r) for r in d.get("related") or ()),
         )

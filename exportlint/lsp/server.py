@@ -118,7 +118,13 @@ def _lint_job(entry: _LinterEntry, text: str, path: str) -> tuple[list[Finding],
                 return [], []
             msg = f"file too large to lint ({len(text) // 1024} KiB > {MAX_FILE_BYTES // 1024} KiB)"
             return [Finding("EXL001", Severity.ERROR, path, 1, 1, 1, 1, msg, ())], []
-        r = linter.lint_text(text, path)
+        # the same project resolution as the CLI on one file (imports indexed on demand)
+        project = None
+        if not path.startswith("<") and os.path.isabs(path):
+            from exportlint.semantics.project import Project
+
+            project = Project()
+        r = linter.lint_text(text, path, project=project)
         return r.findings, errors + r.errors
     except RecursionError:
         return [], errors + [f"{path}: internal error: nesting too deep"]
