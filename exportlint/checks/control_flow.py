@@ -8,9 +8,10 @@ import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import call_exporters, declared_dims, declares_dynamic, dynamic_dims, snippet
-from exportlint.findings import Fix, FixSafety, Severity
+from exportlint.findings import Severity
+from exportlint.fixes.rewrites import branch_rewrite, item_rewrite
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
-from exportlint.semantics.model import DDS_OPS, Branch, iter_nodes, literal_value, names_in
+from exportlint.semantics.model import DDS_OPS, iter_nodes, literal_value, names_in
 
 #: APIs whose arguments are sizes, counts or positions: a Python number from tensor data there
 #: gives a value-dependent shape (EXL104)
@@ -116,52 +117,6 @@ _CONSTRUCT = {
 }
 
 
-def _where_fix(ctx, br: Branch) -> Optional[Fix]:
-    """`a if c else b` -> torch.where(c, a, b); `if c: return a / else: return b` likewise."""
-    stmt = br.stmt
-    torch_name = _torch_alias(ctx)
-    if torch_name is None:
-        return None
-    if isinstance(stmt, cst.IfExp):
-        new = cst.parse_expression(
-            f"{torch_name}.where({ctx.source_of(stmt.test)}, {ctx.source_of(stmt.body)}, {ctx.source_of(stmt.orelse)})"
-        )
-        return Fix(
-            replacement=ctx.source_of(new),
-            safety=FixSafety.UNSAFE,
-            description="torch.where evaluates both sides and needs broadcastable tensors; verify with --confirm",
-        )
-    if isinstance(stmt, cst.If) and stmt.orelse is not None and isinstance(stmt.orelse, cst.Else):
-        a = _single_return(stmt.body)
-        b = _single_return(stmt.orelse.body)
-        if a is not None and b is not None:
-            return Fix(
-                replacement=f"return {torch_name}.where({ctx.source_of(stmt.test)}, {ctx.source_of(a)}, {ctx.source_of(b)})",
-                safety=FixSafety.UNSAFE,
-                description="replace the whole if/else with one torch.where (both branches are computed); verify with --confirm",
-            )
-    return None
-
-
-def _single_return(block) -> Optional[cst.BaseExpression]:
-    stmts = list(block.body) if hasattr(block, "body") else []
-    if len(stmts) != 1:
-        return None
-    s = stmts[0]
-    if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Return):
-        return s.body[0].value
-    if isinstance(s, cst.Return):
-        return s.value
-    return None
-
-
-def _torch_alias(ctx) -> Optional[str]:
-    for local, q in ctx.model.imports.names.items():
-        if q == "torch":
-            return local
-    return None
-
-
 @register
 class DataDependentBranch(Rule):
     code = "EXL101"
@@ -191,8 +146,8 @@ class DataDependentBranch(Rule):
                         "ONNX tracing bakes in the branch taken by the example input. Compute both sides and "
                         "select with `torch.where(cond, a, b)` / a mask, or use `torch.cond` (torch.export)."
                     )
-                fix = _where_fix(ctx, br)
-                ctx.report(br.node, msg, fix=fix, fix_node=br.stmt if fix is not None else None)
+                rw = branch_rewrite(ctx, fn, br)
+                ctx.report(br.node, msg + rw.note, fix=rw.fix, fix_node=rw.node)
         return ()
 
 
@@ -246,6 +201,7 @@ class TensorToPython(Rule):
                     + ("" if exporters == ("onnx-legacy",) else "; torch.export non-strict rejects the conversion")
                     + ". Keep it a tensor (e.g. `t.to(dtype)`, broadcasting, `torch.where`).",
                     exporters=exporters,
+                    **item_rewrite(ctx, fn, call),
                 )
         return ()
 

@@ -468,6 +468,26 @@ def _annot_expr_kind(e: cst.BaseExpression) -> Optional[str]:
     return UNKNOWN
 
 
+_CONTAINER_NAMES = frozenset({"list", "List", "tuple", "Tuple", "dict", "Dict", "Sequence", "Iterable", "Mapping",
+                              "MutableSequence", "set", "Set", "Iterator", "Collection"})
+
+
+def _container_annotation(ann: Optional[cst.Annotation]) -> bool:
+    """Does the annotation name a Python container (alone or in a Union / Optional / |)?"""
+    if ann is None:
+        return False
+    for n in iter_nodes(ann.annotation):
+        if isinstance(n, (cst.Name, cst.Attribute)):
+            d = dotted(n)
+            if d is not None and d.rsplit(".", 1)[-1] in _CONTAINER_NAMES:
+                return True
+        elif isinstance(n, (cst.SimpleString, cst.ConcatenatedString)):
+            v = literal_value(n)
+            if isinstance(v, str) and any(c in v for c in ("list", "List", "tuple", "Tuple", "Sequence", "dict", "Dict")):
+                return True
+    return False
+
+
 def _merge_annot(kinds: list[Optional[str]]) -> str:
     ks = [k for k in kinds if k is not None and k != NONE]
     if not ks:
@@ -569,8 +589,20 @@ def guard_polarity(test: cst.BaseExpression, imports: ImportMap,
 
 
 class SemanticModel:
-    def __init__(self, module: cst.Module, *, scan_export_calls: bool = True) -> None:
+    def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
+                 call_returns: Optional[dict[str, str]] = None, project_modules: Any = None) -> None:
         self.module = module
+        #: calls into this file from other files of the project (``semantics.project.Root``):
+        #: analysed as export-path functions with the argument kinds of those calls
+        self.extra_roots = list(extra_roots)
+        #: id(FunctionDef) of a root from another file -> its call chain
+        self.external_chains: dict[int, Any] = {}
+        #: result kinds of calls into other files (``qualified.name`` or ``Class.self.method``)
+        self.call_returns: dict[str, str] = dict(call_returns or {})
+        #: is this class of the file an nn.Module through bases in other files? (asked of the
+        #: project index, only for classes with a forward the file alone cannot decide)
+        self._project_module_fn = project_modules
+        self._project_module_seen: dict[str, bool] = {}
         self.imports = ImportMap()
         self.classes: dict[str, ClassFacts] = {}
         self.module_functions: dict[str, cst.FunctionDef] = {}
@@ -680,6 +712,8 @@ class SemanticModel:
                         mod = True
                     elif ext and static and any(b.endswith("Function") for b in ext):
                         fn = True
+                if not mod and not fn and "forward" in c.methods and self._project_module(c.name):
+                    mod = True  # an nn.Module through a base class of another file (the project says)
                 if mod:
                     c.is_module = True
                     changed = True
@@ -720,6 +754,16 @@ class SemanticModel:
                 fn = self.module_functions.get(ec.model.value)
                 if fn is not None:
                     work.append((fn, None, None, {}, "export-call", None))
+        for r in self.extra_roots:
+            found = self.root_function(r.qual)
+            if found is not None:
+                fn, cls = found
+                self.external_chains.setdefault(id(fn), r.chain)
+                # below the file's own entries: those are analysed first, as without a project
+                if r.why == "export-call":
+                    work.insert(0, (fn, cls, None, {}, "export-call", None))
+                else:
+                    work.insert(0, (fn, cls, list(r.pos), dict(r.kw), "cross-file", None))
         # call-site argument kinds per function (join over call sites), then (re)analyse
         seen_args: dict[int, list[str]] = {}
         seen_kw: dict[int, dict[str, str]] = {}
@@ -765,6 +809,28 @@ class SemanticModel:
                 self._facts_by_node[key] = facts
             for callee, ccls, cargs, ckw in facts.callees:
                 work.append((callee, ccls, cargs, ckw, "called", facts))
+
+    def _project_module(self, name: str) -> bool:
+        if self._project_module_fn is None:
+            return False
+        r = self._project_module_seen.get(name)
+        if r is None:
+            try:
+                r = bool(self._project_module_fn(name))
+            except RecursionError:
+                r = False
+            self._project_module_seen[name] = r
+        return r
+
+    def root_function(self, qual: str) -> Optional[tuple[cst.FunctionDef, Optional[ClassFacts]]]:
+        """The function ``func`` or method ``Class.method`` (through local bases) of this file."""
+        cname, _, meth = qual.partition(".")
+        if not meth:
+            fn = self.module_functions.get(cname)
+            return (fn, None) if fn is not None else None
+        c = self.classes.get(cname)
+        r = c.find_method(meth) if c is not None else None
+        return (r[1], r[0]) if r is not None else None
 
     def submodule_class(self, fact: AttrFact) -> Optional[ClassFacts]:
         """The local class of a submodule attribute: ``Block(...)``, or the one class inside
@@ -997,6 +1063,8 @@ class FunctionFacts:
         self.subscripts: list[Subscript] = []
         self.state_writes: list[StateWrite] = []
         self.callees: list[tuple[cst.FunctionDef, Optional[ClassFacts], list[str], dict[str, str]]] = []
+        #: id(callee FunctionDef) -> the first call of it here (call chains)
+        self.callee_calls: dict[int, cst.Call] = {}
         self.self_name: Optional[str] = None
         self.imports = model.imports
         self._globals: set[str] = set()
@@ -1058,6 +1126,10 @@ class FunctionFacts:
                     # `list[int]`) annotation never hides a size or a tensor-derived number
                     # flowing in from the call sites
                     pass
+                elif self.why == "cross-file" and _container_annotation(p.annotation):
+                    # list[Tensor] / Union[Tensor, list[Tensor]]: the caller's value may be a
+                    # Python sequence whatever its kind there
+                    k = UNKNOWN
                 elif ck is not None:
                     k = ck
             if k is None or k == NONE:
@@ -1790,6 +1862,9 @@ class FunctionFacts:
                     kind = CONST if method not in ("apply",) else UNKNOWN
                 elif receiver_kind == MODULE:
                     kind = TENSOR if method == "forward" else UNKNOWN
+                    if kind == UNKNOWN and self.cls is not None and self._is_self_attr(base):
+                        # self.sub.method(x), sub's class in another file (summarised there)
+                        kind = self.model.call_returns.get(f"{self.cls.name}.self.{base.attr.value}.{method}", UNKNOWN)
                 d = dotted(base)
                 if method == "apply" and d is not None:
                     c = self.model.classes.get(d)
@@ -1872,7 +1947,8 @@ class FunctionFacts:
         if method in ("register_buffer", "register_parameter", "parameters", "buffers", "named_parameters",
                       "modules", "children", "state_dict", "to", "eval", "train", "cuda", "cpu", "half", "float"):
             return UNKNOWN
-        return UNKNOWN
+        # a method inherited from a base class in another file (summarised there)
+        return self.model.call_returns.get(f"{c.name}.self.{method}", UNKNOWN)
 
     def _add_callee(self, fn: cst.FunctionDef, cls: Optional[ClassFacts], call: cst.Call, arg_kinds: list[str],
                     skip_self: bool, local: bool = False, lead: int = 0) -> None:
@@ -1895,6 +1971,7 @@ class FunctionFacts:
         else:
             facts_cls = cls
         self.callees.append((fn, facts_cls, pos, kw))
+        self.callee_calls.setdefault(id(fn), call)
 
     def _jit_skipped(self, fn: cst.FunctionDef) -> bool:
         for d in fn.decorators:
@@ -1927,8 +2004,9 @@ class FunctionFacts:
         if q in self.model.classes:
             return MODULE if self.model.classes[q].is_module else UNKNOWN
         if q.startswith(".") or not q.startswith(("builtins", "typing", "collections", "functools", "itertools", "operator")):
-            # imported from elsewhere: a capitalised callable is (likely) a class, a module if used as one
-            return UNKNOWN
+            # imported from elsewhere: what the project knows it returns (a function of another
+            # file, summarised there), else unknown
+            return self.model.call_returns.get(q, UNKNOWN)
         return UNKNOWN
 
     def _builtin_kind(self, name: str, e: cst.Call, arg_kinds: list[str]) -> str:
