@@ -29,8 +29,9 @@ import traceback
 import warnings
 from typing import Any, Callable, Optional
 
-from exportlint.confirm.locate import Location, UserFiles, exception_chain, exporter_message, locate, \
-    locate_by_draft_export, locate_direct, locate_dispatch_node, locate_legacy_op
+from exportlint.confirm.locate import Location, UserFiles, exception_chain, exporter_message, \
+    is_constraint_violation, locate, locate_by_draft_export, locate_by_guards, locate_direct, locate_dispatch_node, \
+    locate_legacy_op
 
 #: static rule codes whose finding sits on a value-dependent branch (choose flipping inputs)
 VALUE_BRANCH_CODES = ("EXL101", "EXL102", "EXL103", "EXL104")
@@ -342,11 +343,91 @@ def compare(expected: list, actual: list, rtol: float, atol: float) -> dict:
 
 
 # ----------------------------------------------------------------------------- variants
-def make_variants(args: tuple, kwargs: dict) -> list[tuple[str, str, tuple, dict]]:
-    """(name, kind, args, kwargs): other batch size, other spatial size, flipped values."""
+def _declared_dims(model: Any, args: tuple, kwargs: dict, ds: Any) -> list[tuple[Any, int, Any]]:
+    """(tensor, dim, Dim object) for each dimension the export call declares dynamic."""
+    import inspect
+
+    import torch
+
+    if ds is None:
+        return []
+    pairs: list[tuple[Any, Any]] = []
+    if isinstance(ds, dict):
+        try:
+            bound = inspect.signature(model.forward).bind(*args, **kwargs).arguments
+        except (TypeError, ValueError):
+            return []
+        pairs = [(bound[n], spec) for n, spec in ds.items() if n in bound]
+    elif isinstance(ds, (tuple, list)):
+        pairs = list(zip(list(args) + list(kwargs.values()), ds))
+    out = []
+    for value, spec in pairs:
+        if not isinstance(value, torch.Tensor):
+            continue
+        items = spec.items() if isinstance(spec, dict) else enumerate(spec) if isinstance(spec, (tuple, list)) else ()
+        for d, dim in items:
+            if dim is not None and isinstance(d, int) and d < value.dim():
+                out.append((value, d, dim))
+    return out
+
+
+def _declared_sizes(dims: list[tuple[Any, int, Any]]) -> dict[tuple[int, int], int]:
+    """Another legal size for each declared dim, the same for dims that share a Dim (and derived
+    dims follow their root): {(id(tensor), dim): new size}."""
+    roots: dict[str, tuple[int, int, int]] = {}  # root name -> (hint, min, max)
+    for t, d, dim in dims:
+        root = getattr(dim, "root", None) or dim
+        name = getattr(root, "__name__", None)
+        if not isinstance(name, str) or not hasattr(root, "min"):
+            continue
+        fn = getattr(dim, "fn", None)
+        hint = int(t.shape[d])
+        if fn is not None:  # derived: invert by search over small root values
+            rhint = next((r for r in range(max(1, int(root.min)), min(int(root.max), 4096) + 1) if fn(r) == hint), None)
+            if rhint is None:
+                continue
+            hint = rhint
+        roots.setdefault(name, (hint, int(root.min), int(root.max)))
+    new_root = {}
+    for name, (hint, lo, hi) in roots.items():
+        for cand in (hint + 1, hint + 2, hint - 1):
+            if lo <= cand <= hi and cand >= 1:
+                new_root[name] = cand
+                break
+    out = {}
+    for t, d, dim in dims:
+        root = getattr(dim, "root", None) or dim
+        name = getattr(root, "__name__", None)
+        if name in new_root:
+            fn = getattr(dim, "fn", None)
+            out[(id(t), d)] = int(fn(new_root[name])) if fn is not None else new_root[name]
+    return out
+
+
+def make_variants(args: tuple, kwargs: dict, model: Any = None, dynamic_shapes: Any = None
+                  ) -> list[tuple[str, str, tuple, dict]]:
+    """(name, kind, args, kwargs): the declared dynamic dims at other sizes, other batch size,
+    other spatial size, flipped values, halved integer values."""
     import torch
 
     out = []
+    sizes = _declared_sizes(_declared_dims(model, args, kwargs, dynamic_shapes)) if model is not None else {}
+    if sizes:
+        def resize(t):
+            if not isinstance(t, torch.Tensor):
+                return t
+            for d in range(t.dim()):
+                n = sizes.get((id(t), d))
+                if n is not None and n != t.shape[d] and t.shape[d] > 0:
+                    t = t.index_select(d, torch.arange(n) % t.shape[d])
+            return t
+        # map over the original leaves (ids are those of the example tensors)
+        from torch.utils import _pytree
+
+        ra = _pytree.tree_map(resize, args)
+        rk = _pytree.tree_map(resize, kwargs)
+        desc = ", ".join(f"{n}" for n in sorted(set(sizes.values())))
+        out.append((f"declared dynamic dims at {desc}", "shape", ra, rk))
     leaves = tensor_leaves((args, kwargs))
     batched = [t for t in leaves if t.dim() >= 1]
     if batched:
@@ -379,6 +460,14 @@ def make_variants(args: tuple, kwargs: dict) -> list[tuple[str, str, tuple, dict
     out.append(("negated", "value", _tree_map(neg, args), _tree_map(neg, kwargs)))
     out.append(("zeros", "value", _tree_map(zero, args), _tree_map(zero, kwargs)))
     out.append(("scaled x100+1", "value", _tree_map(big, args), _tree_map(big, kwargs)))
+    ints = [t for t in leaves if not t.is_floating_point() and t.dtype != torch.bool and not t.is_complex()]
+    if ints:  # integer inputs used as sizes or counts (.item(), int()): other values
+        def halve(t):
+            if isinstance(t, torch.Tensor) and not t.is_floating_point() and t.dtype != torch.bool \
+                    and not t.is_complex():
+                return t // 2
+            return t
+        out.append(("integer values halved", "value", _tree_map(halve, args), _tree_map(halve, kwargs)))
     return out
 
 
@@ -482,7 +571,7 @@ class Exported:
         self.run, self.proto, self.ep = run, proto, ep
 
 
-def _ort_runner(proto: Any) -> Callable[[tuple, dict], list]:
+def _ort_runner(proto: Any, leaf_names: Optional[list] = None) -> Callable[[tuple, dict], list]:
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
@@ -493,9 +582,14 @@ def _ort_runner(proto: Any) -> Callable[[tuple, dict], list]:
 
     def run(args, kwargs):
         leaves = tensor_leaves((args, kwargs))
-        if len(leaves) != len(names):
+        if len(leaves) == len(names):
+            feed = {n: t.detach().cpu().numpy() for n, t in zip(names, leaves)}
+        elif leaf_names and len(leaf_names) == len(leaves) and set(names) <= set(leaf_names):
+            # the exporter dropped inputs the traced graph does not read (their values were baked in)
+            by = dict(zip(leaf_names, leaves))
+            feed = {n: by[n].detach().cpu().numpy() for n in names}
+        else:
             raise _NotComparable(f"the ONNX model has {len(names)} inputs, the example has {len(leaves)} tensors")
-        feed = {n: t.detach().cpu().numpy() for n, t in zip(names, leaves)}
         import torch
 
         return [torch.from_numpy(o) if hasattr(o, "dtype") else torch.tensor(o) for o in sess.run(None, feed)]
@@ -516,10 +610,13 @@ def export_with(exporter: str, model: Any, spec: dict, opset: Optional[int], wor
                                  strict=exporter == "export-strict")
         problems = _exported_input_problems(ep, spec, "ep")
         mod = ep.module()
+        # buffers the program updates in place are state: every run starts from the exported state
+        init = {k: v.detach().clone() for k, v in mod.state_dict().items()}
 
         def run(a, k):
             a, k = clone_inputs(a, k)
             with torch.no_grad():
+                mod.load_state_dict(init, strict=False)
                 return output_leaves(mod(*a, **k))
         ex = Exported(run, ep=ep)
         ex.problems = problems  # type: ignore[attr-defined]
@@ -531,6 +628,8 @@ def export_with(exporter: str, model: Any, spec: dict, opset: Optional[int], wor
         proto = prog.model_proto
     elif exporter == "onnx-legacy":
         names, axes = _legacy_dynamic_axes(spec)
+        if names is None:
+            names = _input_names(model, spec)
         path = os.path.join(workdir, "legacy.onnx")
         torch.onnx.export(model, args, path, kwargs=kwargs or None, dynamo=False, verbose=False,
                           opset_version=opset, input_names=names, output_names=spec.get("output_names"),
@@ -541,17 +640,35 @@ def export_with(exporter: str, model: Any, spec: dict, opset: Optional[int], wor
     else:
         raise ValueError(f"unknown exporter {exporter!r}")
     problems = _exported_input_problems(proto, spec, "onnx")
-    ex = Exported(_ort_runner_lazy(proto), proto=proto)
+    ex = Exported(_ort_runner_lazy(proto, names if exporter == "onnx-legacy" else None), proto=proto)
     ex.problems = problems  # type: ignore[attr-defined]
     return ex
 
 
-def _ort_runner_lazy(proto):
+def _input_names(model: Any, spec: dict) -> Optional[list]:
+    """Names for the legacy exporter's inputs (forward's parameter names) when every input is a
+    plain tensor, so inputs the traced graph drops can still be fed by name."""
+    import inspect
+
+    import torch
+
+    args, kwargs = spec["args"], spec["kwargs"]
+    if kwargs or not all(isinstance(a, torch.Tensor) for a in args):
+        return None
+    try:
+        params = [p.name for p in inspect.signature(model.forward).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return None
+    return params[: len(args)] if len(params) >= len(args) else None
+
+
+def _ort_runner_lazy(proto, leaf_names=None):
     state: dict = {}
 
     def run(a, k):
         if "run" not in state:
-            state["run"] = _ort_runner(proto)
+            state["run"] = _ort_runner(proto, leaf_names)
         return state["run"](a, k)
     return run
 
@@ -628,7 +745,7 @@ def run_job(job: dict, emit: Emitter) -> None:
 
     variants = []
     cov_by_variant: dict[str, dict[str, list[int]]] = {}
-    for name, kind, a, k in make_variants(spec["args"], spec["kwargs"]):
+    for name, kind, a, k in make_variants(spec["args"], spec["kwargs"], model, spec.get("dynamic_shapes")):
         try:
             out, cov = eager(a, k)
         except BaseException as e:  # noqa: BLE001 - the model does not accept this input
@@ -724,14 +841,26 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
             res["status"] = "fail"
             res["message"] = exporter_message(e)
             res["exception"] = f"{type(e).__module__}.{type(e).__name__}"
-            loc = locate(e, exporter, users,
-                         second_pass=lambda: _second_pass(e, exporter, pristine, spec, users))
+            loc = None
+            if exporter != "onnx-legacy" and is_constraint_violation(
+                    " ".join(str(x) for x in exception_chain(e))):
+                # a specialised dynamic dim names no line: the guard that specialised it does
+                loc = _guard_pass(pristine, spec, users, strict=exporter == "export-strict",
+                                  message=" ".join(str(x) for x in exception_chain(e)))
+            if loc is None:
+                loc = locate(e, exporter, users,
+                             second_pass=lambda: _second_pass(e, exporter, pristine, spec, users))
             res["location"] = loc.to_dict() if loc else None
             res["tracer_warnings"] = _tracer_warnings(caught, users)
             res["seconds"] = round(time.time() - t0, 3)
             return res
     res["tracer_warnings"] = _tracer_warnings(caught, users)
     args, kwargs = spec["args"], spec["kwargs"]
+    if _state_moved(pristine, model):
+        # exporting ran forward on the real model (legacy tracing) and updated its buffers in
+        # place: the program starts from that state, so eager does too (state, not divergence)
+        ref, variants = _rebase_references(model, args, kwargs, variants)
+        res["state"] = "the export updated the model's buffers; eager references start from that state"
     if ex.proto is not None:
         res["onnx"] = onnx_checks(ex.proto)
     for problem in getattr(ex, "problems", []):
@@ -766,7 +895,16 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
         if not cmp["ok"]:
             res["divergences"].append({"variant": name, "kind": kind, **cmp})
     res["variants_checked"] = checked
+    guard_loc: dict = {}
     for d in res["divergences"]:
+        if d["variant"] == "dynamic shapes" or (d.get("kind") == "shape" and exporter != "onnx-legacy"
+                                                and spec.get("dynamic_shapes")):
+            if "loc" not in guard_loc:  # the guard that specialised the requested dim (once)
+                g = _guard_pass(pristine, spec, users, strict=exporter == "export-strict")
+                guard_loc["loc"] = g.to_dict() if g else None
+            if guard_loc["loc"]:
+                d["location"] = guard_loc["loc"]
+                continue
         d["location"] = _divergence_location(d, res["tracer_warnings"], job.get("findings", []), base_cov,
                                              cov_by_variant.get(d["variant"]))
     if res["divergences"]:
@@ -780,6 +918,57 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
             res["message"] = f"onnx.checker: {bad['checker']}"
     res["seconds"] = round(time.time() - t0, 3)
     return res
+
+
+def _guard_pass(pristine: _Pristine, spec: dict, users: UserFiles, strict: bool,
+                message: str = "") -> Optional[Location]:
+    if not spec.get("dynamic_shapes"):
+        return None
+    a, k = clone_inputs(spec["args"], spec["kwargs"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with contextlib.redirect_stdout(io.StringIO()):
+            try:
+                return locate_by_guards(pristine.fresh(), a, k, spec.get("dynamic_shapes"), users, strict=strict,
+                                        message=message)
+            except Exception:  # noqa: BLE001
+                return None
+
+
+def _state_moved(pristine: _Pristine, model: Any) -> bool:
+    import torch
+
+    before = pristine._copy.state_dict() if pristine._copy is not None else getattr(pristine, "_state", None)
+    if not before:
+        return False
+    after = model.state_dict()
+    for k, v in before.items():
+        w = after.get(k)
+        if isinstance(v, torch.Tensor) and isinstance(w, torch.Tensor) and v.shape == w.shape \
+                and not torch.equal(v, w):
+            return True
+    return False
+
+
+def _rebase_references(model: Any, args, kwargs, variants: list):
+    import torch
+
+    snap = copy.deepcopy(model)
+
+    def ref_of(a, k):
+        m = copy.deepcopy(snap)
+        a, k = clone_inputs(a, k)
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return output_leaves(m(*a, **k))
+
+    out = []
+    for name, kind, a, k, _ in variants:
+        try:
+            out.append((name, kind, a, k, ref_of(a, k)))
+        except Exception:  # noqa: BLE001
+            continue
+    return ref_of(args, kwargs), out
 
 
 def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: dict, users: UserFiles):
