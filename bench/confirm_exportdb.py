@@ -179,6 +179,20 @@ def main() -> int:
     print()
     print(f"cost: static lint {static_s:.1f}s; confirm {confirm_wall:.1f}s wall "
           f"({confirm_wall / max(1, len(res.targets)):.1f}s per example)")
+    phases: Counter = Counter()
+    for t in res.targets:
+        phases["target processes (total)"] += t.seconds
+        phases["build + eager reference"] += t.build_seconds
+        phases["eager on other inputs"] += t.variant_seconds
+        for o in t.outcomes.values():
+            for k, v in (o.timing or {}).items():
+                phases[f"{o.exporter}: {k}"] += v
+    inside = phases["build + eager reference"] + phases["eager on other inputs"] + sum(
+        v for k, v in phases.items() if ":" in k)
+    print("where the time goes (seconds, summed over targets):")
+    for k, v in sorted(phases.items(), key=lambda kv: -kv[1]):
+        print(f"  {k:40s} {v:7.1f}")
+    print(f"  {'process start/fork + event plumbing':40s} {phases['target processes (total)'] - inside:7.1f}")
     direct_wall = None
     agree = None
     if not a.no_direct:

@@ -371,6 +371,14 @@ def _declared_dims(model: Any, args: tuple, kwargs: dict, ds: Any) -> list[tuple
     return out
 
 
+def _bound(v: Any, default: int) -> int:
+    try:
+        f = float(v)
+    except (TypeError, ValueError, OverflowError, AttributeError):
+        return default
+    return int(f) if math.isfinite(f) and abs(f) < (1 << 40) else default
+
+
 def _declared_sizes(dims: list[tuple[Any, int, Any]]) -> dict[tuple[int, int], int]:
     """Another legal size for each declared dim, the same for dims that share a Dim (and derived
     dims follow their root): {(id(tensor), dim): new size}."""
@@ -383,11 +391,12 @@ def _declared_sizes(dims: list[tuple[Any, int, Any]]) -> dict[tuple[int, int], i
         fn = getattr(dim, "fn", None)
         hint = int(t.shape[d])
         if fn is not None:  # derived: invert by search over small root values
-            rhint = next((r for r in range(max(1, int(root.min)), min(int(root.max), 4096) + 1) if fn(r) == hint), None)
+            rhint = next((r for r in range(max(1, _bound(root.min, 1)), min(_bound(root.max, 4096), 4096) + 1)
+                          if fn(r) == hint), None)
             if rhint is None:
                 continue
             hint = rhint
-        roots.setdefault(name, (hint, int(root.min), int(root.max)))
+        roots.setdefault(name, (hint, _bound(root.min, 0), _bound(root.max, 1 << 30)))
     new_root = {}
     for name, (hint, lo, hi) in roots.items():
         for cand in (hint + 1, hint + 2, hint - 1):
@@ -411,7 +420,10 @@ def make_variants(args: tuple, kwargs: dict, model: Any = None, dynamic_shapes: 
     import torch
 
     out = []
-    sizes = _declared_sizes(_declared_dims(model, args, kwargs, dynamic_shapes)) if model is not None else {}
+    try:
+        sizes = _declared_sizes(_declared_dims(model, args, kwargs, dynamic_shapes)) if model is not None else {}
+    except Exception:  # noqa: BLE001 - an unusual dynamic_shapes spec: no declared-dim variant
+        sizes = {}
     if sizes:
         def resize(t):
             if not isinstance(t, torch.Tensor):
@@ -743,6 +755,7 @@ def run_job(job: dict, emit: Emitter) -> None:
     emit("loaded", path=where[0], line=where[1], seconds=round(time.time() - t0, 3),
          inputs=[list(t.shape) for t in tensor_leaves((spec["args"], spec["kwargs"]))])
 
+    t_var = time.time()
     variants = []
     cov_by_variant: dict[str, dict[str, list[int]]] = {}
     for name, kind, a, k in make_variants(spec["args"], spec["kwargs"], model, spec.get("dynamic_shapes")):
@@ -757,7 +770,7 @@ def run_job(job: dict, emit: Emitter) -> None:
     # which static value-branch findings each variant flips
     flips = _flipping_variants(job.get("findings", []), base_cov, cov_by_variant)
     emit("coverage", lines={p: sorted(s) for p, s in base_cov.items()}, variants=cov_by_variant,
-         flips=flips, files=sorted(_user_modules(users)))
+         flips=flips, files=sorted(_user_modules(users)), seconds=round(time.time() - t_var, 3))
 
     for exporter in job["exporters"]:
         emit("exporter-start", exporter=exporter)
@@ -828,6 +841,8 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
     t0 = time.time()
     res: dict[str, Any] = {"status": "pass", "message": "", "location": None, "divergences": [],
                            "tracer_warnings": [], "max_abs": None, "max_rel": None}
+    timing: dict[str, float] = {}
+    res["timing"] = timing
     model = pristine.fresh()
     out_buf = io.StringIO()
     with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out_buf):
@@ -835,9 +850,11 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
         try:
             with tempfile.TemporaryDirectory() as wd:
                 ex = export_with(exporter, model, spec, job.get("opset"), wd)
+            timing["export"] = round(time.time() - t0, 3)
         except BaseException as e:  # noqa: BLE001 - the exporter failed
             if isinstance(e, KeyboardInterrupt):
                 raise
+            timing["export"] = round(time.time() - t0, 3)
             res["status"] = "fail"
             res["message"] = exporter_message(e)
             res["exception"] = f"{type(e).__module__}.{type(e).__name__}"
@@ -853,6 +870,7 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
             res["location"] = loc.to_dict() if loc else None
             res["tracer_warnings"] = _tracer_warnings(caught, users)
             res["seconds"] = round(time.time() - t0, 3)
+            timing["locate"] = round(res["seconds"] - timing["export"], 3)
             return res
     res["tracer_warnings"] = _tracer_warnings(caught, users)
     args, kwargs = spec["args"], spec["kwargs"]
@@ -861,8 +879,11 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
         # place: the program starts from that state, so eager does too (state, not divergence)
         ref, variants = _rebase_references(model, args, kwargs, variants)
         res["state"] = "the export updated the model's buffers; eager references start from that state"
+    t1 = time.time()
     if ex.proto is not None:
         res["onnx"] = onnx_checks(ex.proto)
+    timing["checks"] = round(time.time() - t1, 3)
+    t1 = time.time()
     for problem in getattr(ex, "problems", []):
         res["divergences"].append({"variant": "dynamic shapes", "kind": "shape", "message": problem})
     # parity on the example input
@@ -895,6 +916,8 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
         if not cmp["ok"]:
             res["divergences"].append({"variant": name, "kind": kind, **cmp})
     res["variants_checked"] = checked
+    timing["parity"] = round(time.time() - t1, 3)
+    t1 = time.time()
     guard_loc: dict = {}
     for d in res["divergences"]:
         if d["variant"] == "dynamic shapes" or (d.get("kind") == "shape" and exporter != "onnx-legacy"
@@ -1075,6 +1098,43 @@ def _preload() -> None:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - optional parts of the stack
             pass
+    if os.environ.get("EXPORTLINT_CONFIRM_WARMUP", "1") != "0":
+        _warm_up()
+
+
+def _warm_up() -> None:
+    """Export a tiny model once with every exporter: the one-time costs of each exporter
+    (dynamo's and torchlib's registries, decomposition tables, onnxscript's optimizer) are paid
+    here, once, and every forked worker starts warm, like a loop calling the exporters in
+    one process. No onnxruntime session and no large tensors: no thread pool is started."""
+    import torch
+
+    class _Tiny(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(4, 4)
+
+        def forward(self, x):
+            return torch.relu(self.lin(x)).sum(-1)
+
+    try:  # progress bars in the stack would start a monitor thread: none before fork()
+        import tqdm
+
+        tqdm.tqdm.monitor_interval = 0
+    except Exception:  # noqa: BLE001
+        pass
+    x = (torch.randn(2, 4),)
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")
+        for fn in (lambda: torch.export.export(_Tiny(), x, strict=True),
+                   lambda: torch.export.export(_Tiny(), x, strict=False),
+                   lambda: torch.onnx.export(_Tiny(), x, dynamo=True, verbose=False),
+                   lambda: torch.onnx.export(_Tiny(), x, io.BytesIO(), dynamo=False)):
+            try:
+                fn()
+            except Exception:  # noqa: BLE001 - a warm-up only
+                pass
 
 
 def _set_memory_limit(memory_mb: Optional[int]) -> None:
