@@ -574,12 +574,22 @@ def _finding_span(path: str, line: int, end: int) -> tuple[int, int]:
     return lo, hi
 
 
-def _match(f_path: str, f_line: int, f_end: int, hit: _Hit, innermost_only: bool) -> bool:
-    """The hit's frame (innermost only, or any of its callers) lies in the finding's statement, or
-    within one line of the finding where that line belongs to the same statement."""
+def _match(f_path: str, f_line: int, f_end: int, hit: _Hit, innermost_only: bool) -> int:
+    """2: the hit's frame (innermost only, or any of its callers) is on the finding's lines;
+    1: within one line of them and in the same statement; 0: no match."""
     frames = hit.stack[:1] if innermost_only else hit.stack
-    lo, hi = _finding_span(f_path, f_line, f_end)
-    return any(os.path.realpath(p) == f_path and lo <= ln <= hi for p, ln in frames)
+    end = max(f_end, f_line)
+    best = 0
+    for p, ln in frames:
+        if os.path.realpath(p) != f_path:
+            continue
+        if f_line <= ln <= end:
+            return 2
+        if f_line - 1 <= ln <= end + 1:
+            lo, hi = _finding_span(f_path, f_line, f_end)
+            if lo <= ln <= hi:
+                best = 1
+    return best
 
 
 def _confirmable(f: Finding, exporter: str) -> bool:
@@ -598,8 +608,10 @@ def join_findings(config: Any, findings: list[Finding], results: list[TargetResu
     landing: dict[int, list[Finding]] = {}
     for i, h in enumerate(hits):
         for innermost in (True, False):
-            fs = [f for f in findings if _confirmable(f, h.exporter)
-                  and _match(abs_paths[id(f)], f.line, f.end_line, h, innermost)]
+            scored = [(_match(abs_paths[id(f)], f.line, f.end_line, h, innermost), f) for f in findings
+                      if _confirmable(f, h.exporter)]
+            top = max((sc for sc, _ in scored), default=0)
+            fs = [f for sc, f in scored if sc and sc == top]  # exact lines win over neighbours
             if fs:
                 landing[i] = fs
                 break

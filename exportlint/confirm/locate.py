@@ -325,10 +325,20 @@ def _all_nodes(gm: Any):
 def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFiles) -> Optional[Location]:
     """Rule 5: an unsupported operator in the legacy exporter: find its node in a jit trace."""
     text = _safe_str(exc)
-    m = re.search(r"operator '?([\w:.]+)'?", text) or re.search(r"aten::(\w+)", text)
-    if not m:
+    # the op whose symbolic function raised; a SymbolicValueError's "(node defined in …)" is the
+    # node that *produced* the offending value, used only to pick among nodes of that kind
+    op = _symbolic_frame_op(exc)
+    if not op:
+        m = re.search(r"operator '?([\w:.]+)'?", text) or re.search(r"aten::(\w+)", text)
+        op = m.group(1) if m else None
+    if not op:
         return None
-    op = m.group(1)
+    producer = None
+    i = text.find("node defined in")
+    if i >= 0:
+        pm = next((mm for mm in _SOURCE_RANGE_RE.finditer(text[i:]) if users.resolve(mm.group(1))), None)
+        if pm:
+            producer = (users.resolve(pm.group(1)), int(pm.group(2)))
     if "::" not in op:
         op = "aten::" + op.split(".")[-1]
     import torch
@@ -339,6 +349,7 @@ def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFil
     except Exception:  # noqa: BLE001
         return None
     graphs = [traced.inlined_graph] if hasattr(traced, "inlined_graph") else [traced.graph]
+    found: list[list[tuple[str, int]]] = []
     for g in graphs:
         for node in g.nodes():
             if node.kind() == op:
@@ -352,9 +363,30 @@ def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFil
                     if p:
                         frames.append((p, int(mm.group(2))))
                 if frames:
-                    # sourceRange lists innermost first
-                    stack = list(dict.fromkeys(frames))
-                    return Location(stack[0][0], stack[0][1], "jit-source-range", stack)
+                    found.append(list(dict.fromkeys(frames)))  # sourceRange lists innermost first
+    if not found:
+        return None
+    stack = found[0]
+    if producer is not None and len(found) > 1:
+        # the consumer of the producer's value: same file, at or after the producer's line
+        after = [f for f in found if f[0][0] == producer[0] and f[0][1] >= producer[1]]
+        if after:
+            stack = min(after, key=lambda f: f[0][1])
+    return Location(stack[0][0], stack[0][1], "jit-source-range", stack)
+
+
+def _symbolic_frame_op(exc: BaseException) -> Optional[str]:
+    """The op whose legacy symbolic function raised: the innermost traceback frame in a
+    ``symbolic_opset*.py`` file is named after the aten op (``roll``, ``_pad_circular`` -> pad…)."""
+    for e in exception_chain(exc):
+        try:
+            frames = traceback.extract_tb(e.__traceback__)
+        except Exception:  # noqa: BLE001
+            continue
+        for fs in reversed(frames):
+            if re.search(r"symbolic_opset\d+\.py$", fs.filename or ""):
+                name = fs.name.strip("_")
+                return name or None
     return None
 
 

@@ -591,6 +591,7 @@ def _ort_runner(proto: Any, leaf_names: Optional[list] = None) -> Callable[[tupl
     opts.intra_op_num_threads = 1
     sess = ort.InferenceSession(proto.SerializeToString(), opts, providers=["CPUExecutionProvider"])
     names = [i.name for i in sess.get_inputs()]
+    state: dict = {}
 
     def run(args, kwargs):
         leaves = tensor_leaves((args, kwargs))
@@ -599,6 +600,12 @@ def _ort_runner(proto: Any, leaf_names: Optional[list] = None) -> Callable[[tupl
         elif leaf_names and len(leaf_names) == len(leaves) and set(names) <= set(leaf_names):
             # the exporter dropped inputs the traced graph does not read (their values were baked in)
             by = dict(zip(leaf_names, leaves))
+            dropped = {n: tuple(t.shape) for n, t in by.items() if n not in names}
+            first = state.setdefault("dropped", dropped)
+            for n, shape in dropped.items():
+                if first.get(n) != shape:  # like a static input: this size is not accepted
+                    raise RuntimeError(f"Got invalid dimensions for input {n} (not an input of the exported "
+                                       f"program: its shape {first.get(n)} was baked in)")
             feed = {n: by[n].detach().cpu().numpy() for n in names}
         else:
             raise _NotComparable(f"the ONNX model has {len(names)} inputs, the example has {len(leaves)} tensors")
@@ -906,7 +913,7 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
         except _NotComparable:
             break
         except Exception as e:  # noqa: BLE001
-            if kind == "shape" and _is_input_rejection(e):
+            if kind == "shape" and _is_input_rejection(e) and not name.startswith("declared dynamic dims"):
                 continue  # static shapes: the program refuses the input, which is not a divergence
             res["divergences"].append({"variant": name, "kind": kind,
                                        "message": f"the exported program fails where eager works: {exporter_message(e)}"})
@@ -1163,6 +1170,10 @@ def serve() -> int:
     except BaseException as e:  # noqa: BLE001
         out.write(json.dumps({"fatal": f"{type(e).__name__}: {e}"}) + "\n")
         return 1
+    import gc
+
+    gc.collect()
+    gc.freeze()  # forked children do not touch (copy) the preloaded heap when they collect
     out.write(json.dumps({"ready": os.getpid()}) + "\n")
     children: set[int] = set()
     stdin = sys.stdin
