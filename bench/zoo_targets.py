@@ -88,6 +88,7 @@ def tv_quantized_mobilenet_v3():
 
 
 def _text(model, vocab: int = 100):
+    _torchvision()  # transformers imports torchvision when it is installed (see the docstring)
     ids = torch.randint(0, vocab, (2, 8))
     mask = torch.ones(2, 8, dtype=torch.long)
     batch, seq = Dim("batch", min=1, max=16), Dim("seq", min=2, max=64)
@@ -96,6 +97,7 @@ def _text(model, vocab: int = 100):
 
 
 def hf_bert():
+    _torchvision()
     from transformers import BertConfig, BertModel
 
     cfg = BertConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
@@ -104,6 +106,7 @@ def hf_bert():
 
 
 def hf_gpt2():
+    _torchvision()
     from transformers import GPT2Config, GPT2Model
 
     cfg = GPT2Config(vocab_size=100, n_embd=32, n_layer=2, n_head=2, n_positions=64, use_cache=False)
@@ -111,6 +114,7 @@ def hf_gpt2():
 
 
 def hf_llama():
+    _torchvision()
     from transformers import LlamaConfig, LlamaModel
 
     cfg = LlamaConfig(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=2,

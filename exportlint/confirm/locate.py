@@ -6,11 +6,19 @@ that yields a frame in user code wins:
 1. strict mode: ``e.innermost_user_frame_summary`` / ``e.real_stack``, and the
    ``from user code:`` / ``User stack:`` blocks of the message (``File "…", line N``);
 2. non-strict: the innermost user frame of the traceback, and ``Caused by: (x.py:9 in f)``;
-3. non-strict constraint violations: re-run ``draft_export`` and read the failures' user stack;
+3. constraint violations (a declared dynamic dim specialised; no line in the error): re-export
+   recording every guard the shape environment adds with its user frame (Python stack in
+   non-strict, ``TracingContext.extract_stack()`` in strict); the first guard the error names
+   (or that is false for another size in the declared range) gives the line, moved to the line
+   that made the value when the guard is about ``round``/``int(a / b)``/``min``/``max`` of a size
+   (``guard-provenance``); else ``draft_export``'s report;
 4. ONNX dynamo: walk ``__cause__`` (rules 1–3 on the wrapped error); step 3/3 names only the
    node: re-export non-strict, decompose, and read that node's ``stack_trace``;
-5. legacy ``UnsupportedOperatorError``: trace with ``torch.jit.trace(check_trace=False)`` and
-   read ``node.sourceRange()`` of the op's node;
+5. legacy symbolic failures (``UnsupportedOperatorError``, ``SymbolicValueError``, assertions in
+   a symbolic function): the op is the one whose ``symbolic_opset*.py`` function raised (else the
+   op the message names); trace with ``torch.jit.trace(check_trace=False)`` and read
+   ``node.sourceRange()`` of that op's node. A SymbolicValueError's "(node defined in …)" is the
+   *producer* of the bad value: used only to choose among several nodes of the op;
 6. otherwise no line: the caller points at the target.
 
 Only this module's second passes (3–5) import torch, and only when called.
