@@ -410,8 +410,19 @@ class _quiet_warnings:
         return self._cm.__exit__(*a)
 
 
+_BINDING_RE = re.compile(r"forward\(\) (got multiple values for argument|missing \d+ required|"
+                         r"got an unexpected keyword argument|takes \d+ positional)")
+
+
+def is_binding_error(exc: BaseException) -> bool:
+    """The exporter could not bind the example inputs to forward (no line of the model is at fault)."""
+    return any(isinstance(e, TypeError) and _BINDING_RE.search(_safe_str(e)) for e in exception_chain(exc))
+
+
 def locate(exc: BaseException, exporter: str, users: UserFiles, *,
            second_pass: Optional[Callable[[], Optional[Location]]] = None) -> Optional[Location]:
+    if is_binding_error(exc):
+        return None  # rule 6: input/output structure: the caller points at the target
     loc = locate_direct(exc, users)
     if loc is None and second_pass is not None:
         try:

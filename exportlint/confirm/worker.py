@@ -476,12 +476,13 @@ def make_variants(args: tuple, kwargs: dict, model: Any = None, dynamic_shapes: 
     out.append(("negated", "value", _tree_map(neg, args), _tree_map(neg, kwargs)))
     out.append(("zeros", "value", _tree_map(zero, args), _tree_map(zero, kwargs)))
     out.append(("scaled x100+1", "value", _tree_map(big, args), _tree_map(big, kwargs)))
-    ints = [t for t in leaves if not t.is_floating_point() and t.dtype != torch.bool and not t.is_complex()]
-    if ints:  # integer inputs used as sizes or counts (.item(), int()): other values
+    ints = [t for t in leaves if not t.is_floating_point() and t.dtype != torch.bool and not t.is_complex()
+            and t.numel() and bool((t > 1).any())]
+    if ints:  # integer inputs used as sizes or counts (.item(), int()): other values; 0/1 masks kept
         def halve(t):
             if isinstance(t, torch.Tensor) and not t.is_floating_point() and t.dtype != torch.bool \
                     and not t.is_complex():
-                return t // 2
+                return torch.where(t > 1, t // 2, t)
             return t
         out.append(("integer values halved", "value", _tree_map(halve, args), _tree_map(halve, kwargs)))
     return out
@@ -1087,12 +1088,55 @@ def _divergence_location(div: dict, tracer_warnings: list, findings: list[dict],
     return None
 
 
-def _reads_shape(path: str, line: int) -> bool:
-    import linecache
-    import re
+_SHAPE_READ = None
 
-    text = linecache.getline(path, line)
-    return bool(re.search(r"\.shape\b|\.size\(|\.dim\(\)|\.ndim\b|\blen\(", text))
+
+def _reads_shape(path: str, line: int) -> bool:
+    """The statement at ``line`` reads a shape (``.shape``, ``.size()``, ``len()``…) directly or
+    through names assigned from shapes earlier in its function."""
+    import ast
+    import linecache
+
+    def shapey(node) -> bool:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Attribute) and n.attr in ("shape", "ndim"):
+                return True
+            if isinstance(n, ast.Call):
+                f = n.func
+                if (isinstance(f, ast.Attribute) and f.attr in ("size", "dim", "numel")) or \
+                        (isinstance(f, ast.Name) and f.id == "len"):
+                    return True
+        return False
+
+    try:
+        tree = ast.parse("".join(linecache.getlines(path)))
+    except (SyntaxError, ValueError):
+        return False
+    func = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (node.end_lineno or 0):
+            if func is None or node.lineno > func.lineno:
+                func = node
+    if func is None:
+        return False
+    stmts = [n for n in ast.walk(func) if isinstance(n, ast.stmt) and n.lineno <= line <= (n.end_lineno or n.lineno)
+             and not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not stmts:
+        return False
+    stmt = max(stmts, key=lambda n: n.lineno)
+    test = getattr(stmt, "test", None) if isinstance(stmt, (ast.If, ast.While)) else None
+    target = test if test is not None else stmt
+    derived: set[str] = set()
+    for _ in range(2):  # names assigned from shapes (or from such names), before the line
+        for n in ast.walk(func):
+            if isinstance(n, ast.Assign) and n.lineno < stmt.lineno and (
+                    shapey(n.value) or any(isinstance(x, ast.Name) and x.id in derived for x in ast.walk(n.value))):
+                for t in n.targets:
+                    derived |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
+    if shapey(target):
+        return True
+    names = {x.id for x in ast.walk(target) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load)}
+    return bool(names) and names <= (derived | {"self", "int", "float", "bool", "min", "max", "abs", "round"})
 
 
 # ----------------------------------------------------------------------------- entry point
