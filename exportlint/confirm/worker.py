@@ -1056,8 +1056,10 @@ def _divergence_location(div: dict, tracer_warnings: list, findings: list[dict],
                          var_cov: Optional[dict]) -> Optional[dict]:
     """The responsible line of a divergence: the static finding on the flipped branch, a TracerWarning, or None."""
     if div.get("kind") == "value":
-        # other values, same shapes: a Python value taken from a shape is the same as traced
-        tracer_warnings = [t for t in tracer_warnings if not _reads_shape(t[0], t[1])]
+        # other values, same shapes: only a tensor's *data* turned into a Python value can bake
+        # them in (not a constant torch.tensor(3), not a value read from a shape)
+        tracer_warnings = [t for t in tracer_warnings if str(t[2]).startswith("Converting a tensor to a Python")
+                           and not _reads_shape(t[0], t[1])]
     if div.get("variant") == "dynamic shapes":
         # a requested dynamic dimension exported static: a shape branch that ran is the usual cause
         for f in findings:
