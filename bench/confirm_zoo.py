@@ -30,6 +30,7 @@ from exportlint.findings import EXPORTERS  # noqa: E402
 #: target -> the library whose source is "the project"
 TARGETS = {
     "tv_resnet18": "torchvision", "tv_raft_small": "torchvision", "tv_quantized_mobilenet_v3": "torchvision",
+    "tv_ssdlite": "torchvision",
     "timm_resnet": "timm", "timm_mobilenetv3": "timm", "timm_vit": "timm", "timm_efficientnet": "timm",
     "hf_bert": "transformers", "hf_gpt2": "transformers", "hf_llama": "transformers",
     "quantized_mlp": None,

@@ -1055,7 +1055,10 @@ def _tracer_warnings(caught, users: UserFiles) -> list[list]:
 def _divergence_location(div: dict, tracer_warnings: list, findings: list[dict], base_cov,
                          var_cov: Optional[dict]) -> Optional[dict]:
     """The responsible line of a divergence: the static finding on the flipped branch, a TracerWarning, or None."""
-    if div.get("kind") == "value":
+    if div.get("kind") == "example":
+        # the trace was taken on this very input: nothing it baked in differs here
+        tracer_warnings = []
+    elif div.get("kind") == "value":
         # other values, same shapes: only a tensor's *data* turned into a Python value can bake
         # them in (not a constant torch.tensor(3), not a value read from a shape)
         tracer_warnings = [t for t in tracer_warnings if str(t[2]).startswith("Converting a tensor to a Python")
