@@ -388,6 +388,12 @@ def _absorb(tr: TargetResult, run: RunOutcome, timeout: float, memory: int) -> N
             if ev.get("path"):
                 tr.path, tr.line = ev["path"], ev.get("line") or 1
             tr.build_seconds = float(ev.get("seconds") or 0.0)
+            ee = ev.get("eager_error")
+            if ee:
+                where = f" ({_short(ee['path'])}:{ee['line']})" if ee.get("path") and ee.get("line") else ""
+                tb = ee.get("traceback") or ""
+                tr.error = f"target {tr.name!r}: eager error{where}: {ee['message']}" + (f"\n{tb.rstrip()}" if tb else "")
+                tr.error_stage = "eager"
         elif kind == "coverage":
             tr.coverage = {p: set(v) for p, v in (ev.get("lines") or {}).items()}
             for vcov in (ev.get("variants") or {}).values():

@@ -335,11 +335,9 @@ def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFil
     text = _safe_str(exc)
     # the op whose symbolic function raised; a SymbolicValueError's "(node defined in …)" is the
     # node that *produced* the offending value, used only to pick among nodes of that kind
-    op = _symbolic_frame_op(exc)
-    if not op:
-        m = re.search(r"operator '?([\w:.]+)'?", text) or re.search(r"aten::(\w+)", text)
-        op = m.group(1) if m else None
-    if not op:
+    m = re.search(r"operator '?([\w:.]+)'?", text) or re.search(r"aten::(\w+)", text)
+    ops = [o for o in (_symbolic_frame_op(exc), m.group(1) if m else None) if o]
+    if not ops:
         return None
     producer = None
     i = text.find("node defined in")
@@ -347,8 +345,7 @@ def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFil
         pm = next((mm for mm in _SOURCE_RANGE_RE.finditer(text[i:]) if users.resolve(mm.group(1))), None)
         if pm:
             producer = (users.resolve(pm.group(1)), int(pm.group(2)))
-    if "::" not in op:
-        op = "aten::" + op.split(".")[-1]
+    ops = [o if "::" in o else "aten::" + o.split(".")[-1] for o in ops]
     import torch
 
     try:
@@ -358,9 +355,14 @@ def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFil
         return None
     graphs = [traced.inlined_graph] if hasattr(traced, "inlined_graph") else [traced.graph]
     found: list[list[tuple[str, int]]] = []
+    nodes = [n for g in graphs for n in g.nodes()]
+    kinds = {n.kind() for n in nodes}
+    # the symbolic function's name when it is an op's (``roll``); else the op the message names
+    # (factory-made symbolics such as the adaptive pools are all called ``symbolic_fn``)
+    op = next((o for o in ops if o in kinds), None)
     for g in graphs:
         for node in g.nodes():
-            if node.kind() == op:
+            if op is not None and node.kind() == op:
                 try:
                     src = node.sourceRange()
                 except Exception:  # noqa: BLE001
