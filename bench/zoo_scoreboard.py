@@ -38,8 +38,9 @@ import sys
 import sysconfig
 import time
 from collections import Counter, defaultdict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from importlib import metadata
+from itertools import zip_longest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -68,7 +69,7 @@ def site_packages() -> Path:
 
 
 # --------------------------------------------------------------------------- refresh (runs workers)
-def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float) -> dict:
+def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float, keep_order: bool = False) -> dict:
     sys.path.insert(0, str(HERE))
     import zoo_worker  # torch-free at top level
 
@@ -104,17 +105,43 @@ def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float) -> dict:
         print(f"[{time.perf_counter() - t_all:6.0f}s] {name}: {wall:.0f}s\n" + "\n".join(lines), flush=True)
         return name, rec
 
+    def save():  # after every model, so an interrupted refresh keeps what it measured
+        truth["versions"] = vers
+        truth["method"] = ("bench/zoo_worker.py: tiny configs, random weights, seed 0; per exporter a forked child "
+                           "with timeout and RLIMIT_AS; paths relative to site-packages")
+        truth["models"] = dict(sorted(truth["models"].items()))
+        compact(truth)
+        TRUTH.parent.mkdir(parents=True, exist_ok=True)
+        TRUTH.write_text(json.dumps(truth, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+
+    # round-robin over the zoos, so a partial run covers all of them (--only: in the order given)
+    by_zoo: dict[str, list[str]] = defaultdict(list)
+    for n in names:
+        by_zoo[zoo_worker.MODELS[n][0]].append(n)
+    order = names if keep_order else [n for group in zip_longest(*by_zoo.values()) for n in group if n]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        for name, rec in ex.map(one, names):
+        for fut in as_completed([ex.submit(one, n) for n in order]):
+            name, rec = fut.result()
             truth["models"][name] = rec
-    truth["versions"] = vers
-    truth["method"] = ("bench/zoo_worker.py: tiny configs, random weights, seed 0; per exporter a forked child "
-                       "with timeout and RLIMIT_AS; paths relative to site-packages")
-    truth["models"] = dict(sorted(truth["models"].items()))
-    TRUTH.parent.mkdir(parents=True, exist_ok=True)
-    TRUTH.write_text(json.dumps(truth, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+            save()
     print(f"refresh: {len(names)} models in {time.perf_counter() - t_all:.0f}s -> {TRUTH.relative_to(ROOT)}")
     return truth
+
+
+def compact(truth: dict) -> None:
+    """Ran-lines as '3-7,9' strings (older records: lists of [a, b] / n)."""
+    for m in truth.get("models", {}).values():
+        for r in m.get("exporters", {}).values():
+            for f, rg in list((r.get("ran") or {}).items()):
+                if not isinstance(rg, str):
+                    lines = sorted(_expand(rg))
+                    out: list[list[int]] = []
+                    for n in lines:
+                        if out and n == out[-1][1] + 1:
+                            out[-1][1] = n
+                        else:
+                            out.append([n, n])
+                    r["ran"][f] = ",".join(str(a) if a == b else f"{a}-{b}" for a, b in out)
 
 
 def load_truth(path: Path = TRUTH) -> dict:
@@ -123,7 +150,10 @@ def load_truth(path: Path = TRUTH) -> dict:
 
 # --------------------------------------------------------------------------- the truth, indexed
 def _expand(ranges) -> set[int]:
+    """Lines of '3-7,9' (or [[3, 7], 9])."""
     out: set[int] = set()
+    if isinstance(ranges, str):
+        ranges = [[int(x) for x in r.split("-")] if "-" in r else int(r) for r in ranges.split(",") if r]
     for r in ranges:
         if isinstance(r, int):
             out.add(r)
@@ -271,11 +301,11 @@ def lint_paths(truth: ZooTruth, site: Path) -> list[str]:
     return [p for p in paths if (site / p).exists()]
 
 
-def lint(paths: list[str], site: Path, jobs: int) -> tuple[list[dict], float]:
+def lint(paths: list[str], site: Path, jobs: int, src: Path = ROOT) -> tuple[list[dict], float]:
     out = Path(os.environ.get("ZOO_TMP", "/tmp")) / f"zoo-lint-{os.getpid()}.json"
     cmd = [sys.executable, "-m", "exportlint", "--format", "json", "--no-cache", "--exit-zero", "-q", "-j", str(jobs),
            "-o", str(out)] + paths
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(src) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     t0 = time.perf_counter()
     p = subprocess.run(cmd, cwd=str(site), env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t0
@@ -307,6 +337,8 @@ def print_zoo(res: dict, top: int) -> None:
           + ", ".join(f"{e} {v['found']}/{v['failing_lines']}" for e, v in res["recall_per_exporter"].items()))
     if res["unlocated_failures"]:
         print(f"   failures with no zoo line (not scored): {len(res['unlocated_failures'])}")
+        for u in res["unlocated_failures"][:top]:
+            print(f"     {u['exporter']:17s} [{u['model']}]  {u['message'][:110]}")
     wr = res["warn_recall"]
     print(f"   legacy TracerWarning lines found: {res['warn_lines'] - len(res['warn_misses'])}/{res['warn_lines']}"
           + (f" = {wr:.2f}" if wr is not None else ""))
@@ -314,6 +346,8 @@ def print_zoo(res: dict, top: int) -> None:
     print(f"   error precision: {res['errors_true']} true / {res['errors_false']} false"
           + (f" = {pr:.2f}" if pr is not None else " (none judged)")
           + f"; {res['errors_unjudged']} unjudged of {res['errors']} errors ({res['findings']} findings)")
+    print(f"   findings (any severity) on a line that ran in a passing export of an exporter they name: "
+          f"{res['findings_in_ran_lines']}")
     if res["misses"]:
         print("   misses:")
         for m in res["misses"][:top]:
@@ -332,12 +366,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--refresh", action="store_true", help="re-run the real exports (needs torch and the zoos)")
     ap.add_argument("--only", nargs="*", default=[], help="with --refresh: these models (default: all)")
+    ap.add_argument("--missing", action="store_true", help="with --refresh: only models not in the truth yet")
     ap.add_argument("--list", action="store_true", help="list the models and exit")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="models exported in parallel (default 1)")
     ap.add_argument("--timeout", type=float, default=240, help="seconds per (model, exporter)")
     ap.add_argument("--mem-gb", type=float, default=6, help="address-space limit per exporter process, GB")
     ap.add_argument("--zoo", action="append", choices=ZOOS, help="score these zoos (default: all)")
     ap.add_argument("--lint-jobs", type=int, default=1)
+    ap.add_argument("--exportlint", default=str(ROOT), help="checkout whose exportlint package lints (default: this one)")
     ap.add_argument("--findings", help="score these exportlint JSON findings (paths relative to site-packages) "
                                        "instead of linting")
     ap.add_argument("--findings-out", help="write the lint's findings here")
@@ -355,7 +391,11 @@ def main() -> int:
         bad = [n for n in a.only if n not in zoo_worker.MODELS]
         if bad:
             sys.exit(f"unknown models {bad}; --list shows them")
-        refresh(a.only or list(zoo_worker.MODELS), a.jobs, a.timeout, a.mem_gb)
+        names = a.only or list(zoo_worker.MODELS)
+        if a.missing and TRUTH.exists():
+            have = load_truth()["models"]
+            names = [n for n in names if n not in have]
+        refresh(names, a.jobs, a.timeout, a.mem_gb, keep_order=bool(a.only))
     truth = load_truth()
     now = versions()
     diff = {k: (v, now.get(k)) for k, v in truth.get("versions", {}).items() if now.get(k) != v}
@@ -375,7 +415,7 @@ def main() -> int:
             findings = [f for f in given if any(f["path"] == p or f["path"].startswith(p + "/") for p in paths)]
             wall = 0.0
         else:
-            findings, wall = lint(paths, site, a.lint_jobs)
+            findings, wall = lint(paths, site, a.lint_jobs, Path(a.exportlint).resolve())
         allf += findings
         res = score(zt, findings)
         res["lint_paths"], res["lint_s"] = paths, round(wall, 1)

@@ -144,7 +144,7 @@ def m_tv__raft_small():
     from torchvision.models.optical_flow import raft_small
 
     m = raft_small(weights=None).eval()
-    return Case(m, ["image1", "image2"], (_img(2, 64), _img(2, 64)), (_img(3, 64), _img(3, 64)), [B, B],
+    return Case(m, ["image1", "image2"], (_img(2, 128), _img(2, 128)), (_img(3, 128), _img(3, 128)), [B, B],
                 note="12 flow updates (default)")
 
 
@@ -494,14 +494,15 @@ def _rel(path: str, site: str) -> str:
     return os.path.relpath(os.path.realpath(path), site)
 
 
-def _ranges(lines) -> list:
+def _ranges(lines) -> str:
+    """'3-7,9,12-14'"""
     out = []
     for n in sorted(set(lines)):
         if out and n == out[-1][1] + 1:
             out[-1][1] = n
         else:
             out.append([n, n])
-    return [a if a == b else [a, b] for a, b in out]
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in out)
 
 
 def _leaves(out):
@@ -539,7 +540,7 @@ def _compare(ref: list, got: list) -> str:
 
 
 # --------------------------------------------------------------------------- one exporter
-def run_one(name: str, exporter: str, site: str) -> dict:
+def run_one(name: str, exporter: str, site: str, checkpoint=None) -> dict:
     import warnings
 
     import torch
@@ -628,6 +629,8 @@ def run_one(name: str, exporter: str, site: str) -> dict:
         rec["outcome"] = "fail"
         rec["message"] = _first_line(L.exporter_message(e, 2000))
         rec["error_type"] = type(e).__name__
+        if checkpoint:
+            checkpoint(dict(rec, located="timed out while locating"))
 
         def second():
             if exporter in ("export-strict", "export-nonstrict"):
@@ -682,7 +685,7 @@ def run_one(name: str, exporter: str, site: str) -> dict:
         rec["ran_how"] = "eager proxy"
     else:
         rec["ran_how"] = "during export"
-    ran: dict[str, list] = {}
+    ran: dict[str, str] = {}
     for f, lines in tracer.lines.items():
         if users.resolve(f):
             ran[_rel(f, site)] = _ranges(lines)
@@ -707,8 +710,12 @@ def _child(name, exporter, site, path, mem_gb):
         resource.setrlimit(resource.RLIMIT_AS, (soft + _vm_size(), resource.RLIM_INFINITY))
     except (ValueError, OSError):
         pass
+    def checkpoint(rec):
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(rec, fh)
+
     try:
-        rec = run_one(name, exporter, site)
+        rec = run_one(name, exporter, site, checkpoint)
     except MemoryError:
         rec = {"outcome": "crash", "message": "MemoryError (memory limit)"}
     except BaseException as e:  # noqa: BLE001
@@ -782,7 +789,11 @@ def main() -> int:
             os.waitpid(pid, 0)
             status = "timeout"
         wall = round(time.perf_counter() - t0, 2)
-        if status == "timeout":
+        if status == "timeout" and os.path.exists(path):  # it failed, then locating the line timed out
+            with open(path, encoding="utf-8") as fh:
+                rec = json.load(fh)
+            os.unlink(path)
+        elif status == "timeout":
             rec = {"outcome": "timeout", "message": f"timed out after {a.timeout:.0f} s"}
         elif os.path.exists(path):
             with open(path, encoding="utf-8") as fh:

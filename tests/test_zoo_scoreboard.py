@@ -13,7 +13,7 @@ _spec.loader.exec_module(zs)
 MODELS = {
     "a": {"zoo": "z", "exporters": {
         "export-strict": {"outcome": "fail", "fail_at": ["z/m.py", 10, "traceback"], "message": "boom"},
-        "export-nonstrict": {"outcome": "pass", "ran": {"z/m.py": [[1, 20]], "z/u.py": [5]}},
+        "export-nonstrict": {"outcome": "pass", "ran": {"z/m.py": "1-20", "z/u.py": [5]}},
         "onnx-legacy": {"outcome": "diverged", "warns": [["z/u.py", 30, "TracerWarning"]]},
         "onnx-dynamo": {"outcome": "fail", "message": "no line"},
     }},
@@ -51,4 +51,4 @@ def test_score_miss_needs_the_named_exporter_and_the_line():
     assert r["recall"] == 0.0
     assert r["misses"] == [{"exporter": "export-strict", "path": "z/m.py", "line": 10, "models": ["a"],
                             "message": "boom"}]
-    assert zs._expand([[1, 3], 7]) == {1, 2, 3, 7}
+    assert zs._expand([[1, 3], 7]) == zs._expand("1-3,7") == {1, 2, 3, 7}
