@@ -63,6 +63,8 @@ def _add_lint_options(p: argparse.ArgumentParser) -> None:
     # issue 13: conventions users know from ruff
     p.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false",
                    help="also lint files that .gitignore / .ignore files exclude")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="on stderr: the files found, what was skipped, cache hits and timings")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -181,7 +183,14 @@ def _cmd_lint(argv: list[str]) -> int:
             print(f"exportlint: {'error' if path in found.unreadable else 'warning'}: {path}: {why}", file=sys.stderr)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.verbose:
+        for f in files:
+            print(f"exportlint: file {f}", file=sys.stderr)
     result = lint_paths(files, cfg, jobs=args.jobs, use_cache=not args.no_cache, stdin=stdin)
+    if args.verbose:
+        print(f"exportlint: {result.files} files: {result.cached} from the cache, {result.parsed} linted, "
+              f"{len(result.findings)} findings in {result.seconds:.2f} s (config: {cfg.source or 'defaults'})",
+              file=sys.stderr)
     findings = result.findings
     failed_targets = False
     confirm_result = None

@@ -133,3 +133,16 @@ def test_unreadable_directory_is_an_error_and_the_rest_is_linted(tmp_path):
         locked.chmod(0o755)
     assert r.returncode == 2 and "ok/m.py:4:16: EXL102" in r.stdout
     assert "error:" in r.stderr and "locked" in r.stderr and "cannot read directory" in r.stderr
+
+
+def test_verbose_lists_files_cache_hits_and_timings(tmp_path):
+    (tmp_path / "m.py").write_text(BAD)
+    cache = tmp_path / "cache"
+    (tmp_path / "pyproject.toml").write_text(f'[tool.exportlint]\ncache-dir = "{cache}"\n')
+    r1 = run(str(tmp_path), "-v", cwd=tmp_path)
+    r2 = run(str(tmp_path), "-v", cwd=tmp_path)
+    assert r1.returncode == r2.returncode == 1
+    assert f"exportlint: file {tmp_path / 'm.py'}" in r1.stderr
+    assert "1 files: 0 from the cache, 1 linted, 1 findings in" in r1.stderr
+    assert "1 files: 1 from the cache, 0 linted, 1 findings in" in r2.stderr
+    assert "EXL102" in r2.stdout and "exportlint: file" not in r2.stdout
