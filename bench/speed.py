@@ -3,6 +3,9 @@
     python bench/speed.py            # full corpus (~2,500 files, ~1 M lines), about 10-20 min
     python bench/speed.py --quick    # every 8th file, fewer repeats
     python bench/speed.py --jobs 2   # only 2 processes (default: 1 and 2)
+    python bench/speed.py --timm     # issue 9's goals on the installed timm's models+layers, one run:
+                                     # cold -j1 / libcst floor (<= 0.5), warm / ruff E,F no-cache (<= 1.0)
+    python bench/speed.py --timm --code /work/main   # the same for another checkout (before/after)
 
 Corpus: the ``transformers/models`` tree of the transformers wheel from PyPI, fetched with
 ``pip download --no-deps transformers`` into ``bench/.corpus/`` (git-ignored) when absent.
@@ -274,10 +277,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--one-file-runs", type=int, default=7, help="runs of each one-file command (median)")
     ap.add_argument("--profile", action="store_true", help="also cProfile the engine on a sample")
     ap.add_argument("--_floor", nargs=2, metavar=("JOBS", "LISTFILE"), help=argparse.SUPPRESS)
+    ap.add_argument("--timm", action="store_true",
+                    help="the whole-project goals on timm's models+layers (installed timm): cold -j1 / floor "
+                         "(target <= 0.5) and warm / ruff --select E,F --no-cache (target <= 1.0)")
+    ap.add_argument("--code", default=None,
+                    help="with --timm: the exportlint checkout to measure (default: this one), for before/after")
     args = ap.parse_args(argv)
     if args._floor:
         floor_main(int(args._floor[0]), args._floor[1])
         return 0
+    if args.timm:
+        return timm_main(args)
 
     root, version = fetch_corpus()
     files = sorted(glob.glob(str(root / "**" / "*.py"), recursive=True))
@@ -428,6 +438,61 @@ def main(argv: list[str] | None = None) -> int:
     phases(files, 40 if args.quick else 100, args.profile)
     load1 = os.getloadavg()
     print(f"\nload average at end {load1[0]:.1f} {load1[1]:.1f} {load1[2]:.1f}")
+    return 0
+
+
+def timm_main(args: argparse.Namespace) -> int:
+    """Cold -j1 vs the libcst floor and warm vs ruff, on timm/models + timm/layers, one run."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("timm")
+    if spec is None or not spec.submodule_search_locations:
+        print("timm is not installed")
+        return 0
+    troot = Path(list(spec.submodule_search_locations)[0])
+    files = sorted(str(p) for d in ("models", "layers") for p in (troot / d).rglob("*.py"))
+    lines = sum(Path(f).read_bytes().count(b"\n") for f in files)
+    code = Path(args.code).resolve() if args.code else ROOT
+    env = dict(os.environ, PYTHONPATH=str(code))
+    tmp = Path(tempfile.mkdtemp(prefix="exl-timm-"))
+    listfile = tmp / "files.txt"
+    listfile.write_text("\n".join(files))
+    cfg = tmp / "pyproject.toml"
+    cfg.write_text(f'[tool.exportlint]\ncache-dir = "{(tmp / "c").as_posix()}"\n')
+    ruff = Path(sys.executable).parent / "ruff"
+    repeat = args.repeat or 3
+    print(f"timm {troot.parent.name}: models+layers, {len(files)} files, {lines:,} lines; exportlint code: {code}")
+
+    def timed(cmd: list[str]) -> float:
+        t = time.perf_counter()
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=tmp)
+        w = time.perf_counter() - t
+        if p.returncode not in (0, 1):
+            raise SystemExit(f"{cmd[:4]} failed ({p.returncode}): {p.stderr.decode()[-2000:]}")
+        return w
+
+    el = [sys.executable, "-m", "exportlint", "-j", "1", "--format", "concise"]
+    cmds = {
+        "floor: libcst.parse_module -j1": [sys.executable, str(Path(__file__).resolve()), "--_floor", "1", str(listfile)],
+        "exportlint cold -j1 --no-cache": el + ["--no-cache"] + files,
+        "exportlint warm cache -j1": el + ["--config", str(cfg)] + files,
+        "ruff check --select E,F --no-cache": [str(ruff), "check", "--select", "E,F", "--no-cache", "--quiet",
+                                               "--exit-zero"] + files,
+    }
+    timed(cmds["exportlint warm cache -j1"])  # fills the cache (and the page cache)
+    best: dict[str, float] = {}
+    for rnd in range(repeat):
+        for k, c in cmds.items():
+            w = timed(c)
+            best[k] = min(w, best.get(k, w))
+            print(f"  round {rnd + 1}/{repeat}  {k:36s} {w:7.2f} s", flush=True)
+    print("\nbest wall seconds")
+    for k, v in best.items():
+        print(f"  {k:36s} {v:7.2f}")
+    r1 = best["exportlint cold -j1 --no-cache"] / best["floor: libcst.parse_module -j1"]
+    r2 = best["exportlint warm cache -j1"] / best["ruff check --select E,F --no-cache"]
+    print(f"  cold -j1 / libcst floor   {fmt_ratio(r1, '<= 0.5', r1 <= 0.5)}")
+    print(f"  warm / ruff E,F no-cache  {fmt_ratio(r2, '<= 1.0', r2 <= 1.0)}")
     return 0
 
 

@@ -60,6 +60,12 @@ def _add_lint_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exporter", action="append", dest="exporters", metavar="NAME",
                    help="with --confirm: exporter(s) to run (default: target-exporters)")
     p.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
+    p.add_argument("--fix", action="store_true", help="apply safe fixes (and rewrites --confirm verified) in place")
+    p.add_argument("--unsafe-fixes", action=argparse.BooleanOptionalAction, default=False,
+                   help="with --fix / --diff: also apply unsafe fixes (e.g. torch.where rewrites not verified)")
+    p.add_argument("--diff", action="store_true",
+                   help="print a unified diff of what --fix would change; write nothing (exit 1 if any)")
+    p.add_argument("--show-fixes", action="store_true", help="list the fixes applied (with --fix)")
     # issue 13: conventions users know from ruff
     p.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false",
                    help="also lint files that .gitignore / .ignore files exclude")
@@ -198,7 +204,33 @@ def _cmd_lint(argv: list[str]) -> int:
         confirm_result = _run_confirm(cfg, findings, targets=None, paths=[Path(p) for p in paths], exporters=args.exporters)
         findings = confirm_result.findings
         failed_targets = confirm_result.failed
+    dropped: list = []
+    if confirm_result is not None:
+        # every candidate rewrite is exported and compared with the original (marks fix.verified)
+        from exportlint.fixes.verify import candidates, verify_rewrites
+
+        if candidates(findings):
+            progress = (lambda msg: print(msg, file=sys.stderr, flush=True)) if sys.stderr else None
+            findings, dropped = verify_rewrites(cfg, findings, exporters=args.exporters, progress=progress,
+                                                paths=list(paths))
+            if not (args.fix or args.diff):
+                from exportlint.fixes.run import FixRun, print_verification
+
+                print_verification(findings, FixRun(dropped=dropped), sys.stderr)
+    fix_run = None
+    if stdin is not None and (args.fix or args.diff):
+        return _fix_stdin(args, cfg, stdin, findings)
+    if args.fix or args.diff:
+        fix_run, findings, result = _fix(args, cfg, files, findings, result, dropped)
+        if args.diff:
+            return 1 if fix_run.changes else 0
     _emit(args, findings, result, confirm_result)
+    if fix_run is not None and args.show_fixes:
+        from exportlint.fixes.run import print_fixed
+
+        # machine-readable reports stay parseable: the list goes to stderr there
+        machine = (args.format or "text") not in ("text", "full", "concise") or args.output_file
+        print_fixed(fix_run, sys.stderr if machine and not args.output_file else sys.stdout)
     for e in result.errors:
         print(f"exportlint: internal error: {e}", file=sys.stderr)
     if confirm_result is not None:
@@ -210,6 +242,57 @@ def _cmd_lint(argv: list[str]) -> int:
     if args.exit_zero:
         return 0
     return 1 if (findings or failed_targets) else 0
+
+
+def _fix_stdin(args, cfg, stdin, findings) -> int:
+    """`-` with --fix: the fixed source on stdout (ruff's behaviour); with --diff: the diff."""
+    from exportlint.engine import Linter
+    from exportlint.fixes.apply import SAFE_AND_UNSAFE, SAFE_ONLY, fix_text, unified_diff
+    from exportlint.fixes.run import known_verdicts
+
+    name, data = stdin
+    import io
+    import tokenize
+
+    try:
+        enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(enc).removeprefix("\ufeff")
+    except (SyntaxError, UnicodeDecodeError, LookupError) as e:
+        raise UsageError(f"{name}: cannot decode: {e}") from None
+    linter = Linter(cfg)
+    out = fix_text(text, lambda t: linter.lint_text(t, name).findings,
+                   SAFE_AND_UNSAFE if args.unsafe_fixes else SAFE_ONLY, known=known_verdicts(findings))
+    if args.diff:
+        sys.stdout.write(unified_diff(name, text, out.text))
+        return 1 if out.text != text else 0
+    sys.stdout.write(out.text)
+    return 0
+
+
+def _fix(args, cfg, files, findings, result, dropped):
+    """--fix / --diff: fix the files (with the verdicts --confirm gave rewrites), re-lint what changed."""
+    from exportlint.fixes.run import fix_files, print_diff, print_verification
+
+    run = fix_files(list(files), cfg, unsafe=args.unsafe_fixes, write=args.fix and not args.diff, findings=findings,
+                    dropped=tuple(dropped))
+    run.dropped = dropped
+    args.fixed_count = run.count if args.fix else 0
+    print_verification(findings, run, sys.stderr)
+    for e in run.errors:
+        print(f"exportlint: {e}", file=sys.stderr)
+    if args.diff:
+        print_diff(run, sys.stdout)
+        return run, findings, result
+    if run.changes:
+        from exportlint.engine import lint_paths
+
+        # the fixed files are linted again; the others keep their findings (and verdicts)
+        changed = set(run.changes)
+        again = lint_paths(sorted(changed), cfg, jobs=1, use_cache=not args.no_cache)
+        keep = [f for f in findings if f.path not in changed]
+        findings = sorted(keep + again.findings, key=lambda f: f.sort_key())
+        result.errors.extend(again.errors)
+    return run, findings, result
 
 
 def _confirm_status(cr) -> Optional[int]:
@@ -258,6 +341,7 @@ def _emit(args, findings, result, confirm_result=None) -> None:
                     )
                 else:
                     summary = f"All checks passed ({checked})."
+                summary += _fix_summary(args, findings)
             kwargs = {"color": args.color, "summary": summary} if fmt in ("text", "full") else {}
             if fmt in ("text", "full") and not findings:
                 if summary:
@@ -271,6 +355,20 @@ def _emit(args, findings, result, confirm_result=None) -> None:
     finally:
         if fh is not None:
             fh.close()
+
+
+def _fix_summary(args, findings) -> str:
+    fixed = getattr(args, "fixed_count", 0)
+    note = f" Fixed {fixed}." if fixed else ""
+    if getattr(args, "fix", False) and not getattr(args, "unsafe_fixes", False) or not getattr(args, "fix", True):
+        from exportlint.fixes.run import fixable_counts
+
+        safe, unsafe = fixable_counts(findings)
+        if not getattr(args, "fix", False) and safe:
+            note += f" {safe} fixable with `--fix`."
+        if unsafe and not getattr(args, "unsafe_fixes", False):
+            note += f" {unsafe} more with `--unsafe-fixes` (review them, or verify with `--confirm`)."
+    return note
 
 
 def _run_confirm(cfg, findings, *, targets, paths, exporters):

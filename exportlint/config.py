@@ -52,6 +52,7 @@ _KNOWN_KEYS = {
     "extend-exclude",
     "target-exporters",
     "opset",
+    "dynamic-shapes",
     "targets",
     "confirm",
     "cache-dir",
@@ -75,6 +76,9 @@ class Config:
     extend_exclude: tuple[str, ...] = ()
     target_exporters: tuple[str, ...] = EXPORTERS
     opset: Optional[int] = None
+    #: the project exports with dynamic shapes (True), static shapes only (False), or unknown
+    #: (None, "auto": read from the export calls exportlint sees)
+    dynamic_shapes: Optional[bool] = None
     targets: dict[str, str] = field(default_factory=dict)
     confirm_timeout: float = 300.0
     confirm_memory_mb: int = 4096
@@ -107,6 +111,7 @@ class Config:
             "pfi": sorted(self.per_file_ignores.items()),
             "exp": self.target_exporters,
             "opset": self.opset,
+            "dynamic_shapes": self.dynamic_shapes,
         }
         return hashlib.sha256(json.dumps(d, sort_keys=True, default=list).encode()).hexdigest()[:16]
 
@@ -247,6 +252,14 @@ def config_from_table(table: dict[str, Any], *, source: Optional[Path] = None, p
         if not isinstance(v, int) or isinstance(v, bool) or not (7 <= v <= 30):
             raise err("opset", "must be an integer ONNX opset between 7 and 30")
         cfg.opset = v
+    if "dynamic-shapes" in table:
+        v = table["dynamic-shapes"]
+        if v == "auto":
+            cfg.dynamic_shapes = None
+        elif isinstance(v, bool):
+            cfg.dynamic_shapes = v
+        else:
+            raise err("dynamic-shapes", 'must be true, false or "auto"')
     if "targets" in table:
         t = table["targets"]
         if not isinstance(t, dict):

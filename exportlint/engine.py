@@ -8,6 +8,8 @@ The static path never imports torch.
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import io
 import json
@@ -25,13 +27,13 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from exportlint import __version__
 from exportlint.config import Config
+from exportlint.context import FileContext, Reported
 from exportlint.findings import EXPORTERS, Finding, Fix, Severity
 
 if TYPE_CHECKING:  # pragma: no cover
     import libcst as cst
 
     from exportlint.checks.base import Rule
-    from exportlint.semantics.model import SemanticModel
 
 # libcst, the rules and the semantic model are imported on first use (``Linter()``), not at
 # import time: a run whose files are all cache hits never needs them, and ``import libcst``
@@ -118,71 +120,20 @@ def parse_module(text: str) -> "cst.Module":
 
 
 @dataclass
-class Reported:
-    node: cst.CSTNode
-    code: str
-    message: str
-    severity: Severity
-    exporters: tuple[str, ...]
-    fix: Optional[Fix]
-    anchor: Optional[tuple] = None
-    fix_node: Any = None
-
-
-class FileContext:
-    """What a rule sees: the file, its parse tree, the semantic model, the config."""
-
-    def __init__(self, path: str, text: str, module: cst.Module, model: SemanticModel, config: Config) -> None:
-        self.path = path
-        self.text = text
-        self.module = module
-        self.model = model
-        self.config = config
-        self.reported: list[Reported] = []
-        self._rule: Optional[Rule] = None
-
-    def report(
-        self,
-        node: cst.CSTNode,
-        message: str,
-        *,
-        code: Optional[str] = None,
-        severity: Optional[Severity] = None,
-        exporters: Optional[Iterable[str]] = None,
-        fix: Optional[Fix] = None,
-        anchor: Optional[tuple] = None,
-        fix_node: Any = None,
-    ) -> None:
-        """Report a finding at node. ``anchor`` = (FunctionDef, indent) containing it, when the
-        rule knows it (it makes positions cheap); otherwise the engine finds it."""
-        rule = self._rule
-        assert rule is not None, "report() outside a rule"
-        exps = tuple(exporters) if exporters is not None else rule.exporters
-        self.reported.append(
-            Reported(
-                node=node,
-                code=code or rule.code,
-                message=message,
-                severity=severity or rule.severity,
-                exporters=exps,
-                fix=fix,
-                anchor=anchor,
-                fix_node=fix_node,
-            )
-        )
-
-    def source_of(self, node: cst.CSTNode) -> str:
-        """The source text of a node (cheap for small expression nodes)."""
-        return self.module.code_for_node(node)
-
-
-@dataclass
 class FileResult:
     path: str
     findings: list[Finding] = field(default_factory=list)
     #: internal errors (a rule crashed): reported on stderr, exit status 2
     errors: list[str] = field(default_factory=list)
     parsed: bool = False
+    #: calls of this file's export path into other project files: (target path, Root)
+    outs: list[tuple[str, Any]] = field(default_factory=list)
+    #: files whose index facts resolving those calls consumed
+    deps: set = field(default_factory=set)
+    #: for each out: the key its result kind is known by in this file (``call_returns``)
+    out_keys: list[Optional[str]] = field(default_factory=list)
+    #: result kinds of this file's functions called from other files: qual -> kind
+    returns: dict[str, str] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------------------
@@ -238,8 +189,11 @@ class Linter:
         self.enabled = enabled
         self.rules: list[Rule] = [cls() for code, cls in rules.items() if code in enabled and cls.scope != "engine"]
         self.targets = frozenset(config.target_exporters)
+        #: (opsets, dynamic, declares_dynamic) of the linted project (CONTRACTS.md item 1)
+        self.project_facts: tuple = (None, None, None)
 
-    def lint_bytes(self, data: bytes, path: str) -> FileResult:
+    def lint_bytes(self, data: bytes, path: str, *, project: Any = None, roots: Any = (),
+                   call_returns: Optional[dict[str, str]] = None) -> FileResult:
         res = FileResult(path)
         if len(data) > MAX_FILE_BYTES:
             if "EXL001" in self.enabled:
@@ -252,16 +206,21 @@ class Linter:
             if "EXL001" in self.enabled:
                 res.findings.append(_engine_finding(path, err[0], err[1], err[2]))
             return res
-        return self.lint_text(text, path)
+        return self.lint_text(text, path, project=project, roots=roots, call_returns=call_returns)
 
-    def lint_text(self, text: str, path: str) -> FileResult:
+    def lint_text(self, text: str, path: str, *, project: Any = None, roots: Any = (),
+                  call_returns: Optional[dict[str, str]] = None) -> FileResult:
+        """Findings of one file. With ``project`` (``semantics.project.Project``), calls into
+        other files are resolved (``FileResult.outs``) and ``roots`` (calls from other files
+        into this one) are analysed as export-path functions of this file."""
         # in a thread with a large stack and recursion limit: deep valid code lints, and the
         # native parser does not overflow the C stack (measurements in exportlint/isolation.py)
         from exportlint.isolation import call_deep
 
-        return call_deep(self._lint_text, text, path)
+        return call_deep(self._lint_text, text, path, project, roots, call_returns)
 
-    def _lint_text(self, text: str, path: str) -> FileResult:
+    def _lint_text(self, text: str, path: str, project: Any = None, roots: Any = (),
+                   call_returns: Optional[dict[str, str]] = None) -> FileResult:
         import libcst as cst
 
         from exportlint.positions import resolve_positions
@@ -269,12 +228,14 @@ class Linter:
         from exportlint.suppress import parse_suppressions
 
         res = FileResult(path)
-        is_model = _MODEL_RE.search(text) is not None
-        has_export = _EXPORT_RE.search(text) is not None
+        is_model = "forward" in text and _MODEL_RE.search(text) is not None
+        has_export = ("export" in text or "trace" in text) and _EXPORT_RE.search(text) is not None
         sup = parse_suppressions(text)
         reported: list[Reported] = []
         module = None
-        if is_model or has_export:
+        ptext = text  # what libcst parses (see _reduced)
+        tree = None  # the file's project index, when there is a project
+        if is_model or has_export or roots:
             # always: CPython places syntax errors exactly, and refuses code too deep for it
             # (and for libcst's native parser: isolation.py) in a few % of libcst's time
             err = _python_syntax_error(text, path)
@@ -282,8 +243,19 @@ class Linter:
                 if ("EXL003" if getattr(err, "too_deep", False) else "EXL001") in self.enabled:
                     res.findings.append(_syntax_finding(path, err))
             else:
+                ptext = text
+                tree = None
+                if project is not None and not has_export:
+                    ptext, tree = _reduced(text, path, roots, project)
                 try:
-                    module = parse_module(text)
+                    module = None
+                    if ptext is not text:
+                        try:
+                            module = _parse_cached(ptext)
+                        except Exception:  # the reduction went wrong: parse the file as it is
+                            ptext = text
+                    if module is None:
+                        module = _parse_cached(ptext) if project is not None else parse_module(ptext)
                 except cst.ParserSyntaxError as e:
                     if "EXL001" in self.enabled:
                         # CPython places the error exactly; libcst's position can be a line off
@@ -307,7 +279,9 @@ class Linter:
             if module is not None:
                 res.parsed = True
                 try:
-                    model = SemanticModel(module, scan_export_calls=has_export)
+                    model = SemanticModel(module, scan_export_calls=has_export, extra_roots=roots,
+                                          call_returns=call_returns,
+                                          project_modules=_project_modules(project, path, text, tree))
                 except RecursionError:
                     if "EXL003" in self.enabled:
                         from exportlint.isolation import deepest_line, too_deep_message
@@ -318,7 +292,8 @@ class Linter:
                     res.errors.append(f"{path}: internal error building the semantic model:\n{traceback.format_exc()}")
                     model = None
                 if model is not None:
-                    ctx = FileContext(path, text, module, model, self.config)
+                    ctx = FileContext(path, ptext, module, model, self.config)
+                    ctx.project_opsets, ctx.project_dynamic, ctx.project_declares_dynamic = self.project_facts
                     for rule in self.rules:
                         if rule.scope == "export-path" and not model.functions:
                             continue
@@ -335,27 +310,49 @@ class Linter:
                         except Exception:
                             res.errors.append(f"{path}: internal error in rule {rule.code}:\n{traceback.format_exc()}")
                     reported = ctx.reported
+                    if project is not None:
+                        try:
+                            tree = self._cross_file(project, path, text, module, model, res, ptext, tree) or tree
+                        except RecursionError:
+                            if "EXL003" in self.enabled:
+                                from exportlint.isolation import deepest_line, too_deep_message
+
+                                res.findings.append(_engine_finding(
+                                    path, *deepest_line(text), too_deep_message("project calls"), "EXL003"))
+                        except Exception:
+                            res.errors.append(f"{path}: internal error resolving calls:\n{traceback.format_exc()}")
         if reported and module is not None:
+            related: dict[int, tuple] = {}
             for r in reported:
-                if r.anchor is None:
+                if r.anchor is None or model.external_chains:
                     for fn in model.functions:
                         if id(r.node) in fn.kinds:
-                            r.anchor = fn.anchor
+                            if r.anchor is None:
+                                r.anchor = fn.anchor
+                            if model.external_chains:
+                                related[id(r)] = _chain_of(model, fn, (path, ptext, tree, module))
                             break
             items = [(r.node, r.anchor) for r in reported]
-            items += [(r.fix_node, r.anchor) for r in reported if r.fix_node is not None]
-            pos = resolve_positions(module, text, items)
+            for r in reported:  # a fix spans one node, or (first, last) statements of a block
+                for n in (r.fix_node if isinstance(r.fix_node, tuple) else (r.fix_node,)):
+                    if n is not None:
+                        items.append((n, r.anchor))
+            pos = resolve_positions(module, ptext, items)
             for r in reported:
                 exps = tuple(e for e in r.exporters if e in self.targets)
                 if r.exporters and not exps:
                     continue  # breaks only exporters this project does not target
                 line, col, eline, ecol = pos.get(id(r.node), (1, 1, 1, 1))
                 fix = r.fix
-                if fix is not None and r.fix_node is not None and id(r.fix_node) in pos:
-                    fl, fc, fel, fec = pos[id(r.fix_node)]
-                    fix = Fix(fix.replacement, fix.safety, fix.description, fl, fc, fel, fec)
+                if fix is not None and r.fix_node is not None:
+                    first, last = r.fix_node if isinstance(r.fix_node, tuple) else (r.fix_node, r.fix_node)
+                    if id(first) in pos and id(last) in pos:
+                        fl, fc, _, _ = pos[id(first)]
+                        _, _, fel, fec = pos[id(last)]
+                        fix = dataclasses.replace(fix, line=fl, column=fc, end_line=fel, end_column=fec)
                 res.findings.append(
-                    Finding(r.code, r.severity, path, line, col, eline, ecol, r.message, exps, fix)
+                    Finding(r.code, r.severity, path, line, col, eline, ecol, r.message, exps, fix,
+                            related=related.get(id(r), ()))
                 )
         # EXL002: suppression comments naming codes that do not exist
         if sup.named and "EXL002" in self.enabled:
@@ -384,6 +381,187 @@ class Linter:
         out.sort(key=Finding.sort_key)
         res.findings = out
         return res
+
+
+    def _cross_file(self, project: Any, path: str, text: str, module: "cst.Module", model: Any, res: FileResult,
+                    ptext: str, tree: Any) -> Any:
+        """Calls of this file's export path into other project files, with their chains;
+        returns the file's index."""
+        from exportlint.positions import resolve_positions
+        from exportlint.semantics.index import index_source
+        from exportlint.semantics.project import cross_file_calls, return_kind
+
+        mod, is_pkg = project.add_file(path, text)
+        fi = tree if tree is not None else index_source(text, os.path.abspath(path), mod, is_pkg)
+        for r in model.extra_roots:
+            found = model.root_function(r.qual)
+            facts = model.facts_for(found[0]) if found is not None else None
+            if facts is not None:
+                k = return_kind(facts)
+                if k is not None:
+                    res.returns[r.qual] = k
+        deps: set = set()
+        calls = cross_file_calls(project, fi, model, deps)
+        res.deps = deps
+        # functions of other files handed to an exporter here are export entries there
+        from exportlint.semantics.project import Root
+
+        for ec in fi.export_calls:
+            if not ec.model or ec.model_class:
+                continue
+            t = project.resolve_function(project.absolute(fi, ec.model), deps)
+            if t is not None and t.path != fi.path and not t.is_method:
+                res.outs.append((t.path, Root(t.qual, [], {}, [(path, ec.line, 1, f"exported here ({ec.api})")],
+                                              why="export-call")))
+                res.out_keys.append(None)
+        if not calls:
+            return fi
+        found = _call_lines(ptext, fi, module, calls)
+        missing = [(call, facts.anchor) for facts, call, _, _, _ in calls if id(call) not in found]
+        if missing:
+            for k, v in resolve_positions(module, ptext, missing).items():
+                found[k] = v[:2]
+        for facts, call, target, root, key in calls:
+            line, col = found.get(id(call), (1, 1))
+            callee = target.qual.rsplit(".", 1)[-1]
+            hop = (path, line, col, f"{facts.qualname} calls {callee}() here")
+            root.chain = [tuple(c) for c in _chain_list(model, facts, (path, ptext, fi, module), entry_hops=True)] + [hop]
+            res.outs.append((target.path, root))
+            res.out_keys.append(key)
+        return fi
+
+
+#: parsed modules of this process by text, for the rounds of a project run (a file whose
+#: callees' result kinds changed is re-analysed from the same text); bounded by characters
+_MODULES: "dict[str, cst.Module]" = {}
+_MODULES_CHARS = [0]
+_MODULE_LEN: dict[str, int] = {}
+_MODULES_BUDGET = 1_200_000  # ~ 35 MB of parse trees
+
+
+def _parse_cached(text: str) -> "cst.Module":
+    key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    m = _MODULES.get(key)
+    if m is not None:
+        return m
+    m = parse_module(text)
+    if len(text) <= _MODULES_BUDGET // 4:
+        while _MODULES and _MODULES_CHARS[0] + len(text) > _MODULES_BUDGET:
+            old = next(iter(_MODULES))
+            _MODULES.pop(old)
+            _MODULES_CHARS[0] -= _MODULE_LEN.pop(old, 0)
+        _MODULES[key] = m
+        _MODULE_LEN[key] = len(text)
+        _MODULES_CHARS[0] += len(text)
+    return m
+
+
+def _reduced(text: str, path: str, roots: Any, project: Any) -> tuple[str, Any]:
+    """(text to parse with libcst, the file's index or None): the bodies no export entry of
+    the file can reach are blanked (``semantics.reduce``); lines and columns of the rest are
+    kept. The index (with the outline) is cached by content, so a re-analysis reads no ast."""
+    from exportlint.semantics.index import index_source
+    from exportlint.semantics.reduce import reduce_source
+
+    mod, is_pkg = project.add_file(path, text)
+    fi = index_source(text, os.path.abspath(path), mod, is_pkg)
+    if not fi.ok or fi.outline is None:
+        return text, fi
+    try:
+        red = reduce_source(text, fi.outline, [r.qual for r in roots])
+    except RecursionError:
+        red = None
+    return (red if red is not None else text), fi
+
+
+def _call_lines(text: str, fi: Any, module: "cst.Module", calls: list) -> dict[int, tuple[int, int]]:
+    """Line and column of call nodes, found as text inside their function's lines (the
+    outline has them): much cheaper than positions from the tree, exact unless the same call
+    text appears twice in the function (then the first is taken)."""
+    from exportlint.semantics.reduce import split_lines
+
+    o = getattr(fi, "outline", None)
+    if o is None:
+        return {}
+    lines = split_lines(text)
+    spans: dict[tuple[Optional[str], str], tuple[int, int]] = {(None, f.name): (f.start, f.end) for f in o.funcs}
+    for cname, (methods, _) in o.classes.items():
+        for f in methods:
+            spans[(cname, f.name)] = (f.start, f.end)
+    out: dict[int, tuple[int, int]] = {}
+    for facts, call, _, _, _ in calls:
+        span = spans.get((facts.cls.name if facts.cls is not None else None, facts.name))
+        if span is None:
+            continue
+        try:
+            src = module.code_for_node(call).split("\n", 1)[0].strip()
+        except Exception:
+            continue
+        if not src:
+            continue
+        for ln in range(span[0], min(span[1], len(lines)) + 1):
+            i = lines[ln - 1].find(src)
+            if i >= 0:
+                out[id(call)] = (ln, i + 1)
+                break
+    return out
+
+
+def _project_modules(project: Any, path: str, text: str, fi: Any) -> Any:
+    """Asks the project whether a class of the file is an nn.Module through bases in other
+    files (the model asks only for classes with a forward it cannot decide alone)."""
+    if project is None:
+        return None
+
+    def is_module(name: str) -> bool:
+        nonlocal fi
+        if fi is None:
+            from exportlint.semantics.index import index_source
+
+            mod, is_pkg = project.add_file(path, text)
+            fi = index_source(text, os.path.abspath(path), mod, is_pkg)
+        return project.is_module_class(fi, name)
+
+    return is_module
+
+
+def _root_facts(fn: Any) -> Any:
+    seen = 0
+    while fn.caller is not None and seen < 100:
+        fn = fn.caller
+        seen += 1
+    return fn
+
+
+def _chain_list(model: Any, fn: Any, where: Optional[tuple] = None, entry_hops: bool = False) -> list:
+    """The call chain from an export entry to ``fn`` when ``fn`` is reached from another file
+    (or always, with ``entry_hops``): the hops up to the call into this file, then the calls
+    inside this file (``where`` = (path, text, file index, module) places those)."""
+    prefix = list(model.external_chains.get(id(_root_facts(fn).node)) or ())
+    if (not prefix and not entry_hops) or where is None:
+        return prefix
+    hops = []
+    f, n = fn, 0
+    while f.caller is not None and n < 50:
+        call = f.caller.callee_calls.get(id(f.node))
+        if call is not None:
+            hops.append((f.caller, call, f.name))
+        f, n = f.caller, n + 1
+    if not hops:
+        return prefix
+    path, text, fi, module = where
+    found = _call_lines(text, fi, module, [(c, call, None, None, None) for c, call, _ in hops])
+    for caller, call, name in reversed(hops):
+        if id(call) in found:
+            line, col = found[id(call)]
+            prefix.append((path, line, col, f"{caller.qualname} calls {name}() here"))
+    return prefix
+
+
+def _chain_of(model: Any, fn: Any, where: Optional[tuple] = None) -> tuple:
+    from exportlint.findings import Related
+
+    return tuple(Related(*c) for c in _chain_list(model, fn, where))
 
 
 def _relpath(path: str, root: Path) -> str:
@@ -443,8 +621,15 @@ class Cache:
             return None
         return [Finding.from_dict(d) for d in e[1]]
 
-    def put(self, path: str, digest: str, findings: list[Finding]) -> None:
-        self.entries[path] = [digest, [f.to_dict() for f in findings]]
+    def meta(self, path: str, digest: str) -> Optional[dict]:
+        """The project facts an entry was computed with (deps, roots, outs), or None."""
+        e = self.entries.get(path)
+        if e is None or e[0] != digest or len(e) < 3 or not isinstance(e[2], dict):
+            return None
+        return e[2]
+
+    def put(self, path: str, digest: str, findings: list[Finding], meta: Optional[dict] = None) -> None:
+        self.entries[path] = [digest, [f.to_dict() for f in findings]] + ([meta] if meta is not None else [])
         self.dirty = True
 
     def save(self) -> None:
@@ -475,22 +660,33 @@ class Cache:
 # ---------------------------------------------------------------------------------------
 
 _WORKER: Optional[Linter] = None
+_PROJECT: Any = None
 
 
-def _worker_init(config: Config, codes: frozenset[str]) -> None:
+def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, None, None)) -> None:
     global _WORKER
     _WORKER = Linter(config, codes)
+    _WORKER.project_facts = facts
 
 
-def _worker_lint(path: str) -> tuple[str, list[dict], list[str]]:
+def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dict]:
+    """item: a path, or (path, roots, call_returns). Returns findings, errors, outs (target,
+    root, key), deps, returns."""
     assert _WORKER is not None
+    global _PROJECT
+    path, roots, call_returns = (item, (), None) if isinstance(item, str) else item
     try:
         with open(path, "rb") as fh:
             data = fh.read()
     except OSError as e:
-        return path, [_engine_finding(path, 1, 1, f"cannot read file: {e.strerror or e}").to_dict()], []
-    r = _WORKER.lint_bytes(data, path)
-    return path, [f.to_dict() for f in r.findings], r.errors
+        return path, [_engine_finding(path, 1, 1, f"cannot read file: {e.strerror or e}").to_dict()], [], [], [], {}
+    if _PROJECT is None:
+        from exportlint.semantics.project import Project
+
+        _PROJECT = Project(keep_texts=False)
+    r = _WORKER.lint_bytes(data, path, project=_PROJECT, roots=roots, call_returns=call_returns)
+    outs = [(t, root, key) for (t, root), key in zip(r.outs, r.out_keys)]
+    return path, [f.to_dict() for f in r.findings], r.errors, outs, sorted(r.deps), r.returns
 
 
 @dataclass
@@ -503,6 +699,62 @@ class RunResult:
     seconds: float = 0.0
 
 
+#: rounds of re-analysis when the calls between files change the argument kinds
+_MAX_ROUNDS = 6
+
+
+def _root_to_json(r: Any) -> list:
+    return [r.qual, r.pos, r.kw, [list(c) for c in r.chain], r.why]
+
+
+def _root_from_json(d: list) -> Any:
+    from exportlint.semantics.project import Root
+
+    return Root(d[0], list(d[1]), dict(d[2]), [tuple(c) for c in d[3]], d[4])
+
+
+def _file_digest(path: str, known: dict[str, str]) -> Optional[str]:
+    d = known.get(path)
+    if d is None:
+        try:
+            with open(path, "rb") as fh:
+                d = hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            d = ""
+        known[path] = d
+    return d
+
+
+def _project_facts(files: list[str], texts: dict[str, bytes], known: Optional[dict[str, bool]] = None,
+                   cand_out: Optional[set] = None) -> tuple:
+    """CONTRACTS.md item 1 from the export calls of the linted files (only the files whose
+    text names an exporter are indexed; ``known``: that answer per file from the cache)."""
+    known = known or {}
+    cand = []
+    for p in files:
+        k = known.get(p)
+        if k is None:
+            data = texts.get(p, b"")
+            k = (b"export" in data or b"trace" in data) and _EXPORT_RE.search(data.decode("utf-8", "replace")) is not None
+        if k:
+            cand.append(p)
+    if cand_out is not None:
+        cand_out.update(cand)
+    if not cand:
+        return (None, None, None)
+    from exportlint.semantics.project import Project
+
+    return Project(cand).export_facts(cand)
+
+
+def _facts_digest(facts: tuple) -> str:
+    opsets, dynamic, declares = facts
+    norm = (sorted(opsets) if opsets is not None else None,
+            {k: {p: sorted(map(str, v)) for p, v in d.items()} for k, d in dynamic.items()} if dynamic is not None else None,
+            declares)
+    return hashlib.sha256(json.dumps(norm, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def lint_paths(
     files: list[str],
     config: Config,
@@ -512,13 +764,20 @@ def lint_paths(
     codes: Optional[frozenset[str]] = None,
     stdin: Optional[tuple[str, bytes]] = None,
 ) -> RunResult:
+    """Lint files as one project: calls between them are followed (``semantics.project``),
+    findings are reported only in these files. Per file, the cache key is its content, the
+    project facts, the content of the files its calls resolved through, and the argument
+    kinds of the calls other files make into it."""
+    from exportlint.semantics.project import join_roots, roots_digest
+
     t0 = time.perf_counter()
     cache = Cache(config, codes) if use_cache else None
+    findings_of: dict[str, list[Finding]] = {}
     findings: list[Finding] = []
     errors: list[str] = []
-    todo: list[str] = []
     digests: dict[str, str] = {}
-    cached = 0
+    texts: dict[str, bytes] = {}
+    readable: list[str] = []
     for path in files:
         try:
             with open(path, "rb") as fh:
@@ -526,47 +785,132 @@ def lint_paths(
         except OSError as e:
             findings.append(_engine_finding(path, 1, 1, f"cannot read file: {e.strerror or e}"))
             continue
-        if cache is not None:
-            digest = hashlib.sha256(data).hexdigest()
-            digests[path] = digest
-            hit = cache.get(path, digest)
-            if hit is not None:
-                findings.extend(hit)
-                cached += 1
+        texts[path] = data
+        digests[path] = hashlib.sha256(data).hexdigest()
+        readable.append(path)
+    exp_known: dict[str, bool] = {}
+    if cache is not None:
+        for p in readable:
+            m = cache.meta(p, digests[p])
+            if m is not None and "exp" in m:
+                exp_known[p] = bool(m["exp"])
+    exporting: set = set()
+    facts = _project_facts(readable, texts, exp_known, exporting)
+    fdig = _facts_digest(facts)
+    abs_of = {p: os.path.abspath(p) for p in readable}
+    by_abs = {a: p for p, a in abs_of.items()}
+    known = {abs_of[p]: d for p, d in digests.items()}
+
+    # ---- what the cache still answers
+    outs: dict[str, list[tuple[str, Any, Optional[str]]]] = {}  # path -> [(target abs path, Root, key)]
+    returns_of: dict[str, dict[str, str]] = {}  # abs path -> {qual: result kind}
+    analysed_with: dict[str, str] = {}  # path -> digest of the cross-file inputs its findings used
+    clean: set[str] = set()
+    if cache is not None:
+        for p in readable:
+            meta = cache.meta(p, digests[p])
+            if meta is None or meta.get("facts") != fdig:
                 continue
-        todo.append(path)
-    # built only when something must be linted: a run of cache hits never imports libcst
-    linter = Linter(config, codes) if (todo or stdin is not None) else None
+            if any(_file_digest(d, known) != dg for d, dg in meta.get("deps", {}).items()):
+                continue
+            clean.add(p)
+            outs[p] = [(t, _root_from_json(r), k) for t, r, k in meta.get("outs", ())]
+            returns_of[abs_of[p]] = dict(meta.get("returns", {}))
+            analysed_with[p] = meta.get("inputs", "")
+
+    def inputs() -> dict[str, tuple[list, dict[str, str]]]:
+        """Per file: the calls other files make into it, and the result kinds of its calls."""
+        inc: dict[str, list] = {}
+        rets: dict[str, dict[str, str]] = {}
+        for src, lst in outs.items():
+            for t, root, key in lst:
+                p = by_abs.get(t)
+                if p is None:
+                    continue
+                inc.setdefault(p, []).append(root)
+                k = returns_of.get(t, {}).get(root.qual)
+                if key and k is not None:
+                    prev = rets.setdefault(src, {}).get(key)
+                    rets[src][key] = k if prev is None or prev == k else "unknown"
+        return {p: (join_roots(inc.get(p, [])), rets.get(p, {})) for p in readable}
+
+    def digest_of(x: tuple[list, dict[str, str]]) -> str:
+        return roots_digest(x[0]) + hashlib.sha256(json.dumps(sorted(x[1].items())).encode()).hexdigest()[:16]
+
+    linter: Optional[Linter] = None
+    n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    parsed = 0
+    inp = inputs()
+    todo = [p for p in readable if p not in clean or analysed_with.get(p) != digest_of(inp[p])]
+    cached_paths = set(readable)
+    deps_of: dict[str, Optional[list[str]]] = {}
+    rounds = 0
+    pool = None
+    try:
+        while todo and rounds < _MAX_ROUNDS:
+            rounds += 1
+            if linter is None:
+                linter = Linter(config, codes)
+                linter.project_facts = facts
+            items = [(p, inp[p][0], inp[p][1]) for p in todo]
+            results: Iterable[tuple]
+            if n_jobs > 1 and len(items) >= 8:
+                if pool is None:
+                    import multiprocessing as mp
+
+                    method = "fork" if sys.platform.startswith("linux") else "spawn"
+                    pool = mp.get_context(method).Pool(n_jobs, initializer=_worker_init,
+                                                       initargs=(config, linter.enabled, facts))
+                chunk = max(1, min(16, len(items) // (n_jobs * 8) or 1))
+                results = list(pool.imap_unordered(_worker_lint, items, chunksize=chunk))
+            else:
+                global _WORKER
+                _WORKER = linter
+                results = [_worker_lint(it) for it in items]
+            for path, fdicts, errs, file_outs, deps, rets in results:
+                findings_of[path] = [Finding.from_dict(d) for d in fdicts]
+                errors.extend(errs)
+                outs[path] = file_outs
+                returns_of[abs_of[path]] = rets
+                deps_of[path] = None if errs else deps  # a file with internal errors is never cached
+                analysed_with[path] = digest_of(inp[path])
+                cached_paths.discard(path)
+            parsed += len(items)
+            inp = inputs()
+            todo = [p for p in readable if analysed_with.get(p) != digest_of(inp[p])]
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     if stdin is not None:
+        if linter is None:
+            linter = Linter(config, codes)
+            linter.project_facts = facts
         r = linter.lint_bytes(stdin[1], stdin[0])
         findings.extend(r.findings)
         errors.extend(r.errors)
-    n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    results: Iterable[tuple[str, list[dict], list[str]]]
-    if not todo:
-        results = []
-    elif n_jobs > 1 and len(todo) >= 8:
-        import multiprocessing as mp
-
-        method = "fork" if sys.platform.startswith("linux") else "spawn"
-        ctx = mp.get_context(method)
-        chunk = max(1, min(16, len(todo) // (n_jobs * 8) or 1))
-        with ctx.Pool(n_jobs, initializer=_worker_init, initargs=(config, linter.enabled)) as pool:
-            results = list(pool.imap_unordered(_worker_lint, todo, chunksize=chunk))
-    else:
-        global _WORKER
-        _WORKER = linter
-        results = [_worker_lint(p) for p in todo]
-    for path, fdicts, errs in results:
-        fs = [Finding.from_dict(d) for d in fdicts]
-        findings.extend(fs)
-        errors.extend(errs)
-        if cache is not None and not errs and path in digests:
-            cache.put(path, digests[path], fs)
+    for p in readable:
+        if p in findings_of:
+            findings.extend(findings_of[p])
+            if cache is not None and deps_of.get(p) is not None:
+                meta = {
+                    "facts": fdig,
+                    "deps": {d: _file_digest(d, known) for d in deps_of[p]},
+                    "inputs": analysed_with.get(p, ""),
+                    "outs": [[t, _root_to_json(r), k] for t, r, k in outs.get(p, ())],
+                    "returns": returns_of.get(abs_of[p], {}),
+                    "exp": p in exporting,
+                }
+                cache.put(p, digests[p], findings_of[p], meta)
+        elif cache is not None:
+            hit = cache.get(p, digests[p])
+            if hit is not None:
+                findings.extend(hit)
     if cache is not None:
         cache.save()
     findings.sort(key=Finding.sort_key)
-    return RunResult(findings, errors, len(files) + (1 if stdin else 0), len(todo), cached, time.perf_counter() - t0)
+    return RunResult(findings, errors, len(files) + (1 if stdin else 0), parsed, len(cached_paths),
+                     time.perf_counter() - t0)
 
 
 def lint_source(source: str, path: str = "<string>", config: Optional[Config] = None,

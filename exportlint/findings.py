@@ -52,6 +52,22 @@ class Fix:
     column: Optional[int] = None
     end_line: Optional[int] = None
     end_column: Optional[int] = None
+    #: short name of the edit for menus and --show-fixes (e.g. "torch.where (evaluates both sides)")
+    title: str = ""
+    #: rewrite family for data-dependent control flow: "where" | "cond" | "guard" | "item" | "" (other fixes)
+    kind: str = ""
+    #: set by --confirm: True when the rewritten model exported and matched eager (--fix applies it);
+    #: False when it failed (never applied); None when not checked or not conclusive (stays unsafe)
+    verified: Optional[bool] = None
+    #: --confirm's report on the rewrite: exporters, max_abs, branches covered, message
+    verification: Optional[dict] = None
+
+    @property
+    def applicable_safety(self) -> "FixSafety":
+        """What --fix treats the fix as: a verified rewrite is applied like a safe fix."""
+        if self.verified and self.safety == FixSafety.UNSAFE:
+            return FixSafety.SAFE
+        return self.safety
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -61,6 +77,14 @@ class Fix:
         }
         if self.line is not None:
             d.update(line=self.line, column=self.column, end_line=self.end_line, end_column=self.end_column)
+        if self.title:
+            d["title"] = self.title
+        if self.kind:
+            d["kind"] = self.kind
+        if self.verified is not None:
+            d["verified"] = self.verified
+        if self.verification is not None:
+            d["verification"] = self.verification
         return d
 
     @classmethod
@@ -73,7 +97,29 @@ class Fix:
             column=d.get("column"),
             end_line=d.get("end_line"),
             end_column=d.get("end_column"),
+            title=d.get("title", ""),
+            kind=d.get("kind", ""),
+            verified=d.get("verified"),
+            verification=d.get("verification"),
         )
+
+
+@dataclass(frozen=True)
+class Related:
+    """A location related to a finding: one hop of the call chain from an export entry
+    (``message`` says what happens there, e.g. "called from Model.forward")."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "column": self.column, "message": self.message}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Related":
+        return cls(d["path"], int(d["line"]), int(d["column"]), d.get("message", ""))
 
 
 @dataclass
@@ -92,6 +138,9 @@ class Finding:
     verdict: Optional[str] = None
     #: free-form details from confirm (exporter messages etc.)
     details: dict[str, Any] = field(default_factory=dict)
+    #: the call chain from an export entry when the finding is in a helper reached from
+    #: another file (outermost first)
+    related: tuple[Related, ...] = ()
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
@@ -113,6 +162,8 @@ class Finding:
             d["verdict"] = self.verdict
         if self.details:
             d["details"] = self.details
+        if self.related:
+            d["related"] = [r.to_dict() for r in self.related]
         return d
 
     @classmethod
@@ -130,4 +181,5 @@ class Finding:
             fix=Fix.from_dict(d["fix"]) if d.get("fix") else None,
             verdict=d.get("verdict"),
             details=d.get("details") or {},
+            related=tuple(Related.from_dict(r) for r in d.get("related") or ()),
         )

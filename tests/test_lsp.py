@@ -309,10 +309,17 @@ def test_editor_session_end_to_end(client, tmp_path):
     assert len(sup) == 1 and sup[0]["kind"] == "quickfix" and not sup[0].get("isPreferred")
     assert sup[0]["edit"]["changes"][uri] == [{"range": _rng(4, 26, 4, 26), "newText": "  # noqa: EXL302"}]
 
-    # EXL101 has no fix: only its suppression
+    # EXL101: the torch.where rewrite (unsafe, not preferred; the same edit as `--fix --unsafe-fixes`)
+    # and its suppression
     actions101 = c.code_actions(uri, d101, only=["quickfix"])
-    assert [a["title"] for a in actions101] == ["Suppress EXL101 on this line"]
-    suppressed = apply_text_edits(BAD, actions101[0]["edit"]["changes"][uri])
+    assert [a["title"] for a in actions101] == [
+        "Fix EXL101: torch.where (evaluates both sides) (unsafe fix: may change behaviour, review it)",
+        "Suppress EXL101 on this line",
+    ]
+    assert not actions101[0].get("isPreferred")
+    rewritten = apply_text_edits(BAD, actions101[0]["edit"]["changes"][uri])
+    assert "        return torch.where(x.sum() > 0, x + z, x)\n" in rewritten and "if x.sum()" not in rewritten
+    suppressed = apply_text_edits(BAD, actions101[1]["edit"]["changes"][uri])
     assert "        if x.sum() > 0:  # noqa: EXL101\n" in suppressed
 
     # a second code on an existing noqa list is added to it

@@ -776,14 +776,10 @@ def test_exl401_antialias_interpolate_keeps_firing_for_legacy():
 # =======================================================================================
 
 
-@miss("EXL111: round() of a dynamic dimension specialises it (ExportDB's module-level dynamic_shapes)")
 def test_exportdb_dynamic_shape_round():
     # from torch/_export/db/examples/dynamic_shape_round.py:13: strict/non-strict 'Constraints violated
     # (dim0_x)', onnx-dynamo fails, onnx-legacy 'type Tensor doesn't define __round__ method'.
-    # Proposed fix: exportlint/checks/common.py dynamic_dims: also read a module-level
-    # `dynamic_shapes = {...}` (the ExportDB / rules-page convention), and
-    # exportlint/checks/control_flow.py ShapeBranch (or a sibling): report round()/int()/
-    # math.* of a SHAPE value of a declared-dynamic dimension used as a size or bound.
+    # Found by EXL116 (size-through-float; the file imports torch.export.Dim: dynamic shapes).
     src = """
     import torch
     from torch.export import Dim

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, Iterator
 from exportlint.findings import EXPORTERS, Severity
 
 if TYPE_CHECKING:  # pragma: no cover
-    from exportlint.engine import FileContext
+    from exportlint.context import FileContext
 
 _CODE_RE = re.compile(r"^EXL\d{3}$")
 

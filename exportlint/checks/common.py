@@ -159,3 +159,51 @@ def _dims_of(v: cst.BaseExpression) -> set:
                 if isinstance(el, cst.Element) and literal_value(el.value) is not None:
                     dims.add(i)  # dynamic_shapes tuple form: non-None entries are dynamic
     return dims
+
+
+def declares_dynamic(ctx) -> Optional[bool]:
+    """Whether the project exports with dynamic shapes.
+
+    True / False from the ``dynamic-shapes`` config key when set; else from the project's
+    export calls (``ctx.project_declares_dynamic``, when project analysis ran); else from
+    this file: True when an export call declares a dynamic dim (``dynamic_shapes``,
+    ``dynamic_axes``, ``dynamic=True``) or the file builds ``Dim``s, False when it has export
+    calls and none does, None (unknown) when it has no export call.
+    """
+    cfg = getattr(getattr(ctx, "config", None), "dynamic_shapes", None)
+    if cfg is not None:
+        return bool(cfg)
+    proj = getattr(ctx, "project_declares_dynamic", None)
+    if proj is not None:
+        return bool(proj)
+    if dynamic_dims(ctx):
+        return True
+    for ec in ctx.model.export_calls:
+        for kw in ("dynamic_shapes", "dynamic_axes"):
+            v = ec.kwarg(kw)
+            if v is not None and literal_value(v) is not None:
+                return True
+        v = ec.kwarg("dynamic")
+        if v is not None and literal_value(v) is True:
+            return True
+    if _builds_dims(ctx):
+        return True
+    return False if ctx.model.export_calls else None
+
+
+def _builds_dims(ctx) -> bool:
+    for local, q in ctx.model.imports.names.items():
+        if q in ("torch.export.Dim", "torch.export.dynamic_shapes.Dim", "torch.export.ShapesCollection"):
+            return True
+    return False
+
+
+def declared_dims(ctx, cls_name: Optional[str]) -> dict[str, set]:
+    """dynamic_dims of this file, plus the dims the project's export calls declare for the
+    exported class ``cls_name`` (``ctx.project_dynamic``, when project analysis ran)."""
+    out = {k: set(v) for k, v in dynamic_dims(ctx).items()}
+    proj = getattr(ctx, "project_dynamic", None)
+    if proj and cls_name and cls_name in proj:
+        for p, dims in proj[cls_name].items():
+            out.setdefault(p, set()).update(d for d in dims if isinstance(d, int))
+    return out

@@ -7,10 +7,11 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import call_exporters, dynamic_dims, snippet
-from exportlint.findings import Fix, FixSafety, Severity
+from exportlint.checks.common import call_exporters, declared_dims, declares_dynamic, dynamic_dims, snippet
+from exportlint.findings import Severity
+from exportlint.fixes.rewrites import branch_rewrite, item_rewrite
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
-from exportlint.semantics.model import DDS_OPS, Branch, literal_value, names_in
+from exportlint.semantics.model import DDS_OPS, iter_nodes, literal_value, names_in
 
 #: APIs whose arguments are sizes, counts or positions: a Python number from tensor data there
 #: gives a value-dependent shape (EXL104)
@@ -116,52 +117,6 @@ _CONSTRUCT = {
 }
 
 
-def _where_fix(ctx, br: Branch) -> Optional[Fix]:
-    """`a if c else b` -> torch.where(c, a, b); `if c: return a / else: return b` likewise."""
-    stmt = br.stmt
-    torch_name = _torch_alias(ctx)
-    if torch_name is None:
-        return None
-    if isinstance(stmt, cst.IfExp):
-        new = cst.parse_expression(
-            f"{torch_name}.where({ctx.source_of(stmt.test)}, {ctx.source_of(stmt.body)}, {ctx.source_of(stmt.orelse)})"
-        )
-        return Fix(
-            replacement=ctx.source_of(new),
-            safety=FixSafety.UNSAFE,
-            description="torch.where evaluates both sides and needs broadcastable tensors; verify with --confirm",
-        )
-    if isinstance(stmt, cst.If) and stmt.orelse is not None and isinstance(stmt.orelse, cst.Else):
-        a = _single_return(stmt.body)
-        b = _single_return(stmt.orelse.body)
-        if a is not None and b is not None:
-            return Fix(
-                replacement=f"return {torch_name}.where({ctx.source_of(stmt.test)}, {ctx.source_of(a)}, {ctx.source_of(b)})",
-                safety=FixSafety.UNSAFE,
-                description="replace the whole if/else with one torch.where (both branches are computed); verify with --confirm",
-            )
-    return None
-
-
-def _single_return(block) -> Optional[cst.BaseExpression]:
-    stmts = list(block.body) if hasattr(block, "body") else []
-    if len(stmts) != 1:
-        return None
-    s = stmts[0]
-    if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Return):
-        return s.body[0].value
-    if isinstance(s, cst.Return):
-        return s.value
-    return None
-
-
-def _torch_alias(ctx) -> Optional[str]:
-    for local, q in ctx.model.imports.names.items():
-        if q == "torch":
-            return local
-    return None
-
-
 @register
 class DataDependentBranch(Rule):
     code = "EXL101"
@@ -191,8 +146,8 @@ class DataDependentBranch(Rule):
                         "ONNX tracing bakes in the branch taken by the example input. Compute both sides and "
                         "select with `torch.where(cond, a, b)` / a mask, or use `torch.cond` (torch.export)."
                     )
-                fix = _where_fix(ctx, br)
-                ctx.report(br.node, msg, fix=fix, fix_node=br.stmt if fix is not None else None)
+                rw = branch_rewrite(ctx, fn, br)
+                ctx.report(br.node, msg + rw.note, fix=rw.fix, fix_node=rw.node)
         return ()
 
 
@@ -207,6 +162,7 @@ class TensorToPython(Rule):
     def check(self, ctx):
         for fn in ctx.model.functions:
             consumed = consumed_conversions(fn)
+            assumed = _assumes_constant(ctx, fn)
             for call in fn.calls:
                 node = call.node
                 if id(node) in consumed:
@@ -227,6 +183,17 @@ class TensorToPython(Rule):
                     what = f"`{call.qualname}(tensor)`"
                 else:
                     continue
+                if assumed:
+                    # measured (ExportDB assume_constant_result): strict bakes the value (wrong for other
+                    # inputs), non-strict / onnx-dynamo keep it symbolic, the legacy trace stays dynamic
+                    ctx.report(
+                        node,
+                        f"{what} in a `@assume_constant_result` function (`{snippet(ctx, node)}`): torch.export "
+                        "strict records the example's value as a constant, so the exported program is wrong for "
+                        "other inputs. Drop the decorator if the value depends on the input.",
+                        exporters=("export-strict",),
+                    )
+                    continue
                 ctx.report(
                     node,
                     f"{what} turns tensor data into a Python value (`{snippet(ctx, node)}`): legacy ONNX tracing "
@@ -234,8 +201,18 @@ class TensorToPython(Rule):
                     + ("" if exporters == ("onnx-legacy",) else "; torch.export non-strict rejects the conversion")
                     + ". Keep it a tensor (e.g. `t.to(dtype)`, broadcasting, `torch.where`).",
                     exporters=exporters,
+                    **item_rewrite(ctx, fn, call),
                 )
         return ()
+
+
+def _assumes_constant(ctx, fn) -> bool:
+    for d in fn.node.decorators:
+        dec = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+        q = ctx.model.imports.resolve(dec) or ""
+        if q.endswith("assume_constant_result") and q.startswith("torch."):
+            return True
+    return False
 
 
 @register
@@ -302,8 +279,12 @@ class ShapeBranch(Rule):
     summary = "A branch or loop depends on a tensor shape (specialised at export)."
 
     def check(self, ctx):
-        dyn = dynamic_dims(ctx)
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()  # the project exports fixed shapes: specialising to them is what it wants
+        file_dyn = dynamic_dims(ctx)
         for fn in ctx.model.functions:
+            dyn = declared_dims(ctx, fn.cls.name) if getattr(ctx, "project_dynamic", None) and fn.cls else file_dyn
             params = _tensor_params(fn)
             for br in fn.branches:
                 if br.kind != SHAPE or br.construct == "assert":
@@ -361,9 +342,19 @@ def _only_raises(stmt) -> bool:
 
 
 def _dynamic_hit(culprit, dyn: dict[str, set], params: set[str]) -> Optional[str]:
-    """'x dim 0' when culprit reads x.shape[d] / x.size(d) of a parameter declared dynamic."""
+    """'x dim 0' when culprit reads x.shape[d] / x.size(d) of a parameter declared dynamic
+    (itself or inside it: `x.shape[0] > 1`)."""
     if not dyn:
         return None
+    for n in iter_nodes(culprit):
+        if isinstance(n, (cst.Subscript, cst.Call)):
+            hit = _dynamic_read(n, dyn)
+            if hit is not None:
+                return hit
+    return None
+
+
+def _dynamic_read(culprit, dyn: dict[str, set]) -> Optional[str]:
     name = dim = None
     if isinstance(culprit, cst.Subscript) and isinstance(culprit.value, cst.Attribute) and culprit.value.attr.value == "shape":
         base = culprit.value.value

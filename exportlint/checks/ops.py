@@ -20,7 +20,7 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import call_exporters
+from exportlint.checks.common import assignments_in_scope, call_exporters
 from exportlint.findings import Severity
 from exportlint.ops import table as optable
 from exportlint.semantics.imports import dotted
@@ -148,11 +148,28 @@ def opset_and_source(ctx, exporter: str, tbl) -> tuple[int, str]:
         v = ec.kwarg("opset_version")
         if v is not None:
             lv = literal_value(v)
+            if lv is MISSING and isinstance(v, cst.Name):
+                lv = _name_value(ctx, ec, v.value)  # OPSET = 15 ... opset_version=OPSET
             if isinstance(lv, int) and not isinstance(lv, bool):
                 found.append(lv)
     if found:
         return min(found), "call"
+    # the opsets of the project's export calls in other files (set by project analysis)
+    proj = getattr(ctx, "project_opsets", None)
+    if proj:
+        return min(proj), "project"
     return int(tbl.default_opset(exporter) or 20), "default"
+
+
+def _name_value(ctx, ec, name: str) -> Any:
+    """The literal a name is bound to (once) in the export call's function or at module level."""
+    for scope in (ec.scope, ctx.module):
+        vals = [v for n, v, _ in assignments_in_scope(scope) if n == name]
+        if len(vals) == 1:
+            return literal_value(vals[0])
+        if vals:
+            return MISSING
+    return MISSING
 
 
 def _targets(ctx) -> tuple[str, ...]:
@@ -188,6 +205,8 @@ def _sites(ctx, tbl) -> Iterator[_Site]:
                     if id(call.node) in seen:
                         continue
                     seen.add(id(call.node))
+                    if _global_pool(q, call.node, 0 if method else 1):
+                        continue
                     values = call_values(call.node, rec.get("params", {}), method)
                     yield _Site(call.node, name, rec, values, q)
                     continue
@@ -204,8 +223,27 @@ def _sites(ctx, tbl) -> Iterator[_Site]:
                 if hit is None or not hit[1].get("module") or id(ctor) in seen:
                     continue
                 seen.add(id(ctor))
+                if _global_pool(mq, ctor, 0):
+                    continue
                 name, rec, _ = hit
                 yield _Site(ctor, name, rec, call_values(ctor, rec.get("params", {}), False), mq)
+
+
+def _global_pool(q: str, call: cst.Call, index: int) -> bool:
+    """Adaptive pooling to output size 1 (`AdaptiveMaxPool2d(1)`, `adaptive_avg_pool2d(x, (1, 1))`):
+    global pooling, exported by all four exporters at every size (measured, torch 2.13, 1d/2d/3d
+    avg and max, dynamic sizes; the table's trial export used another output size)."""
+    last = q.rsplit(".", 1)[-1].lower()
+    if not last.startswith("adaptive") or "pool" not in last:
+        return False
+    pos = [a for a in call.args if a.keyword is None and not a.star]
+    v = literal_value(pos[index].value) if index < len(pos) else MISSING
+    if v is MISSING:
+        for a in call.args:
+            if a.keyword is not None and a.keyword.value == "output_size":
+                v = literal_value(a.value)
+    vals = list(v) if isinstance(v, (list, tuple)) else [v]
+    return bool(vals) and all(x == 1 and not isinstance(x, bool) for x in vals)
 
 
 def _equivalent(name: str) -> str:
@@ -275,7 +313,7 @@ class OpsetTooLow(Rule):
                 n = need[e]
                 if have >= n:
                     continue
-                if e == "onnx-dynamo" and (n <= baseline or source == "call"):
+                if e == "onnx-dynamo" and (n <= baseline or source in ("call", "project")):
                     # below its torchlib opset (18) the dynamo exporter keeps 18 for every model;
                     # an export call asking for less is EXL504's finding, at the call
                     continue

@@ -6,9 +6,9 @@ from __future__ import annotations
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import snippet
+from exportlint.checks.common import declares_dynamic, snippet
 from exportlint.findings import Severity
-from exportlint.semantics.kinds import DATA, TENSORISH
+from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
 
 _PY_NUMERIC = ("numpy.", "math.", "random.", "statistics.", "cmath.")
 _FOREIGN = ("scipy.", "cv2.", "PIL.", "sklearn.", "skimage.", "pandas.", "numba.", "imageio.", "open3d.", "shapely.")
@@ -16,6 +16,9 @@ _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exceptio
 _LOGGER_NAMES = frozenset({"logger", "log", "logging", "LOGGER", "_logger", "_LOGGER", "LOG", "_log"})
 _TIME_FUNCS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
                          "time.perf_counter_ns", "datetime.datetime.now"})
+
+
+_UNSET = object()
 
 
 @register
@@ -26,9 +29,25 @@ class PythonNumericLib(Rule):
     summary = "numpy / math / random on tensor values, or .numpy(), inside forward."
 
     def check(self, ctx):
+        mode: object = _UNSET
         for fn in ctx.model.functions:
             for call in fn.calls:
                 q = call.qualname or ""
+                if q.startswith("numpy.") and not any(k in TENSORISH or k == DATA for k in call.arg_kinds) and any(
+                        k == SHAPE for k in call.arg_kinds):
+                    if mode is _UNSET:
+                        mode = declares_dynamic(ctx)
+                    dyn = mode is not False
+                    ctx.report(
+                        call.node,
+                        f"`{q}` on tensor sizes (`{snippet(ctx, call.node)}`): torch.export strict fails on numpy "
+                        "over sizes even with static shapes ('Pending unbacked symbols ... not in returned outputs')"
+                        + ("; with a dynamic dimension non-strict fails too ('loop of ufunc does not support "
+                           "argument 0 of type SymInt') and the legacy tracer bakes the number" if dyn else "")
+                        + ". Use Python arithmetic (`math.prod(x.shape[1:])`) or `x.flatten(1)`.",
+                        exporters=("export-strict", "export-nonstrict", "onnx-legacy") if dyn else ("export-strict",),
+                    )
+                    continue
                 if q.startswith(_PY_NUMERIC) and any(
                     isinstance(a.value, cst.Call) and isinstance(a.value.func, cst.Attribute)
                     and a.value.func.attr.value == "numpy"
@@ -112,6 +131,10 @@ class ForwardMutatesPythonState(Rule):
             for w in fn.state_writes:
                 if w.target.startswith("self.") and w.target[5:] not in carried:
                     continue
+                if w.cached:
+                    continue  # `if self._cache is None: self._cache = ...`: filled once, exports (measured)
+                if w.target.startswith("self.") and _is_buffer(fn, w.target[5:].split("[", 1)[0]):
+                    continue  # a registered buffer: torch.export records the update (measured)
                 node = w.node
                 if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
                     tgt = node.targets[0].target if isinstance(node, cst.Assign) else node.target
@@ -146,6 +169,11 @@ class ForwardMutatesPythonState(Rule):
                             "once at export time and is not in the graph. Keep per-call values local and return them.",
                         )
         return ()
+
+
+def _is_buffer(fn, attr: str) -> bool:
+    fact = fn.cls.find_attr(attr) if fn.cls is not None else None
+    return fact is not None and fact.what in ("buffer", "parameter")
 
 
 @register

@@ -12,31 +12,27 @@ one of them).
 
 from __future__ import annotations
 
-import ast
 import io
-import re
 import tokenize
-import warnings
-from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Optional
 
-from exportlint.findings import Finding, FixSafety
+from exportlint.findings import Finding
+
+# the edits are the command line's (--fix): one implementation for both
+from exportlint.fixes.apply import (  # noqa: F401 - re-exported
+    Edit,
+    apply_edits,
+    finding_range,
+    fix_edit,
+    line_starts,
+    parses,
+    select_fix_all,
+    split_lines,
+)
 from exportlint.suppress import _CODE, _EXL, _NOQA
-
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 
 #: codes that a line suppression cannot silence (EXL002 reports suppressions themselves)
 UNSUPPRESSIBLE = frozenset({"EXL002"})
-
-
-def split_lines(text: str) -> list[str]:
-    """The lines of text without their terminators; always at least one (maybe empty)."""
-    return _NEWLINE.split(text)
-
-
-def line_starts(text: str) -> list[int]:
-    """Offset of the first character of every line of :func:`split_lines`."""
-    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
 
 
 # ---------------------------------------------------------------------------------------
@@ -78,92 +74,6 @@ def from_client_units(lines: list[str], line: int, units: int, encoding: str) ->
             return line, i
         count += _units(c, encoding)
     return line, len(lines[line])
-
-
-# ---------------------------------------------------------------------------------------
-# edits
-# ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Edit:
-    """Replace [start, end) by new_text; 0-based lines and characters."""
-
-    start_line: int
-    start_char: int
-    end_line: int
-    end_char: int
-    new_text: str
-
-    @property
-    def start(self) -> tuple[int, int]:
-        return (self.start_line, self.start_char)
-
-    @property
-    def end(self) -> tuple[int, int]:
-        return (self.end_line, self.end_char)
-
-
-def finding_range(f: Finding) -> tuple[int, int, int, int]:
-    """The finding's 0-based (line, char, end_line, end_char), as ``to_lsp_diagnostic`` has it."""
-    return (max(f.line - 1, 0), max(f.column - 1, 0), max(f.end_line - 1, 0), max(f.end_column - 1, 0))
-
-
-def fix_edit(f: Finding) -> Optional[Edit]:
-    """The edit of the finding's fix: its explicit range if it has one, else the finding's."""
-    fx = f.fix
-    if fx is None:
-        return None
-    if fx.line is not None and fx.column is not None:
-        end_line = fx.end_line if fx.end_line is not None else fx.line
-        end_col = fx.end_column if fx.end_column is not None else fx.column
-        rng = (max(fx.line - 1, 0), max(fx.column - 1, 0), max(end_line - 1, 0), max(end_col - 1, 0))
-    else:
-        rng = finding_range(f)
-    return Edit(*rng, fx.replacement)
-
-
-def apply_edits(text: str, edits: Iterable[Edit]) -> str:
-    """Apply non-overlapping edits (coordinates refer to the original text)."""
-    starts = line_starts(text)
-    lines = split_lines(text)
-
-    def offset(line: int, char: int) -> int:
-        if line >= len(starts):
-            return len(text)
-        return starts[line] + max(0, min(char, len(lines[line])))
-
-    out = text
-    for e in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
-        a, b = offset(e.start_line, e.start_char), offset(e.end_line, e.end_char)
-        out = out[:a] + e.new_text + out[max(a, b):]
-    return out
-
-
-def parses(text: str) -> bool:
-    """Whether text is valid Python for the interpreter running the server."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(text)
-        return True
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-
-
-def select_fix_all(findings: Iterable[Finding], safeties: frozenset[FixSafety] = frozenset({FixSafety.SAFE})) -> list[tuple[Finding, Edit]]:
-    """Fix edits of the given safeties that do not overlap each other (first one wins)."""
-    chosen: list[tuple[Finding, Edit]] = []
-    for f in sorted(findings, key=lambda f: (f.line, f.column, f.code)):
-        if f.fix is None or f.fix.safety not in safeties:
-            continue
-        e = fix_edit(f)
-        if e is None:
-            continue
-        if any(e.start < o.end and o.start < e.end or e.start == o.start for _, o in chosen):
-            continue
-        chosen.append((f, e))
-    return chosen
 
 
 # ---------------------------------------------------------------------------------------

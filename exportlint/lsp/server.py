@@ -118,7 +118,13 @@ def _lint_job(entry: _LinterEntry, text: str, path: str) -> tuple[list[Finding],
                 return [], []
             msg = f"file too large to lint ({len(text) // 1024} KiB > {MAX_FILE_BYTES // 1024} KiB)"
             return [Finding("EXL001", Severity.ERROR, path, 1, 1, 1, 1, msg, ())], []
-        r = linter.lint_text(text, path)
+        # the same project resolution as the CLI on one file (imports indexed on demand)
+        project = None
+        if not path.startswith("<") and os.path.isabs(path):
+            from exportlint.semantics.project import Project
+
+            project = Project()
+        r = linter.lint_text(text, path, project=project)
         return r.findings, errors + r.errors
     except RecursionError:
         return [], errors + [f"{path}: internal error: nesting too deep"]
@@ -457,7 +463,7 @@ class ExportlintServer(LanguageServer):
                         self.log(f"exportlint: not offering the {f.code} fix at {f.line}:{f.column}: the result does not parse",
                                  types.MessageType.Warning)
                     else:
-                        what = f.fix.description or (f"replace with `{f.fix.replacement}`" if f.fix.replacement else "remove")
+                        what = f.fix.title or f.fix.description or (f"replace with `{f.fix.replacement}`" if f.fix.replacement else "remove")
                         actions.append(
                             types.CodeAction(
                                 title=f"Fix {f.code}: {what} ({_SAFETY_TITLE[f.fix.safety]})",

@@ -48,6 +48,18 @@ def to_lsp_diagnostic(f: Finding) -> dict:
     }
     if f.verdict:
         d["data"]["verdict"] = f.verdict
+    if f.related:
+        d["relatedInformation"] = [
+            {
+                "location": {
+                    "uri": Path(r.path).resolve().as_uri() if not r.path.startswith("<") else r.path,
+                    "range": {"start": {"line": max(r.line - 1, 0), "character": max(r.column - 1, 0)},
+                              "end": {"line": max(r.line - 1, 0), "character": max(r.column - 1, 0)}},
+                },
+                "message": r.message,
+            }
+            for r in f.related
+        ]
     return d
 
 

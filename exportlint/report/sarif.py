@@ -64,6 +64,18 @@ def to_sarif(findings: list[Finding]) -> dict:
         }
         if f.code in index:
             r["ruleIndex"] = index[f.code]
+        if f.related:
+            r["relatedLocations"] = [
+                {
+                    "id": i,
+                    "message": {"text": rel.message},
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _uri(rel.path)},
+                        "region": {"startLine": max(rel.line, 1), "startColumn": max(rel.column, 1)},
+                    },
+                }
+                for i, rel in enumerate(f.related)
+            ]
         if f.verdict:
             r["properties"]["verdict"] = f.verdict
         if f.fix is not None:

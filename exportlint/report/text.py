@@ -55,6 +55,8 @@ def render(findings: list[Finding], out: IO[str], *, color: Optional[bool] = Non
             console.print(f"[blue]{pad} |[/] {' ' * start}[{st}]{'^' * width}[/] [{st}]{f.code}[/]")
             if f.exporters:
                 console.print(f"[blue]{pad} =[/] breaks: {', '.join(f.exporters)}")
+            for r in f.related:
+                console.print(f"[blue]{pad} =[/] {escape(r.message)} at {escape(r.path)}:{r.line}:{r.column}")
             if f.fix is not None:
                 fx = f.fix
                 console.print(f"[blue]{pad} =[/] [green]fix ({fx.safety.value})[/]: {escape(fx.replacement) or '(remove)'}"

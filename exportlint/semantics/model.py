@@ -72,6 +72,11 @@ EXPORT_GUARD_NAMES = frozenset(
 #: calls that return False under every exporter (scripting only)
 NEVER_DURING_EXPORT = frozenset({"torch.jit.is_scripting"})
 NEVER_DURING_EXPORT_NAMES = frozenset({"is_scripting"})
+#: torch functions named like these return a Python bool about the runtime, not a tensor
+BOOL_QUERY_PREFIXES = ("is_", "are_", "has_")
+#: decorators that mark a function as Python-side only (the author keeps it off the graph)
+JIT_SKIP_DECORATORS = frozenset({"torch.jit.unused", "torch.jit.ignore", "torch.jit._script.unused",
+                                 "torch.jit._script.ignore"})
 
 CONST_FUNCS = frozenset(
     {
@@ -254,6 +259,8 @@ class StateWrite:
     node: cst.CSTNode
     target: str  # "self.counter", "global COUNTER", "self.cache.append"
     how: str  # assign | augassign | mutate-call | subscript-assign | global
+    #: written under a test that it is not set yet (`if self._cache is None:`): an idempotent cache
+    cached: bool = False
 
 
 @dataclass
@@ -461,6 +468,26 @@ def _annot_expr_kind(e: cst.BaseExpression) -> Optional[str]:
     return UNKNOWN
 
 
+_CONTAINER_NAMES = frozenset({"list", "List", "tuple", "Tuple", "dict", "Dict", "Sequence", "Iterable", "Mapping",
+                              "MutableSequence", "set", "Set", "Iterator", "Collection"})
+
+
+def _container_annotation(ann: Optional[cst.Annotation]) -> bool:
+    """Does the annotation name a Python container (alone or in a Union / Optional / |)?"""
+    if ann is None:
+        return False
+    for n in iter_nodes(ann.annotation):
+        if isinstance(n, (cst.Name, cst.Attribute)):
+            d = dotted(n)
+            if d is not None and d.rsplit(".", 1)[-1] in _CONTAINER_NAMES:
+                return True
+        elif isinstance(n, (cst.SimpleString, cst.ConcatenatedString)):
+            v = literal_value(n)
+            if isinstance(v, str) and any(c in v for c in ("list", "List", "tuple", "Tuple", "Sequence", "dict", "Dict")):
+                return True
+    return False
+
+
 def _merge_annot(kinds: list[Optional[str]]) -> str:
     ks = [k for k in kinds if k is not None and k != NONE]
     if not ks:
@@ -472,10 +499,13 @@ def _merge_annot(kinds: list[Optional[str]]) -> str:
     return UNKNOWN
 
 
-def _is_guard_call(node: cst.BaseExpression, imports: ImportMap) -> Optional[bool]:
+def _is_guard_call(node: cst.BaseExpression, imports: ImportMap,
+                   helpers: Optional[dict[str, bool]] = None) -> Optional[bool]:
     """True: exporting-guard call (True while exporting); False: never True while exporting."""
     if not isinstance(node, cst.Call):
         return None
+    if helpers and isinstance(node.func, cst.Name) and node.func.value in helpers:
+        return helpers[node.func.value]
     q = imports.resolve(node.func) or dotted(node.func) or ""
     last = q.rsplit(".", 1)[-1]
     if q in EXPORT_GUARDS or last in EXPORT_GUARD_NAMES:
@@ -485,12 +515,48 @@ def _is_guard_call(node: cst.BaseExpression, imports: ImportMap) -> Optional[boo
     return None
 
 
-def guard_polarity(test: cst.BaseExpression, imports: ImportMap) -> Optional[str]:
+def guard_value(e: cst.BaseExpression, imports: ImportMap, helpers: Optional[dict[str, bool]] = None) -> Optional[bool]:
+    """The value an expression of export guards has while exporting (True / False), or None
+    when it is no guard expression: `torch.jit.is_tracing() or torch.jit.is_scripting()`."""
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
+        v = guard_value(e.expression, imports, helpers)
+        return None if v is None else not v
+    if isinstance(e, cst.BooleanOperation):
+        a = guard_value(e.left, imports, helpers)
+        b = guard_value(e.right, imports, helpers)
+        if isinstance(e.operator, cst.Or):
+            return True if True in (a, b) else (False if a is False and b is False else None)
+        return False if False in (a, b) else (True if a is True and b is True else None)
+    return _is_guard_call(e, imports, helpers)
+
+
+def guard_helpers(functions: dict[str, cst.FunctionDef], imports: ImportMap) -> dict[str, bool]:
+    """Module functions whose only statement returns an export-guard expression decided
+    whatever the arguments (`def is_tracing(): return torch.jit.is_tracing() or is_scripting()`,
+    `def is_proxy(x): return torch.jit.is_tracing() or isinstance(x, Proxy)`), with the value
+    they return while exporting."""
+    out: dict[str, bool] = {}
+    for name, fn in functions.items():
+        stmts = [st for st in body_statements(fn.body)
+                 if not (isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1
+                         and isinstance(st.body[0], cst.Expr) and isinstance(st.body[0].value, cst.SimpleString))]
+        if len(stmts) != 1 or not isinstance(stmts[0], cst.SimpleStatementLine) or len(stmts[0].body) != 1:
+            continue
+        ret = stmts[0].body[0]
+        if isinstance(ret, cst.Return) and ret.value is not None:
+            v = guard_value(ret.value, imports, out)
+            if v is not None:
+                out[name] = v
+    return out
+
+
+def guard_polarity(test: cst.BaseExpression, imports: ImportMap,
+                   helpers: Optional[dict[str, bool]] = None) -> Optional[str]:
     """'body-not-exported' when the if-body only runs outside export, 'else-not-exported' for the
     else side, None when the test is no export guard."""
     # not G()
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = guard_polarity(test.expression, imports)
+        inner = guard_polarity(test.expression, imports, helpers)
         if inner == "body-not-exported":
             return "else-not-exported"
         if inner == "else-not-exported":
@@ -499,14 +565,14 @@ def guard_polarity(test: cst.BaseExpression, imports: ImportMap) -> Optional[str
     if isinstance(test, cst.Attribute) and test.attr.value == "training":
         # export captures inference: models are exported in eval mode (EXL501 checks that)
         return "body-not-exported"
-    g = _is_guard_call(test, imports)
+    g = _is_guard_call(test, imports, helpers)
     if g is True:
         return "else-not-exported"
     if g is False:
         return "body-not-exported"
     if isinstance(test, cst.BooleanOperation):
-        left = guard_polarity(test.left, imports)
-        right = guard_polarity(test.right, imports)
+        left = guard_polarity(test.left, imports, helpers)
+        right = guard_polarity(test.right, imports, helpers)
         if isinstance(test.operator, cst.And):
             # body runs only if both hold: if either side is false while exporting, body is dead
             if "body-not-exported" in (left, right):
@@ -523,8 +589,20 @@ def guard_polarity(test: cst.BaseExpression, imports: ImportMap) -> Optional[str
 
 
 class SemanticModel:
-    def __init__(self, module: cst.Module, *, scan_export_calls: bool = True) -> None:
+    def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
+                 call_returns: Optional[dict[str, str]] = None, project_modules: Any = None) -> None:
         self.module = module
+        #: calls into this file from other files of the project (``semantics.project.Root``):
+        #: analysed as export-path functions with the argument kinds of those calls
+        self.extra_roots = list(extra_roots)
+        #: id(FunctionDef) of a root from another file -> its call chain
+        self.external_chains: dict[int, Any] = {}
+        #: result kinds of calls into other files (``qualified.name`` or ``Class.self.method``)
+        self.call_returns: dict[str, str] = dict(call_returns or {})
+        #: is this class of the file an nn.Module through bases in other files? (asked of the
+        #: project index, only for classes with a forward the file alone cannot decide)
+        self._project_module_fn = project_modules
+        self._project_module_seen: dict[str, bool] = {}
         self.imports = ImportMap()
         self.classes: dict[str, ClassFacts] = {}
         self.module_functions: dict[str, cst.FunctionDef] = {}
@@ -535,6 +613,8 @@ class SemanticModel:
         self.export_calls: list[ExportCall] = []
         self._facts_by_node: dict[int, FunctionFacts] = {}
         self._collect_top(module.body, "")
+        #: module functions that only return an export-guard expression -> value while exporting
+        self.guard_helpers = guard_helpers(self.module_functions, self.imports)
         self._classify_classes()
         for c in self.classes.values():
             if c.is_module or c.is_autograd_function:
@@ -632,6 +712,8 @@ class SemanticModel:
                         mod = True
                     elif ext and static and any(b.endswith("Function") for b in ext):
                         fn = True
+                if not mod and not fn and "forward" in c.methods and self._project_module(c.name):
+                    mod = True  # an nn.Module through a base class of another file (the project says)
                 if mod:
                     c.is_module = True
                     changed = True
@@ -672,6 +754,16 @@ class SemanticModel:
                 fn = self.module_functions.get(ec.model.value)
                 if fn is not None:
                     work.append((fn, None, None, {}, "export-call", None))
+        for r in self.extra_roots:
+            found = self.root_function(r.qual)
+            if found is not None:
+                fn, cls = found
+                self.external_chains.setdefault(id(fn), r.chain)
+                # below the file's own entries: those are analysed first, as without a project
+                if r.why == "export-call":
+                    work.insert(0, (fn, cls, None, {}, "export-call", None))
+                else:
+                    work.insert(0, (fn, cls, list(r.pos), dict(r.kw), "cross-file", None))
         # call-site argument kinds per function (join over call sites), then (re)analyse
         seen_args: dict[int, list[str]] = {}
         seen_kw: dict[int, dict[str, str]] = {}
@@ -695,6 +787,9 @@ class SemanticModel:
                 newkw = dict(oldkw)
                 for k, v in kwk.items():
                     newkw[k] = join(newkw[k], v) if k in newkw else v
+                if not old and not oldkw:
+                    # first seen as a value (no arguments known): the call site's kinds
+                    new, newkw = list(argk), dict(kwk)
                 if new == old and newkw == oldkw:
                     continue
                 seen_args[key] = new
@@ -714,6 +809,28 @@ class SemanticModel:
                 self._facts_by_node[key] = facts
             for callee, ccls, cargs, ckw in facts.callees:
                 work.append((callee, ccls, cargs, ckw, "called", facts))
+
+    def _project_module(self, name: str) -> bool:
+        if self._project_module_fn is None:
+            return False
+        r = self._project_module_seen.get(name)
+        if r is None:
+            try:
+                r = bool(self._project_module_fn(name))
+            except RecursionError:
+                r = False
+            self._project_module_seen[name] = r
+        return r
+
+    def root_function(self, qual: str) -> Optional[tuple[cst.FunctionDef, Optional[ClassFacts]]]:
+        """The function ``func`` or method ``Class.method`` (through local bases) of this file."""
+        cname, _, meth = qual.partition(".")
+        if not meth:
+            fn = self.module_functions.get(cname)
+            return (fn, None) if fn is not None else None
+        c = self.classes.get(cname)
+        r = c.find_method(meth) if c is not None else None
+        return (r[1], r[0]) if r is not None else None
 
     def submodule_class(self, fact: AttrFact) -> Optional[ClassFacts]:
         """The local class of a submodule attribute: ``Block(...)``, or the one class inside
@@ -765,6 +882,10 @@ def _torch_func_kind(q: str) -> str:
     if q.startswith(NON_TENSOR_NAMESPACES):
         return UNKNOWN
     last = q.rsplit(".", 1)[-1]
+    if last.startswith(BOOL_QUERY_PREFIXES):
+        # torch.are_deterministic_algorithms_enabled(), torch.is_grad_enabled(): Python-level
+        # queries returning a bool fixed at export time (torch.is_nonzero is DATA, above)
+        return CONST
     if q.startswith("torch.nn.") and not q.startswith(("torch.nn.functional.", "torch.nn.init.")):
         if last[:1].isupper():
             return MODULE if last not in ("Parameter", "Buffer") else TENSOR
@@ -942,6 +1063,8 @@ class FunctionFacts:
         self.subscripts: list[Subscript] = []
         self.state_writes: list[StateWrite] = []
         self.callees: list[tuple[cst.FunctionDef, Optional[ClassFacts], list[str], dict[str, str]]] = []
+        #: id(callee FunctionDef) -> the first call of it here (call chains)
+        self.callee_calls: dict[int, cst.Call] = {}
         self.self_name: Optional[str] = None
         self.imports = model.imports
         self._globals: set[str] = set()
@@ -957,6 +1080,8 @@ class FunctionFacts:
         #: local names bound to a submodule of a known local class (loop over a ModuleList)
         self.module_vars: dict[str, ClassFacts] = {}
         self._conds: list[cst.BaseExpression] = []
+        #: self.<attr> tested by an earlier `if ...: return` (a cache hit) in this function
+        self._cache_hit_attrs: set[str] = set()
         #: the function whose source text contains this one (itself, or the caller for nested defs)
         if id(node) in model.function_indent or caller is None:
             self.anchor = (node, model.function_indent.get(id(node)))
@@ -996,9 +1121,15 @@ class FunctionFacts:
                 ck = arg_kinds[i] if i < len(arg_kinds) else kw_kinds.get(name)
                 if ck is None and p.default is not None:
                     ck = self._default_kind(p.default)
-                if k in (TENSOR, CONST) and ck not in (NONE,):
-                    # the annotation is the author's contract
+                if k in (TENSOR, CONST) and ck not in (NONE, SHAPE, DATA):
+                    # the annotation is the author's contract, except that an `int` (or
+                    # `list[int]`) annotation never hides a size or a tensor-derived number
+                    # flowing in from the call sites
                     pass
+                elif self.why == "cross-file" and _container_annotation(p.annotation):
+                    # list[Tensor] / Union[Tensor, list[Tensor]]: the caller's value may be a
+                    # Python sequence whatever its kind there
+                    k = UNKNOWN
                 elif ck is not None:
                     k = ck
             if k is None or k == NONE:
@@ -1039,7 +1170,7 @@ class FunctionFacts:
             it = self.eval(st.iter)
             loop_kind, over_tensor = self._iter_kind(st.iter, it)
             self.loops.append(Loop(st, st.iter, loop_kind, over_tensor))
-            self._bind(st.target, self._elem_kind(st.iter, it))
+            self._bind_iter(st.target, st.iter, it)
             sub = self._modulelist_class(st.iter)
             tgt = st.target
             if (sub is None and isinstance(st.iter, cst.Call) and isinstance(tgt, cst.Tuple) and len(tgt.elements) == 2
@@ -1089,7 +1220,7 @@ class FunctionFacts:
                 self._block(body_statements(case.body))
 
     def _if(self, st: cst.If, construct: str) -> None:
-        pol = guard_polarity(st.test, self.imports)
+        pol = guard_polarity(st.test, self.imports, self.model.guard_helpers)
         if pol is None:
             k = self._test(st.test)
             self.branches.append(Branch(st.test, k, construct, st, self._culprit.get(id(st.test))))
@@ -1101,6 +1232,19 @@ class FunctionFacts:
             self._conds.append(st.test)
             self._block(body_statements(st.body))
             self._conds.pop()
+        if st.orelse is None and self.self_name is not None:
+            body = list(body_statements(st.body))
+            last = body[-1] if body else None
+            if (isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Return)
+                    and last.body[-1].value is not None):
+                # `if n == self.cached_n and self.cached is not None: return self.cached`: attributes
+                # written after this cache hit (one that returns a tested attribute) refill the cache
+                tested = {n.attr.value for n in iter_nodes(st.test) if self._is_self_attr(n)}
+                rv = last.body[-1].value
+                # the hit returns the cached value itself (`return position_ids + self.delta` reuses a
+                # value carried from an earlier call: state, still reported)
+                if self._is_self_attr(rv) and rv.attr.value in tested:
+                    self._cache_hit_attrs.update(tested)
         after_body = self.env
         self.env = dict(before)
         orelse = st.orelse
@@ -1133,13 +1277,22 @@ class FunctionFacts:
             k = self.eval(s.value)
             if len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
                 self.assigned_to[id(s.value)] = s.targets[0].target.value
+            elif (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
+                  and isinstance(s.value, (cst.Tuple, cst.List))
+                  and len(s.targets[0].target.elements) == len(s.value.elements)):
+                # t, h, w = int(t), int(h), int(w)
+                for te, ve in zip(s.targets[0].target.elements, s.value.elements):
+                    if isinstance(te.value, cst.Name):
+                        self.assigned_to[id(ve.value)] = te.value.value
             for tgt in s.targets:
                 self._assign_target(tgt.target, k, s, "assign", s.value)
         elif t is cst.AnnAssign:
             if s.value is not None:
                 k = self.eval(s.value)
                 ak = annotation_kind(s.annotation, self.imports)
-                self._assign_target(s.target, k if ak in (None, UNKNOWN, NONE) else ak, s, "assign", s.value)
+                # `n: int = x.shape[0]` stays a size: an annotation never overrides what flows in
+                self._assign_target(s.target, k if ak in (None, UNKNOWN, NONE) or k in (SHAPE, DATA) else ak, s,
+                                    "assign", s.value)
         elif t is cst.AugAssign:
             k = self.eval(s.value)
             tk = self.eval(s.target)
@@ -1194,7 +1347,8 @@ class FunctionFacts:
         elif isinstance(tgt, cst.Attribute):
             base = tgt.value
             if self.self_name and isinstance(base, cst.Name) and base.value == self.self_name:
-                self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how))
+                self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
+                                                    cached=self._under_unset_test(tgt.attr.value)))
                 self.attr_events.append((tgt.attr.value, "write"))
             elif isinstance(base, cst.Name) and base.value in self._globals:
                 self.state_writes.append(StateWrite(stmt, f"global {base.value}", how))
@@ -1206,9 +1360,64 @@ class FunctionFacts:
                 self._eval_slice(el.slice)
             base = tgt.value
             if self._is_self_attr(base) and vk not in TENSORISH:
-                self.state_writes.append(StateWrite(stmt, f"{dotted(base)}[...]", "subscript-assign"))
+                self.state_writes.append(StateWrite(stmt, f"{dotted(base)}[...]", "subscript-assign",
+                                                    cached=self._under_unset_test(base.attr.value)))
         elif isinstance(tgt, cst.StarredElement):
             self._assign_target(tgt.value, UNKNOWN, stmt, how, None)
+
+    def _is_weight(self, e: cst.BaseExpression) -> bool:
+        """`self.<parameter or buffer>` or `self.<submodule>.weight` / `.bias`."""
+        if not isinstance(e, cst.Attribute) or self.cls is None:
+            return False
+        if self._is_self_attr(e):
+            fact = self.cls.find_attr(e.attr.value)
+            return fact is not None and fact.what in ("parameter", "buffer")
+        inner = e.value
+        if e.attr.value in ("weight", "bias") and self._is_self_attr(inner):
+            fact = self.cls.find_attr(inner.attr.value)
+            return fact is not None and fact.what == "submodule"
+        return False
+
+    def _under_unset_test(self, attr: str) -> bool:
+        """Whether an enclosing `if` fills self.<attr> only when it is unset: `self.<attr> is None`,
+        `not self.<attr>`, `key not in self.<attr>`, `not hasattr(self, "<attr>")`, possibly `or`-ed
+        with a staleness test (`... or self.<attr>.shape[1] != n`)."""
+        def disjuncts(t: cst.BaseExpression) -> list[cst.BaseExpression]:
+            if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.Or):
+                return disjuncts(t.left) + disjuncts(t.right)
+            return [t]
+
+        def mentions(t: cst.BaseExpression) -> bool:
+            return any(self._is_self_attr(n) and n.attr.value == attr for n in iter_nodes(t))
+
+        def unset(t: cst.BaseExpression) -> bool:
+            if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.Or):
+                # `self.X is None or self.X.shape[0] != n`: refilled when missing or stale; an
+                # or-ed test on something else (`past_len == 0 or self.X is None`) keeps a value
+                # from an earlier call on the other path: carried state
+                ds = disjuncts(t)
+                return any(unset(d) for d in ds) and all(mentions(d) for d in ds)
+            if isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not):
+                x = t.expression
+                if self._is_self_attr(x) and x.attr.value == attr:
+                    return True
+                if isinstance(x, cst.Call) and dotted(x.func) in ("hasattr", "getattr") and len(x.args) >= 2:
+                    return literal_value(x.args[1].value) == attr
+                return False
+            if isinstance(t, cst.Comparison) and len(t.comparisons) == 1:
+                op = t.comparisons[0].operator
+                right = t.comparisons[0].comparator
+                if isinstance(op, (cst.Is, cst.Equal)) and literal_value(right) is None:
+                    left = t.left
+                    if self._is_self_attr(left) and left.attr.value == attr:
+                        return True
+                    if isinstance(left, cst.Call) and dotted(left.func) == "getattr" and len(left.args) >= 2:
+                        return literal_value(left.args[1].value) == attr
+                if isinstance(op, cst.NotIn) and self._is_self_attr(right) and right.attr.value == attr:
+                    return True
+            return False
+
+        return attr in self._cache_hit_attrs or any(unset(c) for c in self._conds)
 
     def _is_self_attr(self, e: cst.BaseExpression) -> bool:
         return (
@@ -1314,6 +1523,29 @@ class FunctionFacts:
             return k
         return UNKNOWN
 
+    def _bind_iter(self, tgt: cst.BaseExpression, it: cst.BaseExpression, k: str) -> None:
+        """Bind a loop target: `for a, b in zip(t, u)` / `for i, row in enumerate(t)` element by
+        element (a tensor's elements are tensors, enumerate's index counts a dim), else as a whole."""
+        if isinstance(it, cst.Call) and isinstance(tgt, (cst.Tuple, cst.List)):
+            q = self._callee_name(it)
+            pos = [a for a in it.args if a.keyword is None and not a.star]
+            elts = [e.value for e in tgt.elements if isinstance(e, cst.Element)]
+            if len(elts) == len(tgt.elements):
+                if q in ("zip", "builtins.zip") and len(pos) == len(elts) and len(pos) == len(it.args):
+                    for e, a in zip(elts, pos):
+                        self._bind(e, self._elem_kind(a.value, self.kind(a.value)))
+                    return
+                if q in ("enumerate", "builtins.enumerate") and len(pos) == 1 and len(elts) == 2:
+                    ik, _ = self._iter_kind(pos[0].value, self.kind(pos[0].value))
+                    # the index is a plain Python int in each (unrolled) iteration: the loop itself
+                    # is the finding
+                    self._bind(elts[0], DATA if ik == DATA else CONST if ik in (SHAPE, CONST) else UNKNOWN)
+                    inner = elts[1]
+                    if not (isinstance(inner, cst.Name) and self.env.get(inner.value) == MODULE):
+                        self._bind(inner, self._elem_kind(pos[0].value, self.kind(pos[0].value)))
+                    return
+        self._bind(tgt, self._elem_kind(it, k))
+
     def _static_pieces(self, name: str, call: cst.Call, method: bool) -> bool:
         """chunk(n) / split([a, b, c]) / tensor_split([..]) give a fixed number of tensors."""
         if name == "chunk":
@@ -1374,6 +1606,11 @@ class FunctionFacts:
             if v in self.model.module_consts:
                 mk = self.model.module_consts[v]
                 return mk if mk in (CONST, NONE) else UNKNOWN
+            fn = self.model.module_functions.get(v)
+            if fn is not None and not self._jit_skipped(fn) and v not in self.model.guard_helpers:
+                # a module function handed on as a value (`get_interface(..., eager_attention_forward)`,
+                # a callback): it runs in the graph, with unknown arguments (annotations apply)
+                self.callees.append((fn, None, [], {}))
             return UNKNOWN
         if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis):
             return CONST
@@ -1430,6 +1667,11 @@ class FunctionFacts:
                 return MASK
             return k
         if t is cst.IfExp:
+            pol = guard_polarity(e.test, self.imports, self.model.guard_helpers)
+            if pol is not None:
+                # `a if torch.jit.is_tracing() else b`: only the exported side is analysed
+                self.eval(e.test)
+                return self.eval(e.body if pol == "else-not-exported" else e.orelse)
             tk = self._test(e.test)
             self.branches.append(Branch(e.test, tk, "ifexp", e, self._culprit.get(id(e.test))))
             return join(self.eval(e.body), self.eval(e.orelse))
@@ -1480,7 +1722,7 @@ class FunctionFacts:
             ik = self.eval(f.iter)
             lk, over = self._iter_kind(f.iter, ik)
             self.loops.append(Loop(f, f.iter, lk, over))
-            self._bind(f.target, self._elem_kind(f.iter, ik))
+            self._bind_iter(f.target, f.iter, ik)
             for cond in f.ifs:
                 k = self._test(cond.test)
                 self.branches.append(Branch(cond.test, k, "comprehension", cond, self._culprit.get(id(cond.test))))
@@ -1520,6 +1762,8 @@ class FunctionFacts:
         bk = self.eval(base)
         if bk in TENSORISH:
             if attr in TENSOR_ATTRS_SHAPE:
+                if self._is_weight(base):
+                    return CONST  # a parameter's / buffer's shape is fixed by __init__, never dynamic
                 self._culprit[id(e)] = e
                 return SHAPE
             if attr in TENSOR_ATTRS_CONST:
@@ -1608,6 +1852,8 @@ class FunctionFacts:
                 if receiver_kind in TENSORISH:
                     qualname = f"torch.Tensor.{method}"
                     kind = self._tensor_method_kind(method)
+                    if kind == SHAPE and self._is_weight(base):
+                        kind = CONST  # self.weight.size(0): fixed by __init__
                 elif receiver_kind == SHAPE:
                     kind = SHAPE if method not in ("__len__",) else CONST
                 elif receiver_kind == DATA:
@@ -1616,6 +1862,9 @@ class FunctionFacts:
                     kind = CONST if method not in ("apply",) else UNKNOWN
                 elif receiver_kind == MODULE:
                     kind = TENSOR if method == "forward" else UNKNOWN
+                    if kind == UNKNOWN and self.cls is not None and self._is_self_attr(base):
+                        # self.sub.method(x), sub's class in another file (summarised there)
+                        kind = self.model.call_returns.get(f"{self.cls.name}.self.{base.attr.value}.{method}", UNKNOWN)
                 d = dotted(base)
                 if method == "apply" and d is not None:
                     c = self.model.classes.get(d)
@@ -1624,7 +1873,8 @@ class FunctionFacts:
                         kind = TENSOR
                         fwd = c.find_method("forward")
                         if fwd is not None:
-                            self._add_callee(fwd[1], fwd[0], e, [UNKNOWN] + arg_kinds, skip_self=False)
+                            # Function.forward(ctx, *args): ctx first, then the call's arguments
+                            self._add_callee(fwd[1], fwd[0], e, arg_kinds, skip_self=False, lead=1)
                 elif d is not None and d in self.model.classes:
                     c = self.model.classes[d]
                     r = c.find_method(method)
@@ -1650,6 +1900,8 @@ class FunctionFacts:
                 elif name in self.model.module_functions:
                     qualname = name
                     self._add_callee(self.model.module_functions[name], None, e, arg_kinds, skip_self=False)
+                    if name in self.model.guard_helpers:
+                        kind = CONST  # returns a Python bool (an export guard)
                 elif name in self.model.classes:
                     qualname = name
                     c = self.model.classes[name]
@@ -1695,11 +1947,14 @@ class FunctionFacts:
         if method in ("register_buffer", "register_parameter", "parameters", "buffers", "named_parameters",
                       "modules", "children", "state_dict", "to", "eval", "train", "cuda", "cpu", "half", "float"):
             return UNKNOWN
-        return UNKNOWN
+        # a method inherited from a base class in another file (summarised there)
+        return self.model.call_returns.get(f"{c.name}.self.{method}", UNKNOWN)
 
     def _add_callee(self, fn: cst.FunctionDef, cls: Optional[ClassFacts], call: cst.Call, arg_kinds: list[str],
-                    skip_self: bool, local: bool = False) -> None:
-        pos: list[str] = []
+                    skip_self: bool, local: bool = False, lead: int = 0) -> None:
+        if self._jit_skipped(fn):
+            return  # @torch.jit.unused / @torch.jit.ignore: the author keeps it Python-side
+        pos: list[str] = [UNKNOWN] * lead
         kw: dict[str, str] = {}
         for a, k in zip(call.args, arg_kinds):
             if a.star:
@@ -1716,6 +1971,15 @@ class FunctionFacts:
         else:
             facts_cls = cls
         self.callees.append((fn, facts_cls, pos, kw))
+        self.callee_calls.setdefault(id(fn), call)
+
+    def _jit_skipped(self, fn: cst.FunctionDef) -> bool:
+        for d in fn.decorators:
+            dec = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+            q = self.imports.resolve(dec) or dotted(dec) or ""
+            if q in JIT_SKIP_DECORATORS or q.endswith(("jit.unused", "jit.ignore")):
+                return True
+        return False
 
     def _maybe_callee_qual(self, q: str, e: cst.Call, arg_kinds: list[str]) -> None:
         # a function of this file reached through an alias or a class attribute
@@ -1740,8 +2004,9 @@ class FunctionFacts:
         if q in self.model.classes:
             return MODULE if self.model.classes[q].is_module else UNKNOWN
         if q.startswith(".") or not q.startswith(("builtins", "typing", "collections", "functools", "itertools", "operator")):
-            # imported from elsewhere: a capitalised callable is (likely) a class, a module if used as one
-            return UNKNOWN
+            # imported from elsewhere: what the project knows it returns (a function of another
+            # file, summarised there), else unknown
+            return self.model.call_returns.get(q, UNKNOWN)
         return UNKNOWN
 
     def _builtin_kind(self, name: str, e: cst.Call, arg_kinds: list[str]) -> str:

@@ -1,0 +1,957 @@
+#!/usr/bin/env python3
+"""Scoreboard on small cases rebuilt from real public issue reports (``bench/cases/``).
+
+Each case file is an ExportDB-style module: one ``nn.Module`` class (or a module-level
+``model``), ``example_args``, optional ``example_kwargs``, optional ``dynamic_shapes`` (as the
+user declared them) and optional ``opset_version`` (the opset the user exported with). The
+docstring names the issue. The expected outcome is NOT written in the files: it is measured.
+
+1. **truth** (one subprocess per case, a timeout per case and per exporter): export with
+   ``export-strict``, ``export-nonstrict``, ``onnx-dynamo`` and ``onnx-legacy`` (honouring
+   ``dynamic_shapes`` -> ``dynamic_axes`` for legacy, and ``opset_version`` for both ONNX
+   exporters); then run the exported program / ONNX model (onnxruntime) on the example input
+   and on variants (other sizes along the declared dynamic dims, other values) and compare with
+   eager. Outcome per exporter: ``pass`` / ``fail`` (+ the failing line in the case file) /
+   ``diverged`` (+ the TracerWarning lines, or the line the same dynamic dims fail at in
+   non-strict torch.export when the exporter silently specialised). Where the line comes from
+   follows /work/shared/design/EXPORT_FACTS.md ("Where the failing line comes from"): strict's
+   user frame, the deepest traceback frame in the case file, ``File "...", line N`` /
+   ``(case.py:N in f)`` in the messages, ``draft_export``'s report for constraint violations,
+   the legacy graph's source ranges for an unsupported operator, the decomposed graph's
+   stack_trace for an ONNX dispatch error. Truth is cached in ``bench/data/cases_truth.json``
+   (committed), keyed by the versions and each case's content hash; ``--refresh`` recomputes.
+2. **static score**: ``python -m exportlint --format json --no-cache`` on the cases (one run
+   per opset, with ``--opset N`` for the cases that set ``opset_version``). A failing or
+   diverged (case, exporter) is *found* when a finding naming that exporter lies within one
+   line of its failing line (recall; all severities, and errors only). Error precision counts
+   (error finding, named exporter) pairs: true when that exporter fails/diverges within one line,
+   false when that exporter passed and matched eager; the rest are undecided (the exporter
+   failed at another line first). Per-class table, misses and false errors listed.
+3. **confirm score** (``--confirm``): ``python -m exportlint --confirm --format json`` on the
+   cases; recall of real failing (case, exporter) located at the right line (+-1) by a finding
+   that confirm marks ``confirmed`` (or its EXL901/EXL902); precision of confirmed findings.
+
+Usage: python bench/cases_scoreboard.py [--refresh] [--only STEM ...] [--confirm]
+       [--timeout 300] [--json OUT] [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import importlib.metadata
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "bench" / "cases"
+TRUTH = ROOT / "bench" / "data" / "cases_truth.json"
+EXPORTERS = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
+SHORT = {"export-strict": "strict", "export-nonstrict": "nonstrict", "onnx-dynamo": "dynamo",
+         "onnx-legacy": "legacy"}
+BAD = ("fail", "diverged")
+#: bump when the worker's notion of an outcome changes (invalidates the cache)
+WORKER_VERSION = 3
+
+# The hazard class each case was rebuilt for (what the issue is about, not the outcome: the
+# outcome is measured). "negative:" classes look suspicious to a linter but are believed fine.
+CLASSES: dict[str, str] = {
+    "item_then_branch": ".item() then if",
+    "topk_min_valid_count": "min() of a mask count feeding topk",
+    "numpy_shape_padding": "numpy on x.shape",
+    "tensor_from_size": "torch.tensor(size)",
+    "ppm_adaptive_pool": "adaptive pool to a non-divisor, dynamic H/W",
+    "chunk_batch_pair": "chunk on a dynamic batch",
+    "eager_quantized": "eager-mode quantized model",
+    "grid_sample_opset12": "op needs a newer opset",
+    "window_reverse_int_div": "int(size / n) feeding a reshape",
+    "lstm_dynamic_time": "RNN on a dynamic sequence",
+    "sym_min_topk": "torch.sym_min (legacy)",
+    "item_narrow": ".item() used as a size",
+    "autograd_function_no_symbolic": "autograd.Function without symbolic",
+    "cuda_in_forward": ".cuda() in forward",
+    "mask_assign_scatter": "boolean mask indexing",
+    "bool_mask_select": "boolean mask indexing",
+    "buffer_add_inplace": "in-place buffer update",
+    "buffer_cache_write": "in-place buffer update",
+    "patch_pad_branch": "shape branch, dynamic H/W",
+    "interpolate_int_size": "int(size) feeding interpolate, Dim.DYNAMIC",
+    "repeat_interleave_size": "size as an op argument, dynamic batch",
+    "conv_padding_same": "padding='same' conv",
+    "size_branch_static": "shape branch, static shapes",
+    "global_avg_pool_head": "global pooling, dynamic H/W",
+    "scripting_guard": "is_scripting / is_in_onnx_export branch",
+    "data_while_loop": "data-dependent while loop",
+    "level_shapes_loop": "iterating a tensor of sizes",
+    "full_from_batch": "ints from x.shape into factories, dynamic batch",
+    "batch_one_example": "batch-1 example, dynamic batch",
+    "training_flag_branch": "if self.training",
+    "optional_mask_none": "if x is None",
+}
+
+
+# ---------------------------------------------------------------------------------------
+# discovery and metadata (no torch import)
+# ---------------------------------------------------------------------------------------
+def case_files(only: list[str] | None = None) -> list[Path]:
+    files = sorted(p for p in CASES.glob("*.py") if p.name != "__init__.py")
+    if only:
+        files = [p for p in files if p.stem in only]
+    return files
+
+
+def case_opset(path: Path) -> int | None:
+    """The module-level ``opset_version = N`` (the opset the user exported with), read statically."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except SyntaxError:
+        return None
+    for st in tree.body:
+        if (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+                and st.targets[0].id == "opset_version" and isinstance(st.value, ast.Constant)
+                and isinstance(st.value.value, int)):
+            return st.value.value
+    return None
+
+
+def versions() -> str:
+    out = []
+    for p in ("torch", "onnx", "onnxscript", "onnxruntime"):
+        try:
+            out.append(f"{p}=={importlib.metadata.version(p)}")
+        except importlib.metadata.PackageNotFoundError:
+            out.append(f"{p}==absent")
+    return " ".join(out) + f" py{sys.version_info[0]}.{sys.version_info[1]} worker={WORKER_VERSION}"
+
+
+def content_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------------------
+# the worker: one case, four exporters, in its own process
+# ---------------------------------------------------------------------------------------
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _first_line(msg: object) -> str:
+    for ln in _ANSI.sub("", str(msg)).splitlines():
+        ln = ln.strip()
+        if ln:
+            return ln[:300]
+    return ""
+
+
+def worker(path: str, out_path: str, per_exporter_timeout: int) -> int:  # noqa: C901 - one linear recipe
+    import contextlib
+    import copy
+    import importlib.util
+    import inspect
+    import io
+    import signal
+    import traceback
+    import warnings
+
+    import torch
+    from torch.utils import _pytree as pytree
+
+    real = os.path.realpath(path)
+    base = os.path.basename(path)
+    results: dict = {"exporters": {}}
+
+    def save() -> None:
+        tmp = out_path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(results, fh, indent=1)
+        os.replace(tmp, out_path)
+
+    # ---- where a failure is, in the case file
+    def chain(exc):
+        out, seen, todo = [], set(), [exc]
+        while todo:
+            e = todo.pop(0)
+            if e is None or id(e) in seen:
+                continue
+            seen.add(id(e))
+            out.append(e)
+            todo += [e.__cause__, e.__context__]
+        return out
+
+    def in_case(filename) -> bool:
+        return bool(filename) and (os.path.realpath(filename) == real or filename.endswith("/" + base)
+                                   or filename == base)
+
+    def msg_lines(text: str) -> list[int]:
+        """Case-file lines named in a message, innermost first (tracebacks list the innermost frame
+        last; TorchScript source ranges and graph comments list it first)."""
+        last_first = [r'File "([^"]+)", line (\d+)', r"# File: ([^\s:]+):(\d+)"]
+        first_first = [r"\(([^\s()]+\.py):(\d+) in [\w<>]+\)", r"([^\s()'\"]+\.py)\((\d+)\)",
+                       r"([^\s()'\"]+\.py):(\d+):\d+"]
+        out: list[int] = []
+        for pats, rev in ((last_first, True), (first_first, False)):
+            found = []
+            for pat in pats:
+                for m in re.finditer(pat, text):
+                    if in_case(m.group(1)) or os.path.basename(m.group(1)) == base:
+                        found.append((m.start(), int(m.group(2))))
+            found.sort(reverse=rev)
+            out += [ln for _, ln in found if ln not in out]
+        return out
+
+    def locate_direct(exc) -> tuple[int, str]:
+        es = chain(exc)
+        for e in es:  # 1. strict: dynamo's innermost user frame
+            fs = getattr(e, "innermost_user_frame_summary", None)
+            if fs is not None and in_case(getattr(fs, "filename", "")):
+                return fs.lineno, "innermost_user_frame_summary"
+            for fs in reversed(list(getattr(e, "real_stack", None) or [])):
+                if in_case(getattr(fs, "filename", "")):
+                    return fs.lineno, "real_stack"
+        for e in es:  # 2. the user's code ran (non-strict, legacy tracing): deepest frame in the case
+            for fs in reversed(traceback.extract_tb(e.__traceback__)):
+                if in_case(fs.filename):
+                    return fs.lineno, "traceback"
+        for e in es:  # 3. messages: "from user code" / "Caused by" / graph source ranges
+            try:
+                text = str(e)
+            except Exception:  # noqa: BLE001
+                continue
+            lines = msg_lines(text)
+            if lines:
+                return lines[0], "message"
+        return 0, ""
+
+    # ---- load the case
+    spec = importlib.util.spec_from_file_location("_exl_case_" + Path(path).stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # strict export (dynamo) looks the module up by name
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            spec.loader.exec_module(mod)
+        model = getattr(mod, "model", None)
+        if not isinstance(model, torch.nn.Module):
+            classes = [v for v in vars(mod).values() if isinstance(v, type) and issubclass(v, torch.nn.Module)
+                       and v.__module__ == mod.__name__]
+            if len(classes) != 1:
+                raise RuntimeError(f"expected one nn.Module class or a `model`, found {len(classes)}")
+            model = classes[0]()
+        pristine = copy.deepcopy(model.eval())
+    except Exception as e:  # noqa: BLE001
+        results["load_error"] = f"{type(e).__name__}: {_first_line(e)}"
+        save()
+        return 0
+    args = tuple(getattr(mod, "example_args", ()))
+    kwargs = dict(getattr(mod, "example_kwargs", None) or {})
+    ds = getattr(mod, "dynamic_shapes", None)
+    opset = getattr(mod, "opset_version", None)
+    results["opset_version"] = opset
+
+    def fresh():
+        return copy.deepcopy(pristine)
+
+    def clone(tree):
+        return pytree.tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, tree)
+
+    def leaves(tree):
+        out = []
+        for x in pytree.tree_leaves(tree):
+            if isinstance(x, torch.Tensor):
+                out.append(x.detach())
+            elif isinstance(x, (bool, int, float)):
+                out.append(torch.tensor(x))
+        return out
+
+    def eager(a, k):
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return leaves(fresh()(*clone(a), **clone(k)))
+
+    def same(ref, got) -> str:
+        if len(ref) != len(got):
+            return f"{len(got)} outputs, eager has {len(ref)}"
+        for i, (r, g) in enumerate(zip(ref, got)):
+            g = torch.as_tensor(g)
+            if tuple(r.shape) != tuple(g.shape) and not (r.numel() == g.numel() == 1):
+                return f"output {i}: shape {tuple(g.shape)}, eager {tuple(r.shape)}"
+            g = g.reshape(r.shape)
+            if r.dtype == torch.bool or not r.is_floating_point():
+                if not torch.equal(r.to(torch.float64), g.to(torch.float64)):
+                    return f"output {i}: values differ"
+            elif not torch.allclose(r.double(), g.double(), rtol=1e-3, atol=1e-4, equal_nan=True):
+                return f"output {i}: max abs diff {(r.double() - g.double()).abs().max().item():.3g}"
+        return ""
+
+    # ---- which input dims were declared dynamic: (flat tensor index, dim) -> ("root", name, fn)
+    params = []
+    try:
+        params = [p for p in inspect.signature(pristine.forward).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        pass
+    arg_names = [p.name for p in params][: len(args)]
+    flat_inputs = list(args) + [kwargs[k] for k in kwargs]
+    flat_names = arg_names + list(kwargs)
+    dyn: dict[tuple[int, int], tuple[str, object]] = {}
+    if ds is not None:
+        if isinstance(ds, dict):
+            per_input = [ds.get(n) for n in flat_names]
+        else:
+            per_input = list(ds) + [None] * (len(flat_inputs) - len(ds))
+        for i, spec_i in enumerate(per_input):
+            if not isinstance(flat_inputs[i], torch.Tensor) or spec_i is None:
+                continue
+            items = spec_i.items() if isinstance(spec_i, dict) else enumerate(spec_i)
+            for d, dim in items:
+                if dim is None:
+                    continue
+                root = getattr(dim, "root", None)
+                if root is not None and hasattr(dim, "fn"):
+                    dyn[(i, int(d))] = (getattr(root, "__name__", str(root)), dim.fn)
+                elif hasattr(dim, "__name__"):
+                    dyn[(i, int(d))] = (dim.__name__, None)
+                else:  # Dim.AUTO / Dim.DYNAMIC: independent
+                    dyn[(i, int(d))] = (f"in{i}.{d}", None)
+    results["dynamic_dims"] = sorted(f"{flat_names[i] if i < len(flat_names) else i}[{d}]" for i, d in dyn)
+
+    def resized(values: dict[str, int]):
+        """The inputs with each declared dynamic dim set from its root's new value."""
+        new = list(flat_inputs)
+        for (i, d), (root, fn) in dyn.items():
+            n = values[root] if fn is None else int(fn(values[root]))
+            t = new[i]
+            if n <= 0:
+                return None
+            t = t.index_select(d, torch.arange(n) % t.shape[d])
+            if t.is_floating_point() and t.numel():  # fresh values in the same range: repeated rows make ties
+                g = torch.Generator().manual_seed(7 + i)
+                lo, hi = float(flat_inputs[i].min()), float(flat_inputs[i].max())
+                t = torch.rand(t.shape, generator=g, dtype=t.dtype) * (hi - lo) + lo
+            new[i] = t
+        a = tuple(new[: len(args)])
+        k = dict(zip(list(kwargs), new[len(args):]))
+        return a, k
+
+    roots: dict[str, int] = {}
+    for (i, d), (root, fn) in dyn.items():
+        if fn is None:
+            roots[root] = flat_inputs[i].shape[d]
+    # roots of derived dims only: recover the root's value by search
+    for (i, d), (root, fn) in dyn.items():
+        if fn is not None and root not in roots:
+            for v in range(1, 4097):
+                if int(fn(v)) == flat_inputs[i].shape[d]:
+                    roots[root] = v
+                    break
+
+    variants: list[tuple[str, tuple, dict]] = []
+    if roots:
+        for label, f in (("dynamic dims x2", lambda v: 2 * v), ("dynamic dims +1", lambda v: v + 1),
+                         ("dynamic dims -1", lambda v: v - 1)):
+            vals = {r: f(v) for r, v in roots.items()}
+            if any(v < 2 for v in vals.values()):
+                continue
+            r = resized(vals)
+            if r is not None:
+                variants.append((label, r[0], r[1]))
+
+    def vmap(fn):
+        return lambda tree: pytree.tree_map(lambda t: fn(t) if isinstance(t, torch.Tensor) else t, tree)
+
+    floats = any(isinstance(t, torch.Tensor) and t.is_floating_point() for t in flat_inputs)
+    ints = any(isinstance(t, torch.Tensor) and not t.is_floating_point() for t in flat_inputs)
+    if floats:
+        gen = torch.Generator().manual_seed(1234)
+        for label, fn in (("negated", lambda t: -t if t.is_floating_point() else t),
+                          ("reseeded", lambda t: torch.randn(t.shape, generator=gen, dtype=t.dtype)
+                           if t.is_floating_point() else t),
+                          ("x100+1", lambda t: t * 100 + 1 if t.is_floating_point() else t)):
+            variants.append((label, vmap(fn)(args), vmap(fn)(kwargs)))
+    if ints:
+        def lower(t):
+            if t.dtype == torch.bool:
+                return ~t
+            if not t.is_floating_point():
+                return (t - 1).clamp(min=0)
+            return t
+        variants.append(("ints -1 / bools flipped", vmap(lower)(args), vmap(lower)(kwargs)))
+
+    try:
+        ref = eager(args, kwargs)
+        results["eager"] = {"ok": True}
+    except Exception as e:  # noqa: BLE001
+        line, how = locate_direct(e)
+        ref = None
+        results["eager"] = {"ok": False, "line": line, "message": f"{type(e).__name__}: {_first_line(e)}"}
+    checks = []
+    if ref is not None:
+        checks.append(("example input", args, kwargs, ref))
+        for label, a, k in variants:
+            try:
+                checks.append((label, a, k, eager(a, k)))
+            except Exception:  # noqa: BLE001 - not a valid input for this model
+                pass
+    results["checked_on"] = [c[0] for c in checks]
+
+    # ---- exporters
+    input_names = [n for n, t in zip(flat_names, flat_inputs) if isinstance(t, torch.Tensor)]
+
+    def legacy_axes():
+        axes: dict[str, list[int]] = {}
+        for (i, d) in sorted(dyn):
+            axes.setdefault(flat_names[i], []).append(d)
+        return axes or None
+
+    class _Timeout(Exception):
+        pass
+
+    def _alarm(signum, frame):
+        raise _Timeout(f"timed out after {per_exporter_timeout} s")
+
+    def ort_runner(proto):
+        import onnxruntime as ort
+        opts = ort.SessionOptions()
+        opts.log_severity_level = 3
+        sess = ort.InferenceSession(proto.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+        names = [i.name for i in sess.get_inputs()]
+
+        def run(a, k):
+            tensors = [t for t in list(a) + list(k.values()) if isinstance(t, torch.Tensor)]
+            byname = dict(zip(input_names, tensors))
+            if all(n in byname for n in names):
+                feed = {n: byname[n].numpy() for n in names}
+            else:
+                feed = {n: t.numpy() for n, t in zip(names, tensors)}
+            return [torch.from_numpy(o) if hasattr(o, "dtype") else torch.tensor(o) for o in sess.run(None, feed)]
+        return run
+
+    def export(exporter, m, tmp):
+        a, k = clone(args), clone(kwargs)
+        if exporter.startswith("export-"):
+            ep = torch.export.export(m, a, k or None, dynamic_shapes=ds, strict=exporter == "export-strict")
+            state = copy.deepcopy(ep.state_dict)
+
+            def run(a2, k2):  # a fresh module per run: buffers mutated by one run do not leak into the next
+                gm = ep.module()
+                gm.load_state_dict(copy.deepcopy(state), strict=False)
+                with torch.no_grad():
+                    return leaves(gm(*clone(a2), **clone(k2)))
+            return run, ep
+        if exporter == "onnx-dynamo":
+            with contextlib.redirect_stdout(io.StringIO()):
+                prog = torch.onnx.export(m, a, kwargs=k or None, dynamo=True, dynamic_shapes=ds,
+                                         opset_version=opset, verbose=False)
+            return ort_runner(prog.model_proto), prog.model_proto
+        import onnx
+        f = os.path.join(tmp, "legacy.onnx")
+        with contextlib.redirect_stdout(io.StringIO()):  # verbose: node doc strings carry the source lines
+            torch.onnx.export(m, a, f, kwargs=k or None, dynamo=False, opset_version=opset, input_names=input_names,
+                              dynamic_axes=legacy_axes(), verbose=True)
+        proto = onnx.load(f)
+        return ort_runner(proto), proto
+
+    def locate_constraint(exc) -> tuple[int, str]:
+        """Specialisation of a declared dim: draft_export's report names the user frame."""
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                warnings.simplefilter("ignore")
+                dep = torch.export.draft_export(fresh(), clone(args), clone(kwargs) or None, dynamic_shapes=ds)
+            rep = getattr(dep, "_report", None)
+            s2f = dict(getattr(rep, "str_to_filename", {}) or {})
+            try:  # the report lists only names interned during this call; the intern table has them all
+                from torch._logging.structured import INTERN_TABLE
+                s2f.update({v: k for k, v in INTERN_TABLE.items()})
+            except ImportError:
+                pass
+            seen_stacks = []
+            for fail in getattr(rep, "failures", []) or []:
+                data = getattr(fail, "data", {}) or {}
+                seen_stacks.append([(s2f.get(fr.get("filename"), fr.get("filename")), fr.get("line"))
+                                    for fr in data.get("user_stack") or [] if isinstance(fr, dict)][-1:])
+                for fr in reversed(list(data.get("user_stack") or [])):
+                    if isinstance(fr, dict):
+                        fn, ln = fr.get("filename"), fr.get("line") or fr.get("lineno")
+                    else:
+                        fn, ln = getattr(fr, "filename", None), getattr(fr, "lineno", None)
+                    if isinstance(fn, int):
+                        fn = s2f.get(fn, "")
+                    if fn and in_case(str(fn)) and ln:
+                        return int(ln), "draft_export"
+            results.setdefault("locate_errors", []).append(f"draft_export found no case frame: {seen_stacks}")
+        except Exception as e:  # noqa: BLE001
+            results.setdefault("locate_errors", []).append(f"draft_export: {type(e).__name__}: {_first_line(e)}")
+        return 0, ""
+
+    def locate_legacy_op(exc) -> tuple[int, str]:
+        m = re.search(r"operator '?(?:\w*::)?(\w+)'?", str(exc))
+        if not m:
+            return 0, ""
+        op = m.group(1)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tr = torch.jit.trace(fresh(), clone(args), check_trace=False)
+            for node in tr.inlined_graph.nodes():
+                if node.kind().split("::")[-1] == op:
+                    lines = msg_lines(str(node.sourceRange()))
+                    if lines:
+                        return lines[0], "jit.trace source range"
+        except Exception:  # noqa: BLE001
+            pass
+        return 0, ""
+
+    def locate_dispatch(exc) -> tuple[int, str]:
+        text = "\n".join(str(e) for e in chain(exc))
+        targets = set(re.findall(r"aten\.(\w+)(?:\.(\w+))?", text))
+        if not targets:
+            return 0, ""
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+                warnings.simplefilter("ignore")
+                ep = torch.export.export(fresh(), clone(args), clone(kwargs) or None, dynamic_shapes=ds, strict=False)
+                for g in (ep, ep.run_decompositions()):
+                    for node in g.graph.nodes:
+                        t = str(node.target)
+                        if any(t.startswith(f"aten.{a}") for a, _ in targets):
+                            lines = msg_lines(node.meta.get("stack_trace") or "")
+                            if lines:
+                                return lines[0], "decomposed graph stack_trace"
+        except Exception:  # noqa: BLE001
+            pass
+        return 0, ""
+
+    def locate_onnx_node(proto, message: str) -> tuple[int, str]:
+        """onnxruntime names the node that failed: its source line (legacy: the doc string of a verbose
+        export; dynamo: the node's pkg.torch.onnx.stack_trace metadata)."""
+        m = re.search(r"Name:'([^']+)'", message) or re.search(r"node (?:name )?'?([\w/.:]+)'?", message)
+        if proto is None or not m:
+            return 0, ""
+        for node in proto.graph.node:
+            if node.name == m.group(1):
+                texts = [node.doc_string] + [p.value for p in node.metadata_props if "stack_trace" in p.key]
+                for t in texts:
+                    lines = msg_lines(t or "")
+                    if lines:
+                        return lines[0], "onnx node source"
+        return 0, ""
+
+    for exporter in EXPORTERS:
+        rec: dict = {"status": "pass"}
+        results["exporters"][exporter] = rec
+        caught: list = []
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.alarm(per_exporter_timeout)
+        t0 = time.perf_counter()
+        try:
+            with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings(record=True) as caught, \
+                    contextlib.redirect_stderr(io.StringIO()):
+                warnings.simplefilter("always")
+                run, artifact = export(exporter, fresh(), tmp)
+            rec["tracer_warnings"] = sorted({w.lineno for w in caught if in_case(w.filename)
+                                             and type(w.message).__name__ == "TracerWarning"})
+            problems = []
+            for label, a, k, expected in checks:
+                try:
+                    got = run(a, k)
+                    why = same(expected, got)
+                except _Timeout:
+                    raise
+                except Exception as e:  # noqa: BLE001
+                    why = f"raised {type(e).__name__}: {_first_line(e)}"
+                if why:
+                    problems.append(f"{label}: {why}")
+                    if why.startswith("raised") and not rec.get("node_line"):
+                        nl, _ = locate_onnx_node(artifact if exporter.startswith("onnx") else None, why)
+                        if nl:
+                            rec["node_line"] = nl
+                    if label == "example input":
+                        break
+            if problems:
+                if problems[0].startswith("example input: raised"):
+                    rec["status"] = "fail"
+                    rec["stage"] = "run"
+                    rec["message"] = problems[0]
+                    rec["line"] = rec.get("node_line") or 0
+                    rec["located_by"] = "onnx node source" if rec["line"] else ""
+                else:
+                    rec["status"] = "diverged"
+                    rec["divergence"] = problems
+                    rec["lines"] = list(rec["tracer_warnings"]) or ([rec["node_line"]] if rec.get("node_line") else [])
+        except _Timeout as e:
+            rec["status"] = "timeout"
+            rec["message"] = str(e)
+        except Exception as e:  # noqa: BLE001
+            signal.alarm(0)
+            rec["status"] = "fail"
+            rec["stage"] = "export"
+            rec["exception"] = type(e).__name__
+            rec["message"] = " <- ".join(dict.fromkeys(_first_line(x) for x in chain(e)))[:600]
+            line, how = locate_direct(e)
+            text = " ".join(_first_line(x) for x in chain(e))
+            if not line and ("Constraints violated" in text or "ConstraintViolation" in type(e).__name__):
+                line, how = locate_constraint(e)
+            if not line and exporter == "onnx-legacy":
+                line, how = locate_legacy_op(e)
+            if not line and exporter == "onnx-dynamo":
+                line, how = locate_dispatch(e)
+            if not line and exporter == "onnx-dynamo" and "Constraints violated" in "\n".join(str(x) for x in chain(e)):
+                line, how = locate_constraint(e)
+            rec["line"], rec["located_by"] = line, how
+            rec.setdefault("tracer_warnings", sorted({w.lineno for w in caught if in_case(w.filename)
+                                                      and type(w.message).__name__ == "TracerWarning"}))
+        finally:
+            signal.alarm(0)
+        rec["seconds"] = round(time.perf_counter() - t0, 2)
+        save()
+
+    # A dynamic dim the exporter silently exported static (dynamo's retry with the suggested fixes):
+    # the line is where non-strict torch.export fails with the same dynamic_shapes.
+    ns = results["exporters"].get("export-nonstrict", {})
+    for exporter, rec in results["exporters"].items():
+        if rec["status"] == "diverged" and not rec.get("lines") and ns.get("status") == "fail" and ns.get("line"):
+            rec["lines"] = [ns["line"]]
+            rec["lines_from"] = "export-nonstrict failure with the same dynamic_shapes"
+    save()
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# truth: run the workers, cache
+# ---------------------------------------------------------------------------------------
+def load_truth() -> dict:
+    try:
+        return json.loads(TRUTH.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"cases": {}}
+
+
+def measure(files: list[Path], refresh: bool, timeout: int, verbose: bool) -> dict:
+    truth = load_truth()
+    ver = versions()
+    cases = truth.setdefault("cases", {})
+    changed = False
+    for p in files:
+        h = content_hash(p)
+        cur = cases.get(p.stem)
+        if (not refresh and cur and cur.get("hash") == h and cur.get("versions") == ver
+                and "worker_error" not in cur.get("result", {})):
+            continue
+        t0 = time.perf_counter()
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.json")
+            env = {k: v for k, v in os.environ.items() if k != "TORCH_LOGS"}
+            env.update(PYTHONWARNINGS="ignore", CUDA_VISIBLE_DEVICES="")
+            cmd = ["nice", "-n", "10", sys.executable, str(Path(__file__).resolve()), "--_worker", str(p), out,
+                   str(max(30, timeout // 2))]
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp)
+                rc = proc.returncode
+                err = proc.stderr[-1500:]
+            except subprocess.TimeoutExpired:
+                rc, err = "timeout", ""
+            try:
+                res = json.loads(Path(out).read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                res = {"exporters": {}}
+            if rc != 0:
+                res["worker_error"] = f"rc={rc} {err}"
+            for e in EXPORTERS:
+                res.setdefault("exporters", {}).setdefault(e, {"status": "timeout" if rc == "timeout" else "error"})
+        cases[p.stem] = {"hash": h, "versions": ver, "result": res}
+        changed = True
+        if verbose:
+            st = " ".join(f"{SHORT[e]}={res['exporters'][e]['status']}" for e in EXPORTERS)
+            print(f"  measured {p.stem} ({time.perf_counter() - t0:.0f} s): {st}", file=sys.stderr)
+    if changed:
+        TRUTH.parent.mkdir(parents=True, exist_ok=True)
+        truth["note"] = ("Real outcomes of bench/cases/*.py per exporter, measured by bench/cases_scoreboard.py; "
+                         "keyed by content hash and versions. Regenerate with --refresh.")
+        truth["cases"] = dict(sorted(cases.items()))
+        TRUTH.write_text(json.dumps(truth, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    return {p.stem: cases[p.stem]["result"] for p in files}
+
+
+def bad_lines(rec: dict) -> list[int]:
+    """The lines that make (case, exporter) fail or diverge (empty: not located)."""
+    if rec.get("status") == "fail":
+        return [rec["line"]] if rec.get("line") else []
+    if rec.get("status") == "diverged":
+        return list(rec.get("lines") or [])
+    return []
+
+
+# ---------------------------------------------------------------------------------------
+# exportlint runs
+# ---------------------------------------------------------------------------------------
+def run_exportlint(files: list[Path], extra: list[str], timeout: int = 3600) -> list[dict]:
+    """exportlint on the files, one run per opset (cases that set `opset_version` get `--opset N`)."""
+    groups: dict[int | None, list[Path]] = defaultdict(list)
+    for p in files:
+        groups[case_opset(p)].append(p)
+    out: list[dict] = []
+    for opset, group in sorted(groups.items(), key=lambda kv: (kv[0] is not None, kv[0] or 0)):
+        cmd = [sys.executable, "-m", "exportlint", *map(str, group), "--format", "json", *extra]
+        if opset is not None:
+            cmd += ["--opset", str(opset)]
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        p = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT), env=env, timeout=timeout)
+        try:
+            data = json.loads(p.stdout)
+        except ValueError:
+            print(f"(exportlint failed: rc={p.returncode}\n{p.stderr[-2000:]})", file=sys.stderr)
+            continue
+        out += data["findings"] if isinstance(data, dict) else data
+    for f in out:
+        f["stem"] = Path(f["path"]).stem
+    return out
+
+
+def near(line: int, lines: list[int]) -> bool:
+    return any(abs(line - ln) <= 1 for ln in lines)
+
+
+# ---------------------------------------------------------------------------------------
+# scoring
+# ---------------------------------------------------------------------------------------
+def score_static(truth: dict, findings: list[dict]) -> dict:
+    by_case = defaultdict(list)
+    for f in findings:
+        if not f["code"].startswith("EXL0"):
+            by_case[f["stem"]].append(f)
+    units, unlocated = [], []
+    for stem, res in truth.items():
+        for e in EXPORTERS:
+            rec = res["exporters"].get(e, {})
+            if rec.get("status") in BAD:
+                lines = bad_lines(rec)
+                if not lines:
+                    unlocated.append((stem, e, rec.get("status")))
+                    continue
+                hit = [f for f in by_case[stem] if e in f.get("exporters", []) and near(f["line"], lines)]
+                hit_err = [f for f in hit if f["severity"] == "error"]
+                units.append({"case": stem, "exporter": e, "status": rec["status"], "lines": lines,
+                              "found": bool(hit), "found_error": bool(hit_err),
+                              "by": sorted({f"{f['code']}:{f['line']}" for f in hit})})
+    tp, fp, undecided = [], [], []
+    for stem, fs in by_case.items():
+        res = truth.get(stem)
+        if res is None:
+            continue
+        for f in fs:
+            if f["severity"] != "error":
+                continue
+            for e in f.get("exporters", []):
+                rec = res["exporters"].get(e, {})
+                item = {"case": stem, "exporter": e, "code": f["code"], "line": f["line"],
+                        "message": f["message"][:160]}
+                if rec.get("status") in BAD and near(f["line"], bad_lines(rec)):
+                    tp.append(item)
+                elif rec.get("status") == "pass":
+                    fp.append(item)
+                else:
+                    item["truth"] = f"{rec.get('status')} at {bad_lines(rec) or '?'}"
+                    undecided.append(item)
+    found = sum(u["found"] for u in units)
+    found_err = sum(u["found_error"] for u in units)
+    per_class: dict[str, dict] = defaultdict(lambda: {"units": 0, "found": 0, "false_errors": 0, "cases": set()})
+    for u in units:
+        c = per_class[CLASSES.get(u["case"], "?")]
+        c["units"] += 1
+        c["found"] += u["found"]
+        c["cases"].add(u["case"])
+    for item in fp:
+        c = per_class[CLASSES.get(item["case"], "?")]
+        c["false_errors"] += 1
+        c["cases"].add(item["case"])
+    for stem in truth:
+        per_class[CLASSES.get(stem, "?")]["cases"].add(stem)
+    return {
+        "units": len(units), "found": found, "found_error": found_err,
+        "recall": found / len(units) if units else None,
+        "recall_errors_only": found_err / len(units) if units else None,
+        "error_pairs_true": len(tp), "error_pairs_false": len(fp), "error_pairs_undecided": len(undecided),
+        "error_precision": len(tp) / (len(tp) + len(fp)) if (tp or fp) else None,
+        "misses": [u for u in units if not u["found"]],
+        "false_errors": fp, "undecided": undecided, "unlocated": unlocated,
+        "per_class": {k: {"cases": len(v["cases"]), "units": v["units"], "found": v["found"],
+                          "false_errors": v["false_errors"]} for k, v in sorted(per_class.items())},
+    }
+
+
+def _confirmed_exporters(f: dict) -> list[str]:
+    """The exporters a confirm finding claims break at its line."""
+    det = ((f.get("details") or {}).get("confirm") or {})
+    out = []
+    per = det.get("exporters") if isinstance(det.get("exporters"), dict) else det
+    if isinstance(per, dict):
+        for e, v in per.items():
+            verdict = v.get("verdict") if isinstance(v, dict) else v
+            if e in EXPORTERS and verdict in ("confirmed", "fail", "failed", "diverged"):
+                out.append(e)
+    if not out:
+        out = [e for e in f.get("exporters", []) if e in EXPORTERS]
+    return out
+
+
+def score_confirm(truth: dict, findings: list[dict]) -> dict:
+    claims = []
+    for f in findings:
+        if f["code"].startswith("EXL0"):
+            continue
+        if f.get("verdict") == "confirmed" or f["code"] in ("EXL901", "EXL902"):
+            claims.append(f)
+    by_case = defaultdict(list)
+    for f in claims:
+        by_case[f["stem"]].append(f)
+    units, unlocated = [], []
+    for stem, res in truth.items():
+        for e in EXPORTERS:
+            rec = res["exporters"].get(e, {})
+            if rec.get("status") in BAD:
+                lines = bad_lines(rec)
+                if not lines:
+                    unlocated.append((stem, e, rec.get("status")))
+                    continue
+                hit = [f for f in by_case[stem] if e in _confirmed_exporters(f) and near(f["line"], lines)]
+                units.append({"case": stem, "exporter": e, "status": rec["status"], "lines": lines,
+                              "found": bool(hit), "by": sorted({f"{f['code']}:{f['line']}" for f in hit}),
+                              "confirm_said": sorted({f"{f['code']}:{f['line']}" for f in by_case[stem]
+                                                      if e in _confirmed_exporters(f)})})
+    tp, fp, undecided = [], [], []
+    for f in claims:
+        res = truth.get(f["stem"])
+        if res is None:
+            continue
+        for e in _confirmed_exporters(f):
+            rec = res["exporters"].get(e, {})
+            item = {"case": f["stem"], "code": f["code"], "line": f["line"], "exporter": e,
+                    "truth": f"{rec.get('status')}@{','.join(map(str, bad_lines(rec))) or '-'}",
+                    "message": f["message"][:160]}
+            if rec.get("status") in BAD and near(f["line"], bad_lines(rec)):
+                tp.append(item)
+            elif rec.get("status") in BAD and not bad_lines(rec):
+                undecided.append(item)
+            else:
+                fp.append(item)
+    found = sum(u["found"] for u in units)
+    return {"units": len(units), "found": found, "recall": found / len(units) if units else None,
+            "confirmed_findings": len(claims), "pairs_true": len(tp), "pairs_false": len(fp),
+            "pairs_undecided": len(undecided),
+            "precision": len(tp) / (len(tp) + len(fp)) if (tp or fp) else None,
+            "misses": [u for u in units if not u["found"]], "false_confirmed": fp, "undecided": undecided,
+            "unlocated": unlocated}
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{x:.2f}"
+
+
+def print_truth(truth: dict) -> None:
+    print(f"{'case':32} {'class':42} " + " ".join(f"{SHORT[e]:>16}" for e in EXPORTERS))
+    for stem, res in truth.items():
+        cells = []
+        for e in EXPORTERS:
+            rec = res["exporters"].get(e, {})
+            st = rec.get("status", "?")
+            ln = bad_lines(rec)
+            cells.append(f"{st}{'@' + ','.join(map(str, ln)) if ln else ''}"[:16])
+        extra = "" if res.get("eager", {}).get("ok", True) else "  (eager fails)"
+        if res.get("load_error"):
+            extra = f"  LOAD ERROR {res['load_error'][:60]}"
+        print(f"{stem:32} {CLASSES.get(stem, '?')[:42]:42} " + " ".join(f"{c:>16}" for c in cells) + extra)
+    counts = defaultdict(int)
+    for res in truth.values():
+        for e in EXPORTERS:
+            counts[res["exporters"].get(e, {}).get("status", "?")] += 1
+    print("truth cells: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+
+def print_static(s: dict) -> None:
+    print(f"\nSTATIC  failing/diverged (case, exporter) with a line: {s['units']}; "
+          f"found within +-1 line: {s['found']} (recall {_pct(s['recall'])}; errors only {_pct(s['recall_errors_only'])})")
+    print(f"        error (finding, exporter) pairs: {s['error_pairs_true']} true, {s['error_pairs_false']} false "
+          f"(exporter passed and matched), {s['error_pairs_undecided']} undecided -> error precision "
+          f"{_pct(s['error_precision'])}")
+    print(f"  {'class':46} {'cases':>5} {'units':>5} {'found':>5} {'false err':>9}")
+    for k, v in s["per_class"].items():
+        print(f"  {k[:46]:46} {v['cases']:>5} {v['units']:>5} {v['found']:>5} {v['false_errors']:>9}")
+    if s["misses"]:
+        print("  misses:")
+        for u in s["misses"]:
+            print(f"    {u['case']}:{','.join(map(str, u['lines']))} {SHORT[u['exporter']]} {u['status']}")
+    if s["false_errors"]:
+        print("  false errors (exporter passed and matched eager):")
+        for i in s["false_errors"]:
+            print(f"    {i['case']}:{i['line']} {i['code']} {SHORT[i['exporter']]}: {i['message'][:100]}")
+    if s["unlocated"]:
+        print("  failing but not located (not scored): "
+              + ", ".join(f"{c}/{SHORT[e]} {st}" for c, e, st in s["unlocated"]))
+
+
+def print_confirm(s: dict) -> None:
+    print(f"\nCONFIRM failing/diverged (case, exporter) with a line: {s['units']}; located at the right line "
+          f"(+-1): {s['found']} (recall {_pct(s['recall'])})")
+    print(f"        confirmed findings (verdict=confirmed, EXL901, EXL902): {s['confirmed_findings']}; (finding, "
+          f"confirmed exporter) pairs true {s['pairs_true']}, false {s['pairs_false']} (exporter passed, or failed "
+          f"at another line), undecided {s['pairs_undecided']} -> precision {_pct(s['precision'])}")
+    if s["misses"]:
+        print("  misses:")
+        for u in s["misses"]:
+            said = ("; confirm said " + ", ".join(u["confirm_said"])) if u["confirm_said"] else ""
+            print(f"    {u['case']}:{','.join(map(str, u['lines']))} {SHORT[u['exporter']]} {u['status']}{said}")
+    if s["false_confirmed"]:
+        print("  false confirmed findings:")
+        for i in s["false_confirmed"]:
+            print(f"    {i['case']}:{i['line']} {i['code']} {SHORT[i['exporter']]} (truth {i['truth']}): "
+                  f"{i['message'][:80]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--_worker"]:
+        return worker(argv[1], argv[2], int(argv[3]))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--refresh", action="store_true", help="re-measure the truth even when cached")
+    ap.add_argument("--only", nargs="*", help="case stems")
+    ap.add_argument("--confirm", action="store_true", help="also score `exportlint --confirm`")
+    ap.add_argument("--timeout", type=int, default=300, help="seconds per case (truth)")
+    ap.add_argument("--json", help="write the numbers here")
+    ap.add_argument("--truth-only", action="store_true")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ns = ap.parse_args(argv)
+    files = case_files(ns.only)
+    t0 = time.perf_counter()
+    truth = measure(files, ns.refresh, ns.timeout, ns.verbose)
+    print(f"{len(files)} cases, truth in {time.perf_counter() - t0:.0f} s ({versions()})")
+    print_truth(truth)
+    out: dict = {"versions": versions(), "cases": len(files)}
+    if not ns.truth_only:
+        t1 = time.perf_counter()
+        findings = run_exportlint(files, ["--no-cache", "--exit-zero"])
+        st = score_static(truth, findings)
+        print_static(st)
+        print(f"  (static pass {time.perf_counter() - t1:.1f} s)")
+        out["static"] = st
+        if ns.confirm:
+            t2 = time.perf_counter()
+            cf = run_exportlint(files, ["--confirm", "--exit-zero"])
+            sc = score_confirm(truth, cf)
+            print_confirm(sc)
+            print(f"  (confirm run {time.perf_counter() - t2:.0f} s)")
+            out["confirm"] = sc
+    if ns.json:
+        Path(ns.json).write_text(json.dumps(out, indent=1, default=list) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,815 @@
+"""Torch side of the zoo scoreboard: build one zoo model, export it with each exporter, record the truth.
+
+Run by ``bench/zoo_scoreboard.py --refresh`` as ``python bench/zoo_worker.py MODEL OUT.json
+[--exporters ...] [--timeout S] [--mem-gb G]``; never imported by the scoring side (this
+module's top level imports no torch, so the model list can be read without it).
+
+One process per model imports torch and the zoo; each exporter then runs in its own forked
+child (fresh model, seeded; ``RLIMIT_AS`` memory limit; killed after ``--timeout`` s), which
+writes its record as JSON. Per (model, exporter) the record holds:
+
+- ``outcome``: ``pass`` (exported, and the exported program / ONNX model in onnxruntime
+  matches eager at the example input and at a second batch/sequence/spatial size),
+  ``diverged`` (exported, but not matching eager at one of those sizes, or not running there),
+  ``fail`` (the exporter raised), ``timeout``, ``crash`` (the child died: memory, signal),
+  ``build-error`` (the model could not be built or run eagerly: no verdict).
+- ``message``: the first line of the exporter's error (or of the mismatch).
+- ``fail_at``: the failing user line, the deepest frame inside the zoo package's files
+  (``exportlint/confirm/locate.py``: exception frames, strict-mode user stacks, ONNX
+  ``Original traceback``, draft_export for constraint violations, the failing node's
+  ``stack_trace``, the legacy op's TorchScript ``sourceRange``), plus its user stack.
+- ``warns``: (legacy) the innermost zoo frame of every ``TracerWarning`` raised while tracing.
+- ``ran``: for exports that passed and matched, the zoo lines that ran (``sys.settrace``
+  limited to the zoo package's files). Non-strict torch.export and the legacy exporter run
+  the model's Python code while they capture it, so the tracer runs during the export itself.
+  Strict torch.export and the ONNX dynamo exporter capture through Dynamo / fake tensors, so
+  their ran-lines are those of a plain eager forward at the example input (a proxy: it does
+  not see branches taken only under tracing, e.g. on ``torch.compiler.is_compiling()``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import signal
+import sys
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+EXPORTERS = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
+
+# --------------------------------------------------------------------------- the models
+# name -> (zoo, builder); a builder returns a Case (built lazily, torch imported there)
+MODELS: dict[str, tuple[str, str]] = {}
+
+
+def model(zoo: str):
+    def deco(fn):
+        MODELS[fn.__name__.removeprefix("m_").replace("__", "/")] = (zoo, fn.__name__)
+        return fn
+
+    return deco
+
+
+class Case:
+    """A model with an example input, a second input at other sizes, and the dims declared dynamic.
+
+    ``inputs``/``alt``: tuples of tensors (positional args; a list of tensors for detection models);
+    ``dims``: per input a {dim: name} of dynamic dims (a list for a list input: per image).
+    """
+
+    def __init__(self, module, names, inputs, alt, dims, note=""):
+        self.module, self.names, self.inputs, self.alt, self.dims, self.note = module, names, inputs, alt, dims, note
+
+
+def _img(b, h, w=None, c=3):
+    import torch
+
+    return torch.randn(b, c, h, w or h)
+
+
+def _ids(b, s, vocab=100):
+    import torch
+
+    return torch.randint(1, vocab, (b, s))
+
+
+BHW = {0: "batch", 2: "height", 3: "width"}
+#: ranges declared with the dims, as a user would (a tiny config's position table caps the sequence)
+DIM_RANGES = {"height": dict(min=32, max=1024), "width": dict(min=32, max=1024), "seq": dict(min=2, max=64),
+              "samples": dict(min=320, max=16000)}
+B = {0: "batch"}
+BS = {0: "batch", 1: "seq"}
+
+
+# torchvision ------------------------------------------------------------------------
+def _tv_cls(fn, size=64, dims=BHW, **kw):
+    m = fn(weights=None, **kw).eval()
+    return Case(m, ["x"], (_img(2, size),), (_img(3, size + 32),) if dims is BHW else (_img(3, size),), [dims])
+
+
+@model("torchvision")
+def m_tv__resnet18():
+    from torchvision import models
+
+    return _tv_cls(models.resnet18)
+
+
+@model("torchvision")
+def m_tv__mobilenet_v3_small():
+    from torchvision import models
+
+    return _tv_cls(models.mobilenet_v3_small)
+
+
+@model("torchvision")
+def m_tv__vit_b_16_tiny():
+    from torchvision.models.vision_transformer import VisionTransformer
+
+    m = VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=32, mlp_dim=64).eval()
+    return Case(m, ["x"], (_img(2, 32),), (_img(3, 32),), [B])
+
+
+@model("torchvision")
+def m_tv__swin_t_tiny():
+    from torchvision.models.swin_transformer import SwinTransformer
+
+    m = SwinTransformer(patch_size=[4, 4], embed_dim=16, depths=[1, 1, 1, 1], num_heads=[1, 2, 2, 4],
+                        window_size=[4, 4]).eval()
+    return Case(m, ["x"], (_img(2, 64),), (_img(3, 96),), [BHW])
+
+
+@model("torchvision")
+def m_tv__fasterrcnn_mobilenet_v3_large_320_fpn():
+    from torchvision.models import detection
+
+    m = detection.fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None, num_classes=3).eval()
+    return Case(m, ["images"], ([_img(1, 160, 192)[0]],), ([_img(1, 224, 160)[0]],), [[{1: "height", 2: "width"}]])
+
+
+@model("torchvision")
+def m_tv__ssdlite320_mobilenet_v3_large():
+    from torchvision.models import detection
+
+    m = detection.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=3).eval()
+    return Case(m, ["images"], ([_img(1, 160, 192)[0]],), ([_img(1, 224, 160)[0]],), [[{1: "height", 2: "width"}]])
+
+
+@model("torchvision")
+def m_tv__raft_small():
+    from torchvision.models.optical_flow import raft_small
+
+    m = raft_small(weights=None).eval()
+    return Case(m, ["image1", "image2"], (_img(2, 128), _img(2, 128)), (_img(3, 128), _img(3, 128)), [B, B],
+                note="12 flow updates (default)")
+
+
+@model("torchvision")
+def m_tv__quantized_mobilenet_v2():
+    import torch
+    from torchvision.models import quantization
+
+    torch.backends.quantized.engine = "qnnpack" if "qnnpack" in torch.backends.quantized.supported_engines \
+        else torch.backends.quantized.engine
+    m = quantization.mobilenet_v2(weights=None, quantize=True).eval()
+    return Case(m, ["x"], (_img(2, 64),), (_img(3, 96),), [BHW], note="eager-mode quantized (quantize=True)")
+
+
+# timm ------------------------------------------------------------------------------
+def _timm(name, size=64, dims=BHW, **kw):
+    import timm
+
+    m = timm.create_model(name, pretrained=False, num_classes=10, **kw).eval()
+    alt = _img(3, size + 32) if dims is BHW else _img(3, size)
+    return Case(m, ["x"], (_img(2, size),), (alt,), [dims])
+
+
+@model("timm")
+def m_timm__convnext_atto():
+    return _timm("convnext_atto")
+
+
+@model("timm")
+def m_timm__resnet10t():
+    return _timm("resnet10t")
+
+
+@model("timm")
+def m_timm__efficientnet_b0():
+    return _timm("efficientnet_b0")
+
+
+@model("timm")
+def m_timm__regnetx_002():
+    return _timm("regnetx_002")
+
+
+@model("timm")
+def m_timm__mobilenetv3_small_050():
+    return _timm("mobilenetv3_small_050")
+
+
+@model("timm")
+def m_timm__vit_tiny_patch16_224():
+    return _timm("vit_tiny_patch16_224", size=32, dims=B, img_size=32, depth=2)
+
+
+@model("timm")
+def m_timm__deit_tiny_distilled_patch16_224():
+    return _timm("deit_tiny_distilled_patch16_224", size=32, dims=B, img_size=32, depth=2)
+
+
+@model("timm")
+def m_timm__swin_tiny_patch4_window7_224():
+    return _timm("swin_tiny_patch4_window7_224", size=64, dims=B, img_size=64, window_size=4, depths=(1, 1, 1, 1),
+                 embed_dim=32, num_heads=(1, 2, 4, 8))
+
+
+@model("timm")
+def m_timm__maxvit_nano_rw_256():
+    return _timm("maxvit_nano_rw_256", size=64, dims=B, img_size=64)
+
+
+@model("timm")
+def m_timm__coat_lite_tiny():
+    return _timm("coat_lite_tiny", size=64, dims=B, img_size=64)
+
+
+@model("timm")
+def m_timm__levit_128s():
+    return _timm("levit_128s", size=64, dims=B, img_size=64)
+
+
+@model("timm")
+def m_timm__mobilevit_xxs():
+    return _timm("mobilevit_xxs")
+
+
+@model("timm")
+def m_timm__efficientvit_b0():
+    return _timm("efficientvit_b0")
+
+
+@model("timm")
+def m_timm__fastvit_t8():
+    return _timm("fastvit_t8")
+
+
+@model("timm")
+def m_timm__poolformer_s12():
+    return _timm("poolformer_s12")
+
+
+@model("timm")
+def m_timm__edgenext_xx_small():
+    return _timm("edgenext_xx_small")
+
+
+@model("timm")
+def m_timm__ghostnet_050():
+    return _timm("ghostnet_050")
+
+
+@model("timm")
+def m_timm__eva02_tiny_patch14_224():
+    return _timm("eva02_tiny_patch14_224", size=28, dims=B, img_size=28, depth=2)
+
+
+# transformers ----------------------------------------------------------------------
+TINY = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64)
+
+
+def _hf_text(model_cls, config_cls, vocab=100, dims=BS, **kw):
+    import torch
+
+    torch.manual_seed(0)
+    cfg = config_cls(vocab_size=vocab, **{**TINY, **kw})
+    m = model_cls(cfg).eval()
+    return Case(m, ["input_ids"], (_ids(2, 8, vocab),), (_ids(3, 5, vocab),), [dims])
+
+
+@model("transformers")
+def m_hf__bert():
+    from transformers import BertConfig, BertModel
+
+    return _hf_text(BertModel, BertConfig, max_position_embeddings=64)
+
+
+@model("transformers")
+def m_hf__gpt2():
+    from transformers import GPT2Config, GPT2Model
+
+    from_kw = dict(n_embd=32, n_layer=2, n_head=2, n_positions=64, use_cache=False)
+
+    import torch
+
+    cfg = GPT2Config(vocab_size=100, **from_kw)
+    m = GPT2Model(cfg).eval()
+    return Case(m, ["input_ids"], (_ids(2, 8),), (_ids(3, 5),), [BS])
+
+
+@model("transformers")
+def m_hf__llama():
+    from transformers import LlamaConfig, LlamaModel
+
+    return _hf_text(LlamaModel, LlamaConfig, num_key_value_heads=1, max_position_embeddings=64, use_cache=False)
+
+
+@model("transformers")
+def m_hf__qwen2():
+    from transformers import Qwen2Config, Qwen2Model
+
+    return _hf_text(Qwen2Model, Qwen2Config, num_key_value_heads=1, max_position_embeddings=64, use_cache=False)
+
+
+@model("transformers")
+def m_hf__t5_encoder():
+    from transformers import T5Config, T5EncoderModel
+
+    import torch
+
+    cfg = T5Config(vocab_size=100, d_model=32, d_kv=16, d_ff=64, num_layers=2, num_heads=2, use_cache=False)
+    m = T5EncoderModel(cfg).eval()
+    return Case(m, ["input_ids"], (_ids(2, 8),), (_ids(3, 5),), [BS])
+
+
+@model("transformers")
+def m_hf__distilbert():
+    from transformers import DistilBertConfig, DistilBertModel
+
+    cfg = DistilBertConfig(vocab_size=100, dim=32, n_layers=2, n_heads=2, hidden_dim=64, max_position_embeddings=64)
+    m = DistilBertModel(cfg).eval()
+    return Case(m, ["input_ids"], (_ids(2, 8),), (_ids(3, 5),), [BS])
+
+
+@model("transformers")
+def m_hf__deberta_v2():
+    from transformers import DebertaV2Config, DebertaV2Model
+
+    return _hf_text(DebertaV2Model, DebertaV2Config, max_position_embeddings=64)
+
+
+@model("transformers")
+def m_hf__bart():
+    from transformers import BartConfig, BartModel
+
+    cfg = BartConfig(vocab_size=100, d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+                     decoder_attention_heads=2, encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=64,
+                     use_cache=False)
+    m = BartModel(cfg).eval()
+    return Case(m, ["input_ids"], (_ids(2, 8),), (_ids(3, 5),), [BS])
+
+
+@model("transformers")
+def m_hf__vit():
+    from transformers import ViTConfig, ViTModel
+
+    cfg = ViTConfig(image_size=32, patch_size=8, **TINY)
+    m = ViTModel(cfg).eval()
+    return Case(m, ["pixel_values"], (_img(2, 32),), (_img(3, 32),), [B])
+
+
+@model("transformers")
+def m_hf__dinov2():
+    from transformers import Dinov2Config, Dinov2Model
+
+    cfg = Dinov2Config(image_size=32, patch_size=8, **TINY)
+    m = Dinov2Model(cfg).eval()
+    return Case(m, ["pixel_values"], (_img(2, 32),), (_img(3, 48),), [BHW])
+
+
+@model("transformers")
+def m_hf__clip_vision():
+    from transformers import CLIPVisionConfig, CLIPVisionModel
+
+    cfg = CLIPVisionConfig(image_size=32, patch_size=8, **TINY)
+    m = CLIPVisionModel(cfg).eval()
+    return Case(m, ["pixel_values"], (_img(2, 32),), (_img(3, 32),), [B])
+
+
+@model("transformers")
+def m_hf__clip_text():
+    from transformers import CLIPTextConfig, CLIPTextModel
+
+    cfg = CLIPTextConfig(vocab_size=100, max_position_embeddings=64, **TINY)
+    m = CLIPTextModel(cfg).eval()
+    return Case(m, ["input_ids"], (_ids(2, 8),), (_ids(3, 5),), [BS])
+
+
+@model("transformers")
+def m_hf__whisper_encoder():
+    from transformers import WhisperConfig
+    from transformers.models.whisper.modeling_whisper import WhisperEncoder
+
+    cfg = WhisperConfig(d_model=32, encoder_layers=2, encoder_attention_heads=2, encoder_ffn_dim=64, num_mel_bins=16,
+                        max_source_positions=32, vocab_size=100)
+    m = WhisperEncoder(cfg).eval()
+    import torch
+
+    return Case(m, ["input_features"], (torch.randn(2, 16, 64),), (torch.randn(3, 16, 64),), [B],
+                note="input length fixed at 2*max_source_positions (whisper checks it)")
+
+
+@model("transformers")
+def m_hf__wav2vec2():
+    from transformers import Wav2Vec2Config, Wav2Vec2Model
+
+    import torch
+
+    cfg = Wav2Vec2Config(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
+                         conv_dim=(16, 16), conv_stride=(5, 2), conv_kernel=(10, 3), num_conv_pos_embeddings=16,
+                         num_conv_pos_embedding_groups=2, vocab_size=100)
+    m = Wav2Vec2Model(cfg).eval()
+    return Case(m, ["input_values"], (torch.randn(2, 400),), (torch.randn(3, 320),), [{0: "batch", 1: "samples"}])
+
+
+@model("transformers")
+def m_hf__detr():
+    from transformers import DetrConfig, DetrForObjectDetection, ResNetConfig
+
+    bb = ResNetConfig(embedding_size=16, hidden_sizes=[16, 32, 32, 64], depths=[1, 1, 1, 1], out_features=["stage4"])
+    cfg = DetrConfig(use_timm_backbone=False, backbone_config=bb, use_pretrained_backbone=False, d_model=32,
+                     encoder_layers=1, decoder_layers=1, encoder_attention_heads=2, decoder_attention_heads=2,
+                     encoder_ffn_dim=64, decoder_ffn_dim=64, num_queries=10, num_labels=3)
+    m = DetrForObjectDetection(cfg).eval()
+    return Case(m, ["pixel_values"], (_img(2, 64),), (_img(3, 96),), [BHW])
+
+
+@model("transformers")
+def m_hf__mobilevit():
+    from transformers import MobileViTConfig, MobileViTModel
+
+    cfg = MobileViTConfig(image_size=64, hidden_sizes=[16, 24, 32], neck_hidden_sizes=[8, 8, 16, 16, 24, 32, 64])
+    m = MobileViTModel(cfg).eval()
+    return Case(m, ["pixel_values"], (_img(2, 64),), (_img(3, 96),), [BHW])
+
+
+@model("transformers")
+def m_hf__swin():
+    from transformers import SwinConfig, SwinModel
+
+    cfg = SwinConfig(image_size=64, patch_size=4, embed_dim=16, depths=[1, 1], num_heads=[1, 2], window_size=4)
+    m = SwinModel(cfg).eval()
+    return Case(m, ["pixel_values"], (_img(2, 64),), (_img(3, 96),), [BHW])
+
+
+@model("transformers")
+def m_hf__segformer():
+    from transformers import SegformerConfig, SegformerModel
+
+    cfg = SegformerConfig(num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[16, 32],
+                          num_attention_heads=[1, 2], patch_sizes=[7, 3], strides=[4, 2], mlp_ratios=[2, 2])
+    m = SegformerModel(cfg).eval()
+    return Case(m, ["pixel_values"], (_img(2, 64),), (_img(3, 96),), [BHW])
+
+
+#: zoo -> (import name, the package folder whose files are "user" files)
+ZOO_PACKAGE = {"torchvision": "torchvision", "timm": "timm", "transformers": "transformers"}
+
+
+# --------------------------------------------------------------------------- helpers
+def _first_line(text: str, limit: int = 300) -> str:
+    for ln in str(text).splitlines():
+        if ln.strip():
+            return ln.strip()[:limit]
+    return ""
+
+
+class LineTracer:
+    """sys.settrace limited to files under ``root``: the set of (file, line) that ran."""
+
+    def __init__(self, root: str):
+        self.root = root.rstrip(os.sep) + os.sep
+        self.lines: dict[str, set[int]] = {}
+        self._ok: dict[str, bool] = {}
+
+    def _local(self, frame, event, arg):
+        if event == "line":
+            self.lines.setdefault(frame.f_code.co_filename, set()).add(frame.f_lineno)
+        return self._local
+
+    def _global(self, frame, event, arg):
+        fn = frame.f_code.co_filename
+        ok = self._ok.get(fn)
+        if ok is None:
+            ok = self._ok[fn] = fn.startswith(self.root)
+        if ok:
+            return self._local
+        return None
+
+    def __enter__(self):
+        self._prev = sys.gettrace()
+        sys.settrace(self._global)
+        return self
+
+    def __exit__(self, *a):
+        sys.settrace(self._prev)
+
+
+def _rel(path: str, site: str) -> str:
+    return os.path.relpath(os.path.realpath(path), site)
+
+
+def _ranges(lines) -> str:
+    """'3-7,9,12-14'"""
+    out = []
+    for n in sorted(set(lines)):
+        if out and n == out[-1][1] + 1:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in out)
+
+
+def _leaves(out):
+    import torch
+    from torch.utils import _pytree as pytree
+
+    leaves = pytree.tree_leaves(out)
+    if len(leaves) == 1 and not isinstance(leaves[0], torch.Tensor) and hasattr(out, "to_tuple"):
+        leaves = pytree.tree_leaves(out.to_tuple())
+    return [t for t in leaves if isinstance(t, torch.Tensor)]
+
+
+def _compare(ref: list, got: list) -> str:
+    """'' when equal enough, else what differs."""
+    import numpy as np
+
+    if len(ref) != len(got):
+        return f"{len(got)} outputs, eager has {len(ref)}"
+    for i, (a, b) in enumerate(zip(ref, got)):
+        a = a.detach().cpu().numpy() if hasattr(a, "detach") else np.asarray(a)
+        b = b.detach().cpu().numpy() if hasattr(b, "detach") else np.asarray(b)
+        if a.shape != b.shape:
+            return f"output {i}: shape {list(b.shape)}, eager {list(a.shape)}"
+        if a.size == 0:
+            continue
+        if a.dtype == bool or b.dtype == bool or np.issubdtype(a.dtype, np.integer):
+            if not np.array_equal(a, b.astype(a.dtype)):
+                return f"output {i}: values differ"
+            continue
+        scale = max(1.0, float(np.abs(a).max()))
+        err = float(np.abs(a.astype(np.float64) - b.astype(np.float64)).max())
+        if not np.isfinite(err) or err > 1e-3 * scale:
+            return f"output {i}: max abs diff {err:.3g} (scale {scale:.3g})"
+    return ""
+
+
+# --------------------------------------------------------------------------- one exporter
+def run_one(name: str, exporter: str, site: str, checkpoint=None) -> dict:
+    import warnings
+
+    import torch
+
+    from exportlint.confirm import locate as L
+
+    zoo, builder = MODELS[name]
+    pkg_root = os.path.join(site, ZOO_PACKAGE[zoo])
+    users = L.UserFiles([pkg_root])
+    rec: dict = {"outcome": None}
+    torch.manual_seed(0)
+    t0 = time.perf_counter()
+    try:
+        case = globals()[builder]()
+        with torch.no_grad():
+            ref1 = _leaves(case.module(*case.inputs))
+            ref2 = _leaves(case.module(*case.alt))
+    except Exception as e:  # noqa: BLE001
+        rec.update(outcome="build-error", message=f"{type(e).__name__}: {_first_line(e)}")
+        return rec
+    rec["build_s"] = round(time.perf_counter() - t0, 2)
+    if case.note:
+        rec["note"] = case.note
+    mod, inputs = case.module, case.inputs
+
+    def dyn_shapes():
+        from torch.export import Dim
+
+        dims: dict[str, object] = {}
+
+        def one(d):
+            return {k: dims.setdefault(v, Dim(v, **DIM_RANGES.get(v, {}))) for k, v in d.items()}
+
+        return tuple([one(x) for x in d] if isinstance(d, list) else one(d) for d in case.dims)
+
+    warns: list = []
+
+    def showwarning(message, category, filename, lineno, file=None, line=None):
+        if exporter == "onnx-legacy" and issubclass(category, torch.jit.TracerWarning):
+            frames = [(fs.filename, fs.lineno) for fs in traceback.extract_stack()]
+            user = [f for f in frames if users.resolve(f[0])]
+            if user:
+                p, ln = user[-1]
+                warns.append([_rel(p, site), ln, _first_line(message, 160)])
+
+    tracer = LineTracer(pkg_root)
+    exported = None
+    onnx_path = None
+    t1 = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.showwarning = showwarning
+            if exporter in ("export-strict", "export-nonstrict"):
+                strict = exporter == "export-strict"
+                if strict:
+                    exported = torch.export.export(mod, inputs, dynamic_shapes=dyn_shapes(), strict=True)
+                else:
+                    with tracer:
+                        exported = torch.export.export(mod, inputs, dynamic_shapes=dyn_shapes(), strict=False)
+            elif exporter == "onnx-dynamo":
+                import tempfile
+
+                onnx_path = tempfile.mktemp(suffix=".onnx", dir=os.environ.get("ZOO_TMP") or None)
+                prog = torch.onnx.export(mod, inputs, dynamo=True, dynamic_shapes=dyn_shapes(), verbose=False)
+                prog.save(onnx_path)
+            else:
+                import tempfile
+
+                onnx_path = tempfile.mktemp(suffix=".onnx", dir=os.environ.get("ZOO_TMP") or None)
+                names = []
+                axes = {}
+                for n, t, d in zip(case.names, inputs, case.dims):
+                    if isinstance(d, list):
+                        for i, dd in enumerate(d):
+                            names.append(f"{n}_{i}")
+                            axes[f"{n}_{i}"] = dict(dd)
+                    else:
+                        names.append(n)
+                        axes[n] = dict(d)
+                with tracer:
+                    torch.onnx.export(mod, inputs, onnx_path, dynamo=False, input_names=names, dynamic_axes=axes)
+                rec["onnx_inputs"] = names
+    except Exception as e:  # noqa: BLE001
+        rec["export_s"] = round(time.perf_counter() - t1, 2)
+        rec["outcome"] = "fail"
+        rec["message"] = _first_line(L.exporter_message(e, 2000))
+        rec["error_type"] = type(e).__name__
+        if checkpoint:
+            checkpoint(dict(rec, located="timed out while locating"))
+
+        def second():
+            if exporter in ("export-strict", "export-nonstrict"):
+                return L.locate_by_draft_export(mod, inputs, {}, dyn_shapes(), users, strict=exporter == "export-strict",
+                                                message=str(e))
+            if exporter == "onnx-dynamo":
+                return (L.locate_dispatch_node(e, mod, inputs, {}, dyn_shapes(), users)
+                        or L.locate_by_draft_export(mod, inputs, {}, dyn_shapes(), users, message=str(e)))
+            return L.locate_legacy_op(e, mod, inputs, users)
+
+        loc = L.locate(e, exporter, users, second_pass=second)
+        if loc is not None:
+            rec["fail_at"] = [_rel(loc.path, site), loc.line, loc.how]
+            rec["stack"] = [[_rel(p, site), ln] for p, ln in loc.stack[:8]]
+        if warns:
+            rec["warns"] = _dedupe(warns)
+        return rec
+    rec["export_s"] = round(time.perf_counter() - t1, 2)
+    if warns:
+        rec["warns"] = _dedupe(warns)
+    # ---- does it match eager at the example and at the other sizes?
+    problem = ""
+    for label, args, ref in (("example", inputs, ref1), ("other size", case.alt, ref2)):
+        try:
+            if onnx_path is None:
+                got = _leaves(exported.module()(*args))
+            else:
+                import onnxruntime as ort
+
+                sess = ort.InferenceSession(onnx_path, providers=["CPUExecutionProvider"])
+                flat = []
+                for a in args:
+                    flat += list(a) if isinstance(a, (list, tuple)) else [a]
+                feeds = {i.name: t.numpy() for i, t in zip(sess.get_inputs(), flat)}
+                got = [torch.from_numpy(o) for o in sess.run(None, feeds)]
+            diff = _compare(ref, got)
+        except Exception as e:  # noqa: BLE001
+            diff = f"does not run: {type(e).__name__}: {_first_line(e, 200)}"
+        if diff:
+            problem = f"{label}: {diff}"
+            break
+    if onnx_path and os.path.exists(onnx_path):
+        os.unlink(onnx_path)
+    if problem:
+        rec.update(outcome="diverged", message=problem)
+        return rec
+    rec["outcome"] = "pass"
+    if exporter in ("export-strict", "onnx-dynamo"):
+        fresh = globals()[builder]().module  # a plain eager forward, as the proxy (see module doc)
+        with torch.no_grad(), tracer:
+            fresh(*inputs)
+        rec["ran_how"] = "eager proxy"
+    else:
+        rec["ran_how"] = "during export"
+    ran: dict[str, str] = {}
+    for f, lines in tracer.lines.items():
+        if users.resolve(f):
+            ran[_rel(f, site)] = _ranges(lines)
+    rec["ran"] = ran
+    return rec
+
+
+def _dedupe(warns: list) -> list:
+    seen, out = set(), []
+    for w in warns:
+        k = (w[0], w[1])
+        if k not in seen:
+            seen.add(k)
+            out.append(w)
+    return out
+
+
+# --------------------------------------------------------------------------- process control
+def _child(name, exporter, site, path, mem_gb):
+    try:
+        soft = int(mem_gb * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (soft + _vm_size(), resource.RLIM_INFINITY))
+    except (ValueError, OSError):
+        pass
+    def checkpoint(rec):
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(rec, fh)
+
+    try:
+        rec = run_one(name, exporter, site, checkpoint)
+    except MemoryError:
+        rec = {"outcome": "crash", "message": "MemoryError (memory limit)"}
+    except BaseException as e:  # noqa: BLE001
+        rec = {"outcome": "crash", "message": f"{type(e).__name__}: {_first_line(e)}"}
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(rec, fh)
+
+
+def _vm_size() -> int:
+    try:
+        with open("/proc/self/status") as fh:
+            for ln in fh:
+                if ln.startswith("VmSize:"):
+                    return int(ln.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("model")
+    ap.add_argument("out")
+    ap.add_argument("--exporters", nargs="*", default=list(EXPORTERS))
+    ap.add_argument("--timeout", type=float, default=240)
+    ap.add_argument("--mem-gb", type=float, default=6)
+    a = ap.parse_args()
+    sys.path.insert(0, HERE)
+    import zoo_tvshim
+
+    zoo_tvshim.install()
+    import sysconfig
+    import warnings
+
+    import torch
+
+    torch.set_num_threads(1)
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    zoo = MODELS[a.model][0]
+    __import__(ZOO_PACKAGE[zoo])
+    import torchvision  # noqa: F401  (through the shim)
+    import onnxruntime  # noqa: F401
+    import torch.onnx  # noqa: F401
+
+    site = os.path.realpath(sysconfig.get_paths()["purelib"])
+    mod = sys.modules[ZOO_PACKAGE[zoo]]
+    site = os.path.dirname(os.path.dirname(os.path.realpath(mod.__file__)))
+    result = {"model": a.model, "zoo": zoo, "exporters": {}, "substituted_ops": list(zoo_tvshim.SUBSTITUTED)}
+    tmpdir = os.environ.get("ZOO_TMP") or "/tmp"
+    for exporter in a.exporters:
+        path = os.path.join(tmpdir, f"zoo-{os.getpid()}-{exporter}.json")
+        t0 = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                _child(a.model, exporter, site, path, a.mem_gb)
+            except BaseException:  # noqa: BLE001
+                code = 1
+            finally:
+                os._exit(code)
+        deadline = t0 + a.timeout
+        status = None
+        while time.perf_counter() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            status = "timeout"
+        wall = round(time.perf_counter() - t0, 2)
+        if status == "timeout" and os.path.exists(path):  # it failed, then locating the line timed out
+            with open(path, encoding="utf-8") as fh:
+                rec = json.load(fh)
+            os.unlink(path)
+        elif status == "timeout":
+            rec = {"outcome": "timeout", "message": f"timed out after {a.timeout:.0f} s"}
+        elif os.path.exists(path):
+            with open(path, encoding="utf-8") as fh:
+                rec = json.load(fh)
+            os.unlink(path)
+        else:
+            sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+            rec = {"outcome": "crash", "message": f"child died (signal {sig}, status {status})"}
+        rec["wall_s"] = wall
+        result["exporters"][exporter] = rec
+        print(f"  {a.model:40s} {exporter:17s} {rec['outcome']:11s} {wall:6.1f}s  {rec.get('message', '')[:90]}",
+              file=sys.stderr, flush=True)
+    with open(a.out, "w", encoding="utf-8") as fh:
+        json.dump(result, fh)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

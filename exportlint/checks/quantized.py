@@ -1,0 +1,71 @@
+"""EXL404: eager-mode quantized models.
+
+Measured with torch 2.13: a model converted with ``torch.ao.quantization.convert`` (or
+``quantize_dynamic``, or prepared with observers) fails torch.export strict / non-strict and
+therefore onnx-dynamo, with messages that name no line of the user's model; the legacy
+exporter translates it op by op (a converted conv exports; ``quantized::linear_dynamic``
+does not). One finding per conversion call, and one per model class that builds quantized
+modules itself.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from exportlint.checks.base import Rule, register
+from exportlint.checks.common import snippet
+from exportlint.findings import Severity
+from exportlint.semantics.model import iter_nodes
+
+_NAMESPACES = ("torch.ao.quantization.", "torch.quantization.")
+_CONVERSIONS = frozenset({"convert", "quantize", "quantize_dynamic", "quantize_qat", "prepare", "prepare_qat"})
+_QUANT_MODULE_PREFIXES = ("torch.ao.nn.quantized.", "torch.nn.quantized.", "torch.ao.nn.intrinsic.quantized.",
+                          "torch.nn.intrinsic.quantized.")
+
+
+@register
+class EagerQuantizedModel(Rule):
+    code = "EXL404"
+    name = "eager-quantized-model"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict", "onnx-dynamo")
+    summary = "An eager-mode quantized model (torch.ao.quantization convert/prepare, quantized modules)."
+    scope = "file"
+
+    def check(self, ctx):
+        if "quantiz" not in ctx.text:
+            return ()  # cheap pre-check: no quantization API named in the file
+        imports = ctx.model.imports
+        for n in iter_nodes(ctx.module):
+            if not isinstance(n, cst.Call):
+                continue
+            q = imports.resolve(n.func) or ""
+            if q.rsplit(".", 1)[0] + "." in _NAMESPACES and q.rsplit(".", 1)[-1] in _CONVERSIONS:
+                what = q.rsplit(".", 1)[-1]
+                ctx.report(
+                    n,
+                    f"`{snippet(ctx, n)}` makes an eager-mode {'prepared (observed)' if what.startswith('prepare') else 'quantized'} "
+                    "model: torch.export (strict and non-strict) and onnx-dynamo reject it with errors that name "
+                    "no line of the model (packed params have no `__obj_flatten__`, observer hooks are skipped); "
+                    "the legacy exporter translates it op by op where it can. Export the float model, or "
+                    "quantize the exported program (PT2E: torchao `prepare_pt2e`/`convert_pt2e`, or ONNX Runtime "
+                    "quantization of the ONNX file).",
+                )
+        for cls in ctx.model.classes.values():
+            if not cls.is_module:
+                continue
+            for attr in cls.attrs.values():
+                v = attr.value
+                if not isinstance(v, cst.Call):
+                    continue
+                q = imports.resolve(v.func) or ""
+                if q.startswith(_QUANT_MODULE_PREFIXES):
+                    ctx.report(
+                        cls.node.name,
+                        f"`{cls.name}` builds quantized modules (`{snippet(ctx, v)}`): an eager-mode quantized model "
+                        "fails torch.export (strict and non-strict) and onnx-dynamo with errors that name no line "
+                        "of the model. Export the float model and quantize the exported program (PT2E or ONNX "
+                        "Runtime quantization).",
+                    )
+                    break
+        return ()

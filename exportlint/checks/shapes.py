@@ -1,0 +1,557 @@
+"""EXL112-EXL115: sizes that become constants or specialise a dynamic dimension.
+
+Every claim here was measured with torch 2.13 (the rule pages quote the messages):
+
+- EXL112: a tensor built from a Python list of sizes (legacy tracer and ``jit.trace`` bake the
+  list), from ``torch.as_tensor(size)`` (torch.export specialises the dim), or from a size
+  turned into a float (``float(n)``, ``math.sqrt(n)``: non-strict specialises, legacy bakes).
+  ``torch.tensor(x.shape[0])``, ``torch.tensor(n // 2)`` and ``torch.full((), n)`` export with
+  every exporter and are not reported.
+- EXL113: adaptive pooling to an output size other than 1 (global pooling always exports).
+- EXL114: ``chunk`` / ``split`` of a forward input along a dimension that may be dynamic.
+- EXL115: an RNN module (LSTM / GRU / RNN) in forward: torch.export specialises the sequence
+  length.
+
+EXL113-EXL115 follow the project's dynamic-shape declarations (``declares_dynamic``): silent
+for a project that exports fixed shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from exportlint.checks.base import Rule, register
+from exportlint.checks.common import assignments_in_scope, declared_dims, declares_dynamic, snippet
+from exportlint.findings import Severity
+from exportlint.semantics.imports import dotted
+from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
+from exportlint.semantics.model import iter_nodes, literal_value
+
+_TENSOR_FROM_DATA = frozenset({"torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor",
+                               "torch.LongTensor", "torch.IntTensor", "torch.asarray"})
+_FLOAT_CONVERSIONS = ("float", "builtins.float")
+
+
+def _severity(mode: Optional[bool]) -> Optional[Severity]:
+    """Rule severity when the project declares dynamic dims; a warning when unknown."""
+    return None if mode else Severity.WARNING
+
+
+def _local_values(fn) -> dict[str, list[cst.BaseExpression]]:
+    out: dict[str, list[cst.BaseExpression]] = {}
+    for name, value, _ in assignments_in_scope(fn.node):
+        out.setdefault(name, []).append(value)
+    return out
+
+
+def _resolve(e: cst.BaseExpression, values: dict) -> cst.BaseExpression:
+    """A name assigned exactly once in the function -> its value (one step)."""
+    if isinstance(e, cst.Name) and len(values.get(e.value, ())) == 1:
+        return values[e.value][0]
+    return e
+
+
+def _has_float_conversion(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> bool:
+    """Whether a size reaches `e` through float() / math.* / numpy (a Python float)."""
+    for n in iter_nodes(e):
+        if isinstance(n, cst.Call):
+            q = fn.imports.resolve(n.func) or dotted(n.func) or ""
+            if q in _FLOAT_CONVERSIONS or q.startswith(("math.", "numpy.")):
+                if any(fn.kind(a.value) == SHAPE for a in n.args):
+                    return True
+        elif isinstance(n, cst.Name) and depth < 2 and len(values.get(n.value, ())) == 1 and n is not e:
+            if _has_float_conversion(fn, values[n.value][0], values, depth + 1):
+                return True
+    if isinstance(e, cst.Name) and depth < 2 and len(values.get(e.value, ())) == 1:
+        return _has_float_conversion(fn, values[e.value][0], values, depth + 1)
+    return False
+
+
+def _size_sequence(fn, e: cst.BaseExpression) -> bool:
+    """`x.shape`, `x.size()`, `x.shape[-2:]`, `list(x.shape)`, `[w, h]`: several sizes at once."""
+    if isinstance(e, (cst.List, cst.Tuple)):
+        return any(isinstance(el, cst.Element) and fn.kind(el.value) == SHAPE for el in e.elements)
+    if isinstance(e, cst.Attribute) and e.attr.value == "shape":
+        return fn.kind(e.value) in TENSORISH
+    if isinstance(e, cst.Call):
+        f = e.func
+        if isinstance(f, cst.Attribute) and f.attr.value == "size" and not e.args:
+            return fn.kind(f.value) in TENSORISH
+        if isinstance(f, cst.Name) and f.value in ("list", "tuple") and len(e.args) == 1:
+            return _size_sequence(fn, e.args[0].value)
+    if isinstance(e, cst.Subscript) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Slice):
+        return _size_sequence(fn, e.value)
+    return False
+
+
+@register
+class SizeToTensor(Rule):
+    code = "EXL112"
+    name = "size-to-tensor"
+    severity = Severity.ERROR
+    summary = "A tensor built from a Python list of sizes, as_tensor(size), or a size turned into a float."
+
+    def check(self, ctx):
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()  # fixed shapes: the baked sizes are the only sizes
+        for fn in ctx.model.functions:
+            values: Optional[dict] = None
+            for call in fn.calls:
+                q = call.qualname or ""
+                if q not in _TENSOR_FROM_DATA or not call.node.args:
+                    continue
+                data = call.node.args[0]
+                if data.keyword is not None or data.star:
+                    continue
+                if values is None:
+                    values = _local_values(fn)
+                src = _resolve(data.value, values)
+                exps: list[str] = []
+                why = ""
+                if _size_sequence(fn, src) or (src is not data.value and _size_sequence(fn, data.value)):
+                    why = "a Python list of sizes is recorded as a constant by the legacy tracer"
+                    exps.append("onnx-legacy")
+                    if q == "torch.as_tensor":
+                        exps = ["export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy"]
+                        why += "; torch.export specialises the dimensions"
+                elif fn.kind(data.value) == SHAPE:
+                    if q == "torch.as_tensor":
+                        exps = ["export-strict", "export-nonstrict", "onnx-dynamo"]
+                        why = "torch.export specialises the dimension (`torch.tensor(n)` keeps it symbolic)"
+                    elif _has_float_conversion(fn, data.value, values):
+                        exps = ["export-nonstrict", "onnx-dynamo", "onnx-legacy"]
+                        why = ("a size turned into a Python float is a constant for the legacy tracer and "
+                               "specialises the dimension for torch.export non-strict")
+                if not exps:
+                    continue
+                ctx.report(
+                    call.node,
+                    f"tensor built from sizes (`{snippet(ctx, call.node)}`): {why}, so the exported model is "
+                    "wrong or rejected at other input sizes. Build it from one int at a time: "
+                    "`torch.tensor(n)` and `torch.full((), n)` keep the size symbolic with every exporter; do "
+                    "float maths on that tensor (`torch.tensor(n).float().sqrt()`), and `torch.stack` pieces.",
+                    exporters=tuple(exps),
+                    severity=_severity(mode),
+                )
+        return ()
+
+
+_ADAPTIVE_FUNCS = {f"torch.nn.functional.adaptive_{k}_pool{d}d" for k in ("avg", "max") for d in (1, 2, 3)}
+_ADAPTIVE_MODULES = {f"torch.nn.Adaptive{k}Pool{d}d" for k in ("Avg", "Max") for d in (1, 2, 3)} | {
+    f"torch.nn.modules.pooling.Adaptive{k}Pool{d}d" for k in ("Avg", "Max") for d in (1, 2, 3)}
+
+
+def _output_size(call: cst.Call, index: int) -> object:
+    pos = [a for a in call.args if a.keyword is None and not a.star]
+    if index < len(pos):
+        return literal_value(pos[index].value)
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "output_size":
+            return literal_value(a.value)
+    return None
+
+
+def _non_global(v: object) -> bool:
+    """An output size known to be other than 1 everywhere (None entries keep the input size)."""
+    vals = list(v) if isinstance(v, (list, tuple)) else [v]
+    return any(isinstance(x, int) and not isinstance(x, bool) and x != 1 for x in vals)
+
+
+@register
+class AdaptivePoolToSize(Rule):
+    code = "EXL113"
+    name = "adaptive-pool-to-size"
+    severity = Severity.WARNING
+    exporters = ("onnx-dynamo", "onnx-legacy")
+    summary = "Adaptive pooling to an output size other than 1: legacy needs static divisible sizes."
+
+    def check(self, ctx):
+        mode = declares_dynamic(ctx)
+        exps = ("onnx-legacy",) if mode is False else ("onnx-dynamo", "onnx-legacy")
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                if (call.qualname or "") in _ADAPTIVE_FUNCS and _non_global(_output_size(call.node, 1)):
+                    self._report(ctx, call.node, exps)
+        reads: dict[str, set[str]] = {}
+        for fn in ctx.model.functions:
+            if fn.cls is not None:
+                reads.setdefault(fn.cls.name, set()).update(fn.self_attr_reads)
+        for cls in ctx.model.classes.values():
+            used = reads.get(cls.name)
+            if not used:
+                continue
+            for attr in cls.attrs.values():
+                v = attr.value
+                if attr.what != "submodule" or attr.name not in used or not isinstance(v, cst.Call):
+                    continue
+                q = ctx.model.imports.resolve(v.func) or ""
+                if q in _ADAPTIVE_MODULES and _non_global(_output_size(v, 0)):
+                    self._report(ctx, v, exps)
+        return ()
+
+    def _report(self, ctx, node, exps):
+        ctx.report(
+            node,
+            f"adaptive pooling to a fixed size (`{snippet(ctx, node)}`): the legacy ONNX exporter supports it "
+            "only for static input sizes divisible by the output size ('input size not accessible' with a "
+            "dynamic H/W, 'output size that are not factor of input size' otherwise)"
+            + ("; onnx-dynamo exports a dynamic H/W but computes wrong values at other sizes" if "onnx-dynamo" in exps
+               else "")
+            + ". Global pooling (`output_size=1`, `x.mean((-2, -1), keepdim=True)`) exports everywhere; "
+            "otherwise pool with a fixed kernel/stride computed for the input size you export.",
+            exporters=exps,
+        )
+
+
+def _dim_arg(call: cst.Call, pos_index: int) -> object:
+    pos = [a for a in call.args if a.keyword is None and not a.star]
+    if pos_index < len(pos):
+        return literal_value(pos[pos_index].value)
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "dim":
+            return literal_value(a.value)
+    return 0
+
+
+@register
+class SplitDynamicDim(Rule):
+    code = "EXL114"
+    name = "split-dynamic-dim"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict", "onnx-dynamo")
+    summary = "chunk/split of a forward input along its batch (or a declared dynamic) dimension."
+
+    def check(self, ctx):
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()
+        for fn in ctx.model.functions:
+            if fn.why not in ("forward", "export-call"):
+                continue
+            dyn = declared_dims(ctx, fn.cls.name if fn.cls is not None else None)
+            params = [p.name.value for p in list(fn.node.params.posonly_params) + list(fn.node.params.params)]
+            inputs = _batch_first_names(ctx, fn, {p for p in params if fn.env.get(p) in TENSORISH})
+            for call in fn.calls:
+                q = call.qualname or ""
+                name = q.rsplit(".", 1)[-1]
+                if name not in ("chunk", "split", "tensor_split"):
+                    continue
+                if q.startswith("torch.Tensor.") and call.receiver_kind in TENSORISH:
+                    recv = call.node.func.value if isinstance(call.node.func, cst.Attribute) else None
+                    dim = _dim_arg(call.node, 1)
+                elif q in ("torch.chunk", "torch.split", "torch.tensor_split") and call.node.args:
+                    recv = call.node.args[0].value
+                    dim = _dim_arg(call.node, 2)
+                else:
+                    continue
+                if not isinstance(recv, cst.Name) or recv.value not in inputs or not isinstance(dim, int):
+                    continue
+                pos = [a for a in call.node.args if a.keyword is None and not a.star]
+                k = 0 if q.startswith("torch.Tensor.") else 1
+                sections = pos[k].value if k < len(pos) else None
+                # a count or one piece size (measured); a list of sizes, or sizes from data, is
+                # another matter (EXL104 / EXL102)
+                if sections is None or isinstance(sections, (cst.List, cst.Tuple)) or fn.kind(sections) not in (CONST, SHAPE):
+                    continue
+                declared = dyn.get(recv.value, set())
+                if dim in declared:
+                    sev = None
+                elif dim == 0:
+                    sev = _severity(mode) if not declared else Severity.WARNING
+                else:
+                    continue
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)}` splits input `{recv.value}` along dim {dim} into a fixed number "
+                    "of pieces: with that dimension dynamic torch.export fails ('Constraints violated ... Not all "
+                    "values of ... satisfy the generated guard') and onnx-dynamo exports it static. Split a "
+                    "static dimension, or keep the pieces as one batched tensor.",
+                    severity=sev,
+                )
+        return ()
+
+
+_RNN_MODULES = {f"torch.nn.{n}" for n in ("LSTM", "GRU", "RNN")} | {
+    f"torch.nn.modules.rnn.{n}" for n in ("LSTM", "GRU", "RNN")}
+
+#: methods and functional ops that keep a tensor's batch dimension first
+_KEEP_METHODS = frozenset("to float half double bfloat16 contiguous clone detach relu sigmoid tanh exp abs neg sqrt "
+                          "softmax log_softmax type_as masked_fill clamp mul add sub div".split())
+_KEEP_F = frozenset("relu gelu silu elu leaky_relu sigmoid tanh softmax log_softmax dropout layer_norm group_norm "
+                    "normalize conv1d conv2d conv3d linear interpolate pad batch_norm".split())
+
+
+def _keeps_batch(ctx, fn, v: cst.BaseExpression, bf: set) -> bool:
+    if isinstance(v, cst.Name):
+        return v.value in bf
+    if isinstance(v, cst.BinaryOperation):
+        return _keeps_batch(ctx, fn, v.left, bf) or _keeps_batch(ctx, fn, v.right, bf)
+    if isinstance(v, cst.Call):
+        f = v.func
+        args = [a.value for a in v.args if a.keyword is None and not a.star]
+        if isinstance(f, cst.Attribute) and fn._is_self_attr(f):
+            # self.block(x): a submodule (not an RNN, whose batch may come second)
+            fact = fn.cls.find_attr(f.attr.value) if fn.cls is not None else None
+            if fact is None or fact.what != "submodule" or not args:
+                return False
+            if isinstance(fact.value, cst.Call) and (ctx.model.imports.resolve(fact.value.func) or "") in _RNN_MODULES:
+                return False
+            return _keeps_batch(ctx, fn, args[0], bf)
+        if isinstance(f, cst.Attribute) and f.attr.value in _KEEP_METHODS and fn.kind(f.value) in TENSORISH:
+            return _keeps_batch(ctx, fn, f.value, bf)
+        q = ctx.model.imports.resolve(f) or ""
+        if q.startswith("torch.nn.functional.") and q.rsplit(".", 1)[-1] in _KEEP_F and args:
+            return _keeps_batch(ctx, fn, args[0], bf)
+    return False
+
+
+def _batch_first_names(ctx, fn, inputs: set) -> set:
+    """Forward inputs and the names computed from them by batch-preserving steps (arithmetic,
+    submodule calls, activations, dtype/device moves), in statement order; a name bound any
+    other way (reshape, permute, tuple unpacking, a loop) is dropped."""
+    bf = set(inputs)
+    for n, v, _ in assignments_in_scope(fn.node):
+        if _keeps_batch(ctx, fn, v, bf):
+            bf.add(n)
+        else:
+            bf.discard(n)
+    for node in iter_nodes(fn.node):
+        targets = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets if not isinstance(t.target, cst.Name)]
+        elif isinstance(node, (cst.For, cst.CompFor, cst.AugAssign, cst.NamedExpr)):
+            targets = [node.target]
+        for t in targets:
+            for m in iter_nodes(t):
+                if isinstance(m, cst.Name):
+                    bf.discard(m.value)
+    return bf
+
+
+@register
+class RnnDynamicSequence(Rule):
+    code = "EXL115"
+    name = "rnn-dynamic-sequence"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict", "onnx-dynamo")
+    summary = "An LSTM/GRU/RNN module in forward: torch.export specialises the sequence length."
+
+    def check(self, ctx):
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()
+        for fn in ctx.model.functions:
+            if fn.cls is None or fn.self_name is None:
+                continue
+            for call in fn.calls:
+                f = call.node.func
+                if call.receiver_kind != "self" or not isinstance(f, cst.Attribute):
+                    continue
+                fact = fn.cls.find_attr(f.attr.value)
+                if fact is None or fact.what != "submodule" or not isinstance(fact.value, cst.Call):
+                    continue
+                q = ctx.model.imports.resolve(fact.value.func) or ""
+                if q not in _RNN_MODULES:
+                    continue
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)}` runs an nn.{q.rsplit('.', 1)[-1]}: torch.export specialises its "
+                    "sequence length ('You marked t as dynamic but your code specialized it to be a constant') "
+                    "and onnx-dynamo exports it static; a dynamic batch is fine. Export with a fixed sequence "
+                    "length, or use the legacy exporter (`dynamo=False`), which keeps it dynamic.",
+                    severity=_severity(mode),
+                )
+        return ()
+
+
+_TO_INT = {"int": "int", "builtins.int": "int", "round": "round", "builtins.round": "round",
+           "math.ceil": "math.ceil", "math.floor": "math.floor", "math.trunc": "math.trunc"}
+_FLOAT_FUNCS = ("math.sqrt", "math.log", "math.log2", "math.exp", "math.pow")
+
+
+def _floaty(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> bool:
+    """A size made a Python float: true division, float(), math.sqrt/log/... of a size."""
+    for n in iter_nodes(e):
+        if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Divide) and fn.kind(n) == SHAPE:
+            return True
+        if isinstance(n, cst.Call):
+            q = fn.imports.resolve(n.func) or dotted(n.func) or ""
+            if (q in _FLOAT_CONVERSIONS or q in _FLOAT_FUNCS) and any(fn.kind(a.value) == SHAPE for a in n.args):
+                return True
+        if isinstance(n, cst.Name) and depth < 2 and len(values.get(n.value, ())) == 1:
+            if _floaty(fn, values[n.value][0], values, depth + 1):
+                return True
+    return False
+
+
+def _float_round_trip(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> Optional[tuple[str, cst.Call]]:
+    """`round(x.shape[0] / 2)`, `int(h * 0.5)`, `math.ceil(n / p)` in (or bound to a name in) e."""
+    for n in iter_nodes(e):
+        if isinstance(n, cst.Call) and n.args:
+            q = fn.imports.resolve(n.func) or dotted(n.func) or ""
+            name = _TO_INT.get(q)
+            if name is not None and fn.kind(n) == SHAPE and _floaty(fn, n.args[0].value, values):
+                return name, n
+        if isinstance(n, cst.Name) and depth < 2 and len(values.get(n.value, ())) == 1:
+            r = _float_round_trip(fn, values[n.value][0], values, depth + 1)
+            if r is not None:
+                return r
+    return None
+
+
+@register
+class SizeThroughFloat(Rule):
+    code = "EXL116"
+    name = "size-through-float"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
+    summary = "A size made a float and back (round(n / 2), int(math.sqrt(n))) used as a slice bound or size."
+
+    def check(self, ctx):
+        from exportlint.checks.control_flow import SIZE_APIS
+
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()  # fixed shapes: the computed size is a constant anyway
+        for fn in ctx.model.functions:
+            values: Optional[dict] = None
+            sites: list[cst.BaseExpression] = []
+            for sub in fn.subscripts:
+                if SHAPE in sub.index_kinds:
+                    sites.append(sub.node)
+            for call in fn.calls:
+                q = call.qualname or ""
+                if q.startswith("torch.") and q.rsplit(".", 1)[-1] in SIZE_APIS:
+                    sites.extend(a.value for a, k in zip(call.node.args, call.arg_kinds) if k == SHAPE)
+            seen: set[int] = set()
+            for site in sites:
+                if values is None:
+                    values = _local_values(fn)
+                r = _float_round_trip(fn, site, values)
+                if r is None or id(r[1]) in seen:
+                    continue
+                seen.add(id(r[1]))
+                name, conv = r
+                exps = ["export-strict", "export-nonstrict", "onnx-legacy"]
+                if name in ("int", "round"):
+                    exps.insert(2, "onnx-dynamo")
+                ctx.report(
+                    site,
+                    f"size computed through a Python float (`{snippet(ctx, conv)}`) used as a size or slice bound: "
+                    "with that dimension dynamic torch.export cannot keep it symbolic ('Constraints violated ... "
+                    "satisfy the generated guard'), the legacy tracer bakes it ('Converting a tensor to a Python "
+                    "integer/float') or fails (`round`: 'type Tensor doesn't define __round__ method'). Use integer "
+                    "arithmetic on sizes: `n // 2`, `(n + p - 1) // p` for a ceiling.",
+                    exporters=tuple(exps),
+                    severity=_severity(mode),
+                )
+        return ()
+
+
+def _export_dims(ctx, cls_name: Optional[str]) -> tuple[dict[str, set], bool]:
+    """Forward-parameter -> dims declared dynamic for torch.export (``dynamic_shapes=`` of this
+    file's torch.export calls, and the project's declarations for the class when known), and
+    whether any ``Dim(...)`` of the file gives a ``min=`` (then the author bounded the dims)."""
+    from exportlint.checks.common import _dims_of, call_exporters, forward_params, model_class_of
+
+    out: dict[str, set] = {}
+    for ec in ctx.model.export_calls:
+        if not set(call_exporters(ec)) & {"export-strict", "export-nonstrict"}:
+            continue
+        ds = ec.kwarg("dynamic_shapes")
+        if isinstance(ds, cst.Name):
+            for scope in (ec.scope, ctx.module):
+                vals = [v for n, v, _ in assignments_in_scope(scope) if n == ds.value]
+                if vals:
+                    ds = vals[0] if len(vals) == 1 else None
+                    break
+        if isinstance(ds, cst.Dict):
+            for el in ds.elements:
+                if isinstance(el, cst.DictElement):
+                    k = literal_value(el.key)
+                    if isinstance(k, str):
+                        out.setdefault(k, set()).update(_dims_of(el.value))
+        elif isinstance(ds, (cst.Tuple, cst.List)):
+            # positional form: one entry per forward input
+            cls = model_class_of(ctx, ec)
+            params = forward_params(cls) if cls is not None else []
+            for p, el in zip(params, ds.elements):
+                if isinstance(el, cst.Element) and isinstance(el.value, (cst.Dict, cst.Tuple, cst.List)):
+                    out.setdefault(p, set()).update(_dims_of(el.value))
+    proj = getattr(ctx, "project_dynamic", None)
+    if proj and cls_name and cls_name in proj:
+        for p, dims in proj[cls_name].items():
+            out.setdefault(p, set()).update(d for d in dims if isinstance(d, int))
+    bounded = False
+    if out and "min" in ctx.text:
+        for n in iter_nodes(ctx.module):
+            if isinstance(n, cst.Call) and (ctx.model.imports.resolve(n.func) or dotted(n.func) or "").endswith("Dim"):
+                if any(a.keyword is not None and a.keyword.value == "min" for a in n.args):
+                    bounded = True
+                    break
+    return out, bounded
+
+
+def _slice_offset(s: cst.Slice) -> Optional[int]:
+    """How much a constant slice takes off a dimension: `1:` -> 1, `:-2` -> 2, `1:-1` -> 2."""
+    lo = literal_value(s.lower) if s.lower is not None else 0
+    hi = literal_value(s.upper) if s.upper is not None else None
+    if s.step is not None:
+        return None
+    if not isinstance(lo, int) or isinstance(lo, bool) or lo < 0:
+        return None
+    off = lo
+    if hi is not None:
+        if not isinstance(hi, int) or isinstance(hi, bool) or hi >= 0:
+            return None
+        off += -hi
+    return off or None
+
+
+@register
+class SliceNarrowsDynamicDim(Rule):
+    code = "EXL117"
+    name = "slice-narrows-dynamic-dim"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict")
+    summary = "A constant slice (x[:, 1:]) of a dimension declared dynamic with a Dim that allows small sizes."
+
+    def check(self, ctx):
+        if not ctx.model.export_calls and not getattr(ctx, "project_dynamic", None):
+            return ()
+        cache: dict[Optional[str], tuple[dict, bool]] = {}
+        for fn in ctx.model.functions:
+            if fn.why not in ("forward", "export-call"):
+                continue
+            key = fn.cls.name if fn.cls is not None else None
+            if key not in cache:
+                cache[key] = _export_dims(ctx, key)
+            dyn, bounded = cache[key]
+            if not dyn or bounded:
+                continue
+            reassigned = {n for n, v, _ in assignments_in_scope(fn.node) if not isinstance(v, cst.BinaryOperation)}
+            for sub in fn.subscripts:
+                base = sub.node.value
+                if not isinstance(base, cst.Name) or base.value in reassigned or base.value not in dyn:
+                    continue
+                dims = dyn[base.value]
+                for i, el in enumerate(sub.node.slice):
+                    sl = el.slice
+                    if isinstance(sl, cst.Index) and isinstance(sl.value, cst.Ellipsis):
+                        break  # positions after `...` count from the end: not followed
+                    if isinstance(sl, cst.Slice) and i in dims:
+                        off = _slice_offset(sl)
+                        if off is not None:
+                            ctx.report(
+                                sub.node,
+                                f"`{snippet(ctx, sub.node)}` takes {off} off dim {i} of `{base.value}`, which an export "
+                                "call declares dynamic: torch.export then needs that dim to stay above "
+                                f"{off + 1} ('Not all values of ... satisfy the generated guard ((-{off}) + ...) != 1') "
+                                f"and rejects the Dim's default range. Give the Dim a minimum "
+                                f"(`Dim(..., min={off + 2})`) or use `Dim.AUTO`.",
+                            )
+                            break
+        return ()

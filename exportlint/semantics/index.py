@@ -1,0 +1,376 @@
+"""Per-file facts for the project index, read with the stdlib ``ast`` (no libcst).
+
+One ``FileIndex`` per file and content: its imports (made absolute), star imports and
+``__all__``, top-level functions, classes (bases, methods, ``self.x = Ctor(...)`` attributes
+of ``__init__``), whether it defines a ``forward``, and its export calls with the facts the
+project context needs (opsets, dynamic dims). ``ast.parse`` costs a fraction of a libcst
+parse; the index is cached by (module name, content hash).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+#: qualified names of the exporter entry points (kept in step with model.EXPORT_APIS)
+EXPORT_APIS = frozenset(
+    {
+        "torch.onnx.export", "torch.onnx.dynamo_export", "torch.export.export", "torch.export.export_for_training",
+        "torch.export.export_for_inference", "torch.export.draft_export", "torch.jit.trace", "torch.jit.trace_module",
+        "torch._dynamo.export",
+    }
+)
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    line: int
+    #: bases as written, resolved through the file's imports (absolute) or local names
+    bases: list[str]
+    methods: dict[str, int] = field(default_factory=dict)
+    #: self.<attr> = Ctor(...) in __init__: attr -> qualified constructor names (the element
+    #: classes for nn.ModuleList / nn.Sequential)
+    attrs: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class ExportFacts:
+    api: str
+    line: int
+    #: the model expression's name (``Model`` for ``Model(...)``, a function, a variable)
+    model: Optional[str]
+    #: the class the model was built from when the file says (``m = Model(); export(m, ...)``)
+    model_class: Optional[str]
+    opset: Optional[int]
+    #: parameter (or input) name -> dims declared dynamic ("*": not known statically)
+    dynamic: dict[str, set] = field(default_factory=dict)
+    declares_dynamic: bool = False
+    #: ``input_names=[...]`` when literal (maps dynamic_axes to forward parameters)
+    input_names: Optional[list[str]] = None
+
+
+@dataclass
+class FileIndex:
+    path: str
+    module: str
+    is_package: bool
+    digest: str
+    ok: bool = True  # False: ast could not parse it
+    imports: dict[str, str] = field(default_factory=dict)
+    star: list[str] = field(default_factory=list)
+    all: Optional[list[str]] = None
+    functions: dict[str, int] = field(default_factory=dict)
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    export_calls: list[ExportFacts] = field(default_factory=list)
+    has_forward: bool = False
+    #: top-level names bound by plain assignments
+    assigned: set = field(default_factory=set)
+    #: spans of functions, classes and assignments (``semantics.reduce``)
+    outline: Any = None
+
+    def package(self) -> str:
+        return self.module if self.is_package else self.module.rpartition(".")[0]
+
+    def exports_name(self, name: str) -> bool:
+        """Is ``name`` bound by ``from <this> import *``?"""
+        if self.all is not None:
+            return name in self.all
+        return not name.startswith("_") and (
+            name in self.functions or name in self.classes or name in self.imports or name in self.assigned
+        )
+
+    def defines(self, name: str) -> bool:
+        return name in self.functions or name in self.classes
+
+
+def absolute(module_pkg: str, level: int, name: Optional[str]) -> str:
+    """Absolute module name of ``from <dots><name> import`` inside package ``module_pkg``."""
+    if level == 0:
+        return name or ""
+    parts = module_pkg.split(".") if module_pkg else []
+    if level - 1 > 0:
+        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    base = ".".join(parts)
+    if name:
+        return f"{base}.{name}" if base else name
+    return base
+
+
+def _dotted(e: ast.AST) -> Optional[str]:
+    parts = []
+    while isinstance(e, ast.Attribute):
+        parts.append(e.attr)
+        e = e.value
+    if isinstance(e, ast.Name):
+        parts.append(e.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _resolve(imports: dict[str, str], d: Optional[str]) -> Optional[str]:
+    if d is None:
+        return None
+    head, _, rest = d.partition(".")
+    q = imports.get(head)
+    if q is None:
+        return d
+    return f"{q}.{rest}" if rest else q
+
+
+def _literal(e: Optional[ast.AST]):
+    if e is None:
+        return None
+    try:
+        return ast.literal_eval(e)
+    except Exception:
+        return _MISSING
+
+
+_MISSING = object()
+
+_CACHE: dict[tuple[str, str, str], FileIndex] = {}
+
+
+def index_source(text: str, path: str, module: str, is_package: bool, digest: Optional[str] = None,
+                 tree: Optional[ast.Module] = None) -> FileIndex:
+    digest = digest or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = (path, module, digest)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    if len(_CACHE) > 8192:  # long sessions (the language server): start over
+        _CACHE.clear()
+    fi = FileIndex(path, module, is_package, digest)
+    ends = None
+    code = None
+    docs: list = []
+    if tree is None:
+        from exportlint.semantics.reduce import skeleton_and_docs
+
+        # function bodies (but __init__) hold nothing the index needs: parse without them,
+        # unless the file calls an exporter (export calls may sit in any function)
+        src = text
+        code = None
+        if not _may_export(text):
+            from exportlint.semantics.reduce import code_lines
+
+            code = code_lines(text)
+            src, ends, docs = skeleton_and_docs(text, code)
+        try:
+            tree = ast.parse(src, path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            try:
+                tree = ast.parse(text, path) if src is not text else None
+                ends, docs = None, []  # the scan went wrong somewhere: trust only the tree
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                tree = None
+            if tree is None:
+                fi.ok = False
+                _CACHE[key] = fi
+                return fi
+    _Indexer(fi).run(tree, text, ends)
+    if fi.outline is not None and fi.has_forward:
+        fi.outline.code = code
+        fi.outline.docs = docs
+    _CACHE[key] = fi
+    return fi
+
+
+def _may_export(text: str) -> bool:
+    return ("export" in text or "trace" in text) and _EXPORT_CALL_RE.search(text) is not None
+
+
+_FORWARD_RE = re.compile(r"\bdef\s+forward\b")
+_EXPORT_CALL_RE = re.compile(r"\b(?:export|trace|trace_module|dynamo_export|draft_export|export_for_training|export_for_inference)\s*\(")
+
+
+class _Indexer:
+    def __init__(self, fi: FileIndex) -> None:
+        self.fi = fi
+        self.pkg = fi.package()
+
+    def run(self, tree: ast.Module, text: str, ends: Optional[dict] = None) -> None:
+        from exportlint.semantics.reduce import outline, split_lines
+
+        self._top(tree.body)
+        self.fi.has_forward = _FORWARD_RE.search(text) is not None
+        if _may_export(text):
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    self._maybe_export(node)
+            # export calls: model class of `m = Model(...)` in the same scope
+            if self.fi.export_calls:
+                self._export_model_classes(tree)
+        self.fi.outline = outline(tree, len(split_lines(text)), text, ends)
+
+    def _import(self, st: ast.AST) -> None:
+        fi = self.fi
+        if isinstance(st, ast.Import):
+            for a in st.names:
+                if a.asname:
+                    fi.imports[a.asname] = a.name
+                else:
+                    top = a.name.split(".", 1)[0]
+                    fi.imports.setdefault(top, top)
+        elif isinstance(st, ast.ImportFrom):
+            base = absolute(self.pkg, st.level, st.module)
+            for a in st.names:
+                if a.name == "*":
+                    fi.star.append(base)
+                    continue
+                fi.imports[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
+
+    def _top(self, body: list) -> None:
+        fi = self.fi
+        for st in body:
+            if isinstance(st, (ast.Import, ast.ImportFrom)):
+                self._import(st)
+            elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                fi.functions[st.name] = st.lineno
+            elif isinstance(st, ast.ClassDef):
+                self._class(st)
+            elif isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+                for t in targets:
+                    if isinstance(t, ast.Name):
+                        fi.assigned.add(t.id)
+                        if t.id == "__all__":
+                            v = _literal(st.value)
+                            if isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
+                                fi.all = (fi.all or []) + list(v) if isinstance(st, ast.AugAssign) else list(v)
+            elif isinstance(st, (ast.If, ast.Try)) or type(st).__name__ == "TryStar":
+                self._top(st.body)
+                self._top(getattr(st, "orelse", []))
+                for h in getattr(st, "handlers", ()):
+                    self._top(h.body)
+
+    def _class(self, st: ast.ClassDef) -> None:
+        fi = self.fi
+        bases = [_resolve(fi.imports, _dotted(b)) or "" for b in st.bases]
+        ci = ClassInfo(st.name, st.lineno, bases)
+        init = None
+        for item in st.body:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                ci.methods[item.name] = item.lineno
+                if item.name == "__init__":
+                    init = item
+        if init is not None and init.args.args:
+            self_name = init.args.args[0].arg
+            stack = list(init.body)
+            while stack:  # statements only (if/for/with/try blocks), not expressions
+                node = stack.pop()
+                if isinstance(node, ast.Assign):
+                    if isinstance(node.value, ast.Call):
+                        for t in node.targets:
+                            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name:
+                                ctors = self._ctors(node.value)
+                                if ctors:
+                                    ci.attrs[t.attr] = ctors
+                elif isinstance(node, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+                    stack.extend(node.body)
+                    stack.extend(getattr(node, "orelse", ()))
+                    stack.extend(getattr(node, "finalbody", ()))
+                    for h in getattr(node, "handlers", ()):
+                        stack.extend(h.body)
+        fi.classes[st.name] = ci
+
+    def _ctors(self, call: ast.Call) -> list[str]:
+        q = _resolve(self.fi.imports, _dotted(call.func))
+        if q is None:
+            return []
+        if q in ("torch.nn.ModuleList", "torch.nn.Sequential") and call.args:
+            inner = call.args[0]
+            if isinstance(inner, (ast.ListComp, ast.GeneratorExp)):
+                elts = [inner.elt]
+            elif isinstance(inner, (ast.List, ast.Tuple)):
+                elts = list(inner.elts)
+            elif q == "torch.nn.Sequential":
+                elts = list(call.args)
+            else:
+                elts = []
+            out = []
+            for e in elts:
+                if isinstance(e, ast.Call):
+                    d = _resolve(self.fi.imports, _dotted(e.func))
+                    if d:
+                        out.append(d)
+            return out
+        return [q]
+
+    def _maybe_export(self, node: ast.Call) -> None:
+        q = _resolve(self.fi.imports, _dotted(node.func))
+        if q not in EXPORT_APIS:
+            return
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        model_e = node.args[0] if node.args else kw.get("model") or kw.get("mod") or kw.get("f") or kw.get("func")
+        model = None
+        model_class = None
+        if isinstance(model_e, ast.Call):
+            model = model_class = _resolve(self.fi.imports, _dotted(model_e.func))
+            if model is None and isinstance(model_e.func, ast.Attribute) and model_e.func.attr in ("eval", "to", "cpu", "float"):
+                inner = model_e.func.value
+                if isinstance(inner, ast.Call):
+                    model = model_class = _resolve(self.fi.imports, _dotted(inner.func))
+                else:
+                    model = _dotted(inner)
+        elif model_e is not None:
+            model = _resolve(self.fi.imports, _dotted(model_e))
+        opset = _literal(kw.get("opset_version"))
+        ef = ExportFacts(q, node.lineno, model, model_class, opset if isinstance(opset, int) else None)
+        names = _literal(kw.get("input_names"))
+        if isinstance(names, (list, tuple)) and all(isinstance(x, str) for x in names):
+            ef.input_names = list(names)
+        for key in ("dynamic_shapes", "dynamic_axes"):
+            v = kw.get(key)
+            if v is None or (isinstance(v, ast.Constant) and v.value is None):
+                continue
+            if isinstance(v, ast.Dict) and not v.keys:
+                continue
+            ef.declares_dynamic = True
+            if isinstance(v, ast.Dict):
+                for k, val in zip(v.keys, v.values):
+                    kk = _literal(k) if k is not None else _MISSING
+                    if isinstance(kk, str):
+                        ef.dynamic.setdefault(kk, set()).update(_dims(val, key))
+            else:
+                ef.dynamic.setdefault("*", set()).add("*")
+        self.fi.export_calls.append(ef)
+
+    def _export_model_classes(self, tree: ast.Module) -> None:
+        assigned: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                v = node.value
+                # m = Model(...).eval()
+                while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in ("eval", "to", "cpu", "float", "half"):
+                    v = v.func.value
+                if isinstance(v, ast.Call):
+                    q = _resolve(self.fi.imports, _dotted(v.func))
+                    if q:
+                        assigned.setdefault(node.targets[0].id, q)
+        for ef in self.fi.export_calls:
+            if ef.model_class is None and ef.model in assigned:
+                ef.model_class = assigned[ef.model]
+
+
+def _dims(v: ast.AST, key: str) -> set:
+    dims: set = set()
+    if isinstance(v, ast.Dict):
+        for k in v.keys:
+            kk = _literal(k) if k is not None else _MISSING
+            dims.add(kk if isinstance(kk, int) else "*")
+    elif isinstance(v, (ast.List, ast.Tuple)):
+        lit = _literal(v)
+        if key == "dynamic_axes" and isinstance(lit, (list, tuple)) and all(isinstance(x, int) for x in lit):
+            dims.update(lit)
+        else:
+            for i, el in enumerate(v.elts):
+                if not (isinstance(el, ast.Constant) and el.value is None):
+                    dims.add(i)
+    else:
+        dims.add("*")
+    return dims

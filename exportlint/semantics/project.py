@@ -1,0 +1,562 @@
+"""The project: module names, import resolution across files, and cross-file calls.
+
+Roots: for every linted file, walk up while the folder holds an ``__init__.py``; the folder
+above the top package is a root (like a ``sys.path`` entry); the file's own folder is one too
+(scripts importing siblings). Modules are indexed lazily (``index.py``, stdlib ``ast``) the
+first time a name resolves into them, so linting one file indexes only what it imports.
+
+Resolution follows ``import pkg.mod as m``, ``from pkg import mod``, relative imports,
+re-exports (``from .x import f`` in ``__init__``), ``from .x import *`` (``__all__`` when
+given), methods through base classes in other files, and constructors of ``self.x`` attributes
+(including ``nn.ModuleList`` / ``nn.Sequential`` items). Names that leave the project
+(installed packages outside the roots) stay unresolved: opaque.
+
+``cross_file_calls`` reads a file's semantic model (libcst) and returns the calls of its
+export-path functions into functions of other project files, with the argument kinds at the
+call: the engine feeds them to the callee file's model as extra roots (see
+``SemanticModel(extra_roots=...)``) and iterates to a fixpoint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from exportlint.semantics.index import FileIndex, index_source
+
+#: how deep re-exports / base classes are followed
+_MAX_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class Target:
+    """A function of the project: ``qual`` is ``func`` or ``Class.method`` in ``path``."""
+
+    path: str
+    module: str
+    qual: str
+    is_method: bool
+
+
+@dataclass
+class Root:
+    """A call into a function of another file, with the argument kinds at the call."""
+
+    qual: str
+    pos: list[str]
+    kw: dict[str, str]
+    #: (path, line, column, message) hops from an export entry to this call, outermost first
+    chain: list[tuple[str, int, int, str]] = field(default_factory=list)
+    why: str = "cross-file"
+
+    def key(self) -> tuple:
+        return (self.qual, tuple(self.pos), tuple(sorted(self.kw.items())), self.why)
+
+
+def join_roots(roots: list[Root]) -> list[Root]:
+    """One root per function: argument kinds joined over the calls (the first chain kept)."""
+    from exportlint.semantics.kinds import join
+
+    out: dict[tuple[str, str], Root] = {}
+    for r in roots:
+        k = (r.qual, r.why)
+        prev = out.get(k)
+        if prev is None:
+            out[k] = Root(r.qual, list(r.pos), dict(r.kw), list(r.chain), r.why)
+            continue
+        n = max(len(prev.pos), len(r.pos))
+        pos = []
+        for i in range(n):
+            a = prev.pos[i] if i < len(prev.pos) else None
+            b = r.pos[i] if i < len(r.pos) else None
+            pos.append(a if b is None else b if a is None else join(a, b))
+        kw = dict(prev.kw)
+        for kk, v in r.kw.items():
+            kw[kk] = join(kw[kk], v) if kk in kw else v
+        chain = prev.chain if (prev.chain and (not r.chain or len(prev.chain) <= len(r.chain))) else r.chain
+        out[k] = Root(r.qual, pos, kw, chain, r.why)
+    return sorted(out.values(), key=lambda r: (r.qual, r.why))
+
+
+def roots_digest(roots: list[Root]) -> str:
+    h = hashlib.sha256()
+    for r in sorted(roots, key=Root.key):
+        h.update(repr(r.key()).encode())
+        h.update(repr(r.chain).encode())
+    return h.hexdigest()[:16]
+
+
+def package_root(path: Path) -> tuple[Path, str, bool]:
+    """(root folder, module name, is_package) of a file by walking up ``__init__.py``."""
+    path = path.resolve() if not path.is_absolute() else path
+    is_pkg = path.name == "__init__.py"
+    parts = [] if is_pkg else [path.stem]
+    d = path.parent
+    while (d / "__init__.py").is_file():
+        parts.append(d.name)
+        if d.parent == d:
+            break
+        d = d.parent
+    return d, ".".join(reversed(parts)), is_pkg
+
+
+class Project:
+    """Lazily indexed modules under a set of roots."""
+
+    def __init__(self, files: list[str] = (), keep_texts: bool = True) -> None:
+        self.roots: list[Path] = []
+        #: absolute path -> (module, is_package)
+        self._mod_of: dict[str, tuple[str, bool]] = {}
+        #: module -> FileIndex (None: not in the project)
+        self._by_module: dict[str, Optional[FileIndex]] = {}
+        #: path -> digest of the files read (the dependencies of a resolution)
+        self.digests: dict[str, str] = {}
+        self._texts: dict[str, str] = {}
+        #: keep the texts given to add_file (an editor's unsaved buffers); a CLI run reads disk
+        self.keep_texts = keep_texts
+        for f in files:
+            self.add_file(f)
+
+    # ----- files and modules -----
+    def add_file(self, path: str, text: Optional[str] = None) -> tuple[str, bool]:
+        ap = os.path.abspath(path)
+        hit = self._mod_of.get(ap)
+        if hit is not None:
+            if text is not None and ap in self._texts:
+                self._texts[ap] = text
+            return hit
+        root, module, is_pkg = package_root(Path(ap))
+        for r in (root, Path(ap).parent):
+            if r not in self.roots:
+                self.roots.append(r)
+        self._mod_of[ap] = (module, is_pkg)
+        if text is not None and self.keep_texts:
+            self._texts[ap] = text
+        return module, is_pkg
+
+    def module_of(self, path: str) -> str:
+        return self.add_file(path)[0]
+
+    def file_of(self, module: str) -> Optional[tuple[str, bool]]:
+        if not module:
+            return None
+        rel = module.replace(".", os.sep)
+        for r in self.roots:
+            p = r / (rel + ".py")
+            if p.is_file():
+                return str(p), False
+            p = r / rel / "__init__.py"
+            if p.is_file():
+                return str(p), True
+        return None
+
+    def index(self, module: str) -> Optional[FileIndex]:
+        if module in self._by_module:
+            return self._by_module[module]
+        found = self.file_of(module)
+        fi = None
+        if found is not None:
+            fi = self.index_path(found[0], module, found[1])
+        self._by_module[module] = fi
+        return fi
+
+    def index_path(self, path: str, module: Optional[str] = None, is_pkg: Optional[bool] = None) -> Optional[FileIndex]:
+        ap = os.path.abspath(path)
+        if module is None or is_pkg is None:
+            module, is_pkg = self.add_file(ap)
+        text = self._texts.get(ap)
+        if text is None:
+            try:
+                with open(ap, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                return None
+            if len(data) > 8 * 1024 * 1024:
+                return None
+            text = data.decode("utf-8", "replace")  # not kept: the index is what matters
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        self.digests[ap] = digest
+        fi = index_source(text, ap, module, is_pkg, digest)
+        self._by_module.setdefault(module, fi)
+        return fi
+
+    # ----- names -----
+    def absolute(self, fi: FileIndex, qual: str) -> str:
+        """A qualified name from the libcst import map (relative names keep their dots)."""
+        if not qual.startswith("."):
+            return qual
+        level = len(qual) - len(qual.lstrip("."))
+        from exportlint.semantics.index import absolute
+
+        return absolute(fi.package(), level, qual[level:] or None)
+
+    def resolve(self, qual: str, deps: Optional[set] = None, _depth: int = 0) -> Optional[tuple[FileIndex, list[str]]]:
+        """(file, [name, member...]) where ``qual`` is defined, following re-exports; the
+        module itself when ``qual`` names a module (empty list)."""
+        if _depth > _MAX_DEPTH or not qual:
+            return None
+        parts = qual.split(".")
+        for i in range(len(parts), 0, -1):
+            fi = self.index(".".join(parts[:i]))
+            if fi is None:
+                continue
+            if deps is not None:
+                deps.add(fi.path)
+            return self.resolve_in(fi, parts[i:], deps, _depth + 1)
+        return None
+
+    def resolve_in(self, fi: FileIndex, rest: list[str], deps: Optional[set], depth: int) -> Optional[tuple[FileIndex, list[str]]]:
+        """Where the dotted ``rest`` read in module ``fi`` is defined (see ``resolve``)."""
+        if not rest:
+            return fi, []
+        if depth > _MAX_DEPTH:
+            return None
+        name = rest[0]
+        if fi.defines(name):
+            return fi, rest
+        if name in fi.imports:
+            target = fi.imports[name]
+            return self.resolve(".".join([target] + rest[1:]), deps, depth + 1)
+        for m in fi.star:
+            sfi = self.index(m)
+            if sfi is not None and sfi.exports_name(name):
+                if deps is not None:
+                    deps.add(sfi.path)
+                r = self.resolve_in(sfi, rest, deps, depth + 1)
+                if r is not None:
+                    return r
+        if fi.is_package:
+            sub = self.index(f"{fi.module}.{name}")
+            if sub is not None:
+                if deps is not None:
+                    deps.add(sub.path)
+                return self.resolve_in(sub, rest[1:], deps, depth + 1)
+        return None
+
+    def resolve_function(self, qual: str, deps: Optional[set] = None) -> Optional[Target]:
+        """The function (``mod.func``) or method (``mod.Class.method``, through base classes)
+        ``qual`` names; None for classes themselves (constructors are not export code)."""
+        r = self.resolve(qual, deps)
+        if r is None:
+            return None
+        fi, rest = r
+        if len(rest) == 1 and rest[0] in fi.functions:
+            return Target(fi.path, fi.module, rest[0], False)
+        if len(rest) == 2 and rest[0] in fi.classes:
+            return self.find_method(fi, rest[0], rest[1], deps)
+        return None
+
+    def resolve_class(self, qual: str, deps: Optional[set] = None) -> Optional[tuple[FileIndex, str]]:
+        r = self.resolve(qual, deps)
+        if r is None:
+            return None
+        fi, rest = r
+        if len(rest) == 1 and rest[0] in fi.classes:
+            return fi, rest[0]
+        return None
+
+    def base_class(self, fi: FileIndex, base: str, deps: Optional[set]) -> Optional[tuple[FileIndex, str]]:
+        """The project class a name read in ``fi`` refers to (local, star-imported, imported)."""
+        if not base:
+            return None
+        if base in fi.classes:
+            return fi, base
+        if "." not in base and fi.star:
+            for m in fi.star:
+                sfi = self.index(m)
+                if sfi is not None and sfi.exports_name(base):
+                    r = self.resolve_in(sfi, [base], deps, 1)
+                    if r is not None and len(r[1]) == 1 and r[1][0] in r[0].classes:
+                        return r[0], r[1][0]
+        return self.resolve_class(self.absolute(fi, base), deps)
+
+    def find_method(self, fi: FileIndex, cls: str, method: str, deps: Optional[set] = None,
+                    _depth: int = 0, skip_own: bool = False) -> Optional[Target]:
+        """``method`` on ``cls`` or its bases (depth-first, like a simple MRO)."""
+        if _depth > _MAX_DEPTH:
+            return None
+        ci = fi.classes.get(cls)
+        if ci is None:
+            return None
+        if method in ci.methods and not skip_own:
+            return Target(fi.path, fi.module, f"{cls}.{method}", True)
+        for b in ci.bases:
+            bc = self.base_class(fi, b, deps)
+            if bc is None:
+                continue
+            if deps is not None:
+                deps.add(bc[0].path)
+            r = self.find_method(bc[0], bc[1], method, deps, _depth + 1)
+            if r is not None:
+                return r
+        return None
+
+    def is_module_class(self, fi: FileIndex, cls: str, _depth: int = 0) -> bool:
+        """An nn.Module subclass (through project classes of any file)."""
+        ci = fi.classes.get(cls)
+        if ci is None or _depth > _MAX_DEPTH:
+            return False
+        for b in ci.bases:
+            if b.startswith("torch.nn.") and not b.startswith("torch.nn.functional") and b[9:10].isupper():
+                return True
+            if b.startswith("torch.nn.modules."):
+                return True
+            bc = self.base_class(fi, b, None)
+            if bc is not None and self.is_module_class(bc[0], bc[1], _depth + 1):
+                return True
+        return False
+
+    # ----- project facts (CONTRACTS.md item 1) -----
+    def export_facts(self, files: list[str]) -> tuple[Optional[frozenset], Optional[dict], Optional[bool]]:
+        """(opsets, dynamic dims per exported class, declares dynamic) over the export calls of
+        these files; all None when none of them calls an exporter."""
+        calls = []
+        for p in files:
+            fi = self.index_path(p)
+            if fi is None:
+                continue
+            for ec in fi.export_calls:
+                calls.append((fi, ec))
+        if not calls:
+            return None, None, None
+        opsets = frozenset(ec.opset for _, ec in calls if ec.opset is not None)
+        dynamic: dict[str, dict[str, set]] = {}
+        declares = False
+        for fi, ec in calls:
+            declares = declares or ec.declares_dynamic
+            if not ec.dynamic:
+                continue
+            cls_q = ec.model_class or ec.model
+            name = (cls_q or "?").rsplit(".", 1)[-1]
+            params: list[str] = []
+            if cls_q:
+                rc = self.base_class(fi, cls_q, None) if "." not in cls_q else self.resolve_class(self.absolute(fi, cls_q))
+                if rc is not None:
+                    params = self.forward_params(rc[0], rc[1])
+            d = dynamic.setdefault(name, {})
+            for k, dims in ec.dynamic.items():
+                d.setdefault(k, set()).update(dims)
+                if ec.input_names and k in ec.input_names and params:
+                    i = ec.input_names.index(k)
+                    if i < len(params):
+                        d.setdefault(params[i], set()).update(dims)
+        return opsets, dynamic, declares
+
+    def forward_params(self, fi: FileIndex, cls: str) -> list[str]:
+        t = self.find_method(fi, cls, "forward")
+        if t is None:
+            return []
+        import ast
+
+        text = self._texts.get(os.path.abspath(t.path))
+        if text is None:
+            try:
+                with open(t.path, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+            except OSError:
+                return []
+        try:
+            tree = ast.parse(text)
+        except Exception:
+            return []
+        cname, meth = t.qual.split(".", 1)
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name == cname:
+                for item in node.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == meth:
+                        a = item.args
+                        return [p.arg for p in a.posonlyargs + a.args][1:] + [p.arg for p in a.kwonlyargs]
+        return []
+
+
+# ---------------------------------------------------------------------------------------
+# cross-file calls of a file's export path (reads the libcst semantic model)
+# ---------------------------------------------------------------------------------------
+
+
+def _is_self_attr(facts: Any, e: Any) -> bool:
+    """``self.<name>`` in a method (``facts.self_name`` is the method's first parameter)."""
+    import libcst as cst
+
+    return (facts.self_name is not None and isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name)
+            and e.value.value == facts.self_name)
+
+
+def _followed(kinds: list[str]) -> bool:
+    """A call is followed into another file only when it hands over a tensor or a value
+    derived from one (a size, data): what the helper does with constants is the caller's
+    file's business, and unknown stays unknown."""
+    from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
+
+    return any(k in TENSORISH or k in (SHAPE, DATA) for k in kinds)
+
+
+def _arg_kinds(call: Any, arg_kinds: list[str], skip: int = 0) -> tuple[list[str], dict[str, str]]:
+    from exportlint.semantics.kinds import UNKNOWN
+
+    pos: list[str] = [UNKNOWN] * skip
+    kw: dict[str, str] = {}
+    for a, k in zip(call.args, arg_kinds):
+        if a.star:
+            pos.append(UNKNOWN)
+        elif a.keyword is None:
+            pos.append(k)
+        else:
+            kw[a.keyword.value] = k
+    return pos, kw
+
+
+def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> list[tuple[Any, Any, Target, Root, Optional[str]]]:
+    """(FunctionFacts, call node, target, root without chain, key) for every call of the file's
+    export path that resolves to a function of another project file; ``key`` names the call
+    for ``SemanticModel.call_returns`` (the callee's result kind, once known)."""
+    import libcst as cst
+
+    from exportlint.semantics.imports import dotted
+
+    out = []
+    for facts in model.functions:
+        cls = facts.cls
+        loop_vars: dict[str, Any] = {}
+        for lp in facts.loops:
+            node = lp.node
+            if isinstance(node, cst.For):
+                it, tgt = node.iter, node.target
+                if (isinstance(it, cst.Call) and dotted(it.func) == "enumerate" and it.args
+                        and isinstance(tgt, cst.Tuple) and len(tgt.elements) == 2):
+                    it, tgt = it.args[0].value, tgt.elements[1].value
+                if isinstance(it, cst.Subscript):
+                    it = it.value
+                if isinstance(tgt, cst.Name) and _is_self_attr(facts, it):
+                    loop_vars[tgt.value] = it.attr.value
+        for site in facts.calls:
+            e = site.node
+            if not _followed(site.arg_kinds):
+                continue  # nothing tensor-derived handed over: not followed, not resolved
+            target: Optional[Target] = None
+            skip = 0
+            if site.receiver_kind == "self" and cls is not None and site.method:
+                target = _self_call(project, fi, model, cls, site.method, deps)
+            elif site.receiver_kind == "super" and cls is not None and site.method:
+                if not any(b.find_method(site.method) for b in cls.local_bases):
+                    target = project.find_method(fi, cls.name, site.method, deps, skip_own=True)
+            elif isinstance(e.func, cst.Name) and e.func.value in loop_vars and cls is not None:
+                target = _attr_forward(project, fi, cls.name, loop_vars[e.func.value], deps)
+            elif (isinstance(e.func, cst.Attribute) and cls is not None and site.method
+                  and (_is_self_attr(facts, e.func.value)
+                       or (isinstance(e.func.value, cst.Name) and e.func.value.value in loop_vars))):
+                # self.sub.method(x) / item.method(x) for item in self.items
+                v = e.func.value
+                attr = v.attr.value if isinstance(v, cst.Attribute) else loop_vars[v.value]
+                target = _attr_forward(project, fi, cls.name, attr, deps, method=site.method)
+            elif site.qualname:
+                q = site.qualname
+                local = "." not in q and (q in model.module_functions or q in model.classes)
+                if local or q in facts.local_funcs:
+                    continue
+                if "." not in q and q not in model.imports.names:
+                    # a bare name: only a star import can bring it
+                    if not fi.star:
+                        continue
+                    r = project.resolve_in(fi, [q], deps, 1)
+                    if r is None or r[0].path == fi.path:
+                        continue
+                    q = f"{r[0].module}.{'.'.join(r[1])}"
+                q = project.absolute(fi, q)
+                if q.startswith(("torch.", "numpy.", "math.", "typing.", "builtins.")):
+                    continue
+                if site.method != "apply" and q.rsplit(".", 1)[-1][:1].isupper():
+                    continue  # a constructor (ModelOutput(...), Block(...)): no export code runs there
+                if site.method == "apply":
+                    rc = project.resolve_class(q.rsplit(".", 1)[0], deps)
+                    if rc is not None:
+                        target = project.find_method(rc[0], rc[1], "forward", deps)
+                        skip = 1  # ctx
+                else:
+                    target = project.resolve_function(q, deps)
+            if target is None or target.path == fi.path:
+                continue
+            if skip == 0 and target.qual.endswith(".forward"):
+                continue  # a module's forward is an export entry of its own file
+
+            pos, kw = _arg_kinds(e, site.arg_kinds, skip)
+            if not _followed(pos + list(kw.values())):
+                continue
+            key = site.qualname
+            if cls is not None and site.receiver_kind == "self":
+                key = f"{cls.name}.self.{site.method}"
+            elif cls is not None and isinstance(e.func, cst.Attribute) and _is_self_attr(facts, e.func.value):
+                key = f"{cls.name}.self.{e.func.value.attr.value}.{site.method}"
+            out.append((facts, e, target, Root(target.qual, pos, kw), key))
+    return out
+
+
+def return_kind(facts: Any) -> Optional[str]:
+    """The join of the kinds a function returns (None for generators or when unknown)."""
+    import libcst as cst
+
+    from exportlint.semantics.kinds import NONE, UNKNOWN, join
+    from exportlint.semantics.model import child_nodes
+
+    kinds: list[str] = []
+    stack = list(child_nodes(facts.node.body))
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is cst.FunctionDef or t is cst.ClassDef or t is cst.Lambda:
+            continue
+        if t is cst.Yield:
+            return None
+        if t is cst.Return:
+            kinds.append(facts.kind(n.value) if n.value is not None else NONE)
+            continue
+        stack.extend(child_nodes(n))
+    if not kinds:
+        return None
+    k = kinds[0]
+    for x in kinds[1:]:
+        k = join(k, x)
+    return None if k == UNKNOWN else k
+
+
+def _self_call(project: Project, fi: FileIndex, model: Any, cls: Any, method: str, deps: set) -> Optional[Target]:
+    fact = cls.find_attr(method)
+    if fact is not None:
+        if fact.what == "submodule" and model.submodule_class(fact) is None:
+            return _attr_forward(project, fi, cls.name, method, deps)
+        return None
+    if cls.find_method(method) is not None:
+        return None  # in this file: the model follows it
+    t = project.find_method(fi, cls.name, method, deps)
+    if t is not None:
+        return t
+    # self.sub(x) where self.sub is set in a base class's __init__ (another file)
+    return _attr_forward(project, fi, cls.name, method, deps)
+
+
+def _attr_forward(project: Project, fi: FileIndex, cls: str, attr: str, deps: set, _depth: int = 0,
+                  method: str = "forward") -> Optional[Target]:
+    """``method`` (forward) of the class that ``self.<attr>`` is built from (one class for
+    ``nn.ModuleList`` / ``nn.Sequential`` items)."""
+    ci = fi.classes.get(cls)
+    if ci is None or _depth > _MAX_DEPTH:
+        return None
+    ctors = ci.attrs.get(attr)
+    if ctors is None:
+        for b in ci.bases:
+            bc = project.base_class(fi, b, deps)
+            if bc is not None:
+                r = _attr_forward(project, bc[0], bc[1], attr, deps, _depth + 1, method)
+                if r is not None:
+                    return r
+        return None
+    if len(set(ctors)) != 1:
+        return None
+    c = ctors[0]
+    rc = project.base_class(fi, c, deps) if "." not in c else project.resolve_class(project.absolute(fi, c), deps)
+    if rc is None:
+        return None
+    return project.find_method(rc[0], rc[1], method, deps)

@@ -1,0 +1,401 @@
+"""Parse with libcst only what an export entry can reach.
+
+Model files carry much code no export entry runs: model factories and registrations,
+checkpoint converters, weight init, pretrained-config tables. ``reduce_source`` decides from
+the file's outline (read once with the stdlib ``ast``, cached with the file's index) which
+functions a file's entries can reach by name (``forward`` of every class, ``__init__`` of
+those classes, the functions other files call into, and by closure every function or method
+whose name appears in kept code), and returns the text with the bodies of all other
+functions replaced by ``...`` and unreferenced module-level assignments removed. Lines are
+kept (blanked), so every kept node has the same line and column as in the original:
+findings, fixes and suppressions need no mapping.
+
+The closure over-approximates what the semantic model follows (any identifier in the kept
+source text counts, strings and comments included), so the export path sees exactly the
+functions it would see in the full file.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: methods always kept on a class that defines a forward
+_ALWAYS = frozenset({"__init__", "forward", "__call__", "__post_init__"})
+#: below this fraction of removable lines the reduction is not worth its cost
+_MIN_SAVED_FRACTION = 0.15
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+#: string literals (any prefix, triple-quoted first) and comments: their words are no names
+_STRINGS = re.compile(
+    r"""[rRbBuUfF]{0,2}(?:\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|\#[^\n]*"""
+)
+
+
+def code_lines(text: str) -> list[str]:
+    """The lines with string literals and comments removed (line breaks kept)."""
+    # a line break inside a string becomes a backslash continuation: what follows the string
+    # on its last line continues the logical line (``skeleton``)
+    return split_lines(_STRINGS.sub(lambda m: "\\\n" * m.group().count("\n"), text))
+
+
+_OPEN = re.compile(r"[(\[{]")
+_CLOSE = re.compile(r"[)\]}]")
+_DEF = re.compile(r"(?:async\s+)?def\s")
+
+
+_DOC_START = re.compile(r"[rRbBuU]{0,2}(?:\"\"\"|\'\'\')")
+def skeleton(text: str, code: Optional[list[str]] = None) -> tuple[str, dict[int, int]]:
+    """``skeleton_and_docs`` without the docstrings."""
+    src, ends, _ = skeleton_and_docs(text, code)
+    return src, ends
+
+
+def skeleton_and_docs(text: str, code: Optional[list[str]] = None) -> tuple[str, dict[int, int], list[tuple[int, int]]]:
+    """The text with the body of every function except ``__init__`` blanked (``...``), found
+    by indentation over the logical lines (strings and comments removed first), and the last
+    line of every function by its ``def`` line. ``ast.parse`` of the skeleton costs a
+    fraction of the whole file and gives the same lines for what it keeps. Also the spans of
+    multi-line docstrings of functions and classes."""
+    lines = split_lines(text)
+    code = code if code is not None else code_lines(text)
+    if len(code) != len(lines):
+        return text, {}, []
+    logical: list[tuple[int, int, int, str]] = []  # (first, last, indent, first line stripped)
+    depth = 0
+    cur: Optional[list] = None
+    for i, line in enumerate(code, 1):
+        st = line.strip()
+        if cur is None:
+            if not st:
+                continue
+            cur = [i, i, len(line) - len(line.lstrip(" \t")), st]
+        depth += len(_OPEN.findall(line)) - len(_CLOSE.findall(line))
+        cur[1] = i
+        if depth <= 0 and not st.endswith("\\"):
+            depth = 0
+            logical.append((cur[0], cur[1], cur[2], cur[3]))
+            cur = None
+    if cur is not None:
+        logical.append((cur[0], cur[1], cur[2], cur[3]))
+    ends: dict[int, int] = {}
+    blank: list[tuple[int, int]] = []
+    n = len(logical)
+    docs: list[tuple[int, int]] = []
+    for k, (a, b, ind, st) in enumerate(logical):
+        is_def = _DEF.match(st) is not None
+        if not is_def and not st.startswith("class "):
+            continue
+        # the block: following logical lines indented deeper
+        j = k + 1
+        while j < n and logical[j][2] > ind:
+            j += 1
+        end = logical[j - 1][1] if j > k + 1 else b
+        if j > k + 1:
+            # a multi-line docstring first in the block (nothing but the string on its lines)
+            a2, b2 = logical[k + 1][0], logical[k + 1][1]
+            if b2 > a2 and _DOC_START.match(lines[a2 - 1].lstrip()) and not "".join(code[a2 - 1:b2]).replace("\\", "").strip():
+                docs.append((a2, b2))
+        if not is_def:
+            continue
+        ends[a] = end
+        if j > k + 1 and not re.match(r"(?:async\s+)?def\s+__init__\b", st):
+            blank.append((logical[k + 1][0], end))
+    if not blank:
+        return text, ends, docs
+    out = list(lines)
+    done_to = 0
+    for a, b in sorted(blank):
+        if a <= done_to:
+            continue  # inside a function already blanked
+        first = out[a - 1]
+        indent = first[: len(first) - len(first.lstrip(" \t"))]
+        for ln in range(a, b + 1):
+            src = out[ln - 1]
+            out[ln - 1] = "\r\n" if src.endswith("\r\n") else ("\n" if src.endswith("\n") else "")
+        out[a - 1] = f"{indent}...\n"
+        done_to = b
+    return "".join(out), ends, docs
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as Python's tokenizer counts them (``str.splitlines`` also splits on form feeds
+    and other separators, which would shift ``ast`` line numbers)."""
+    return _LINES.findall(text)
+
+
+@dataclass
+class Func:
+    name: str
+    start: int  # first line (decorators included)
+    end: int
+    #: first line of the body when it starts on its own line, else 0 (never removed)
+    body: int
+    #: for ``__init__``: statements the semantic model does not read (spans), when the
+    #: function is kept
+    drop: list = field(default_factory=list)
+
+
+#: what the model reads in ``__init__``: ``self.x = ...`` and these ``self.<call>(...)``
+_INIT_CALLS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
+#: set False to keep ``__init__`` bodies whole
+PRUNE_INIT = True
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
+
+
+def _init_keeps(st: ast.AST, self_name: str) -> bool:
+    if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+        for t in targets:
+            for n in ast.walk(t):
+                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == self_name:
+                    return True
+        return False
+    if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+        f = st.value.func
+        return (isinstance(f, ast.Attribute) and f.attr in _INIT_CALLS and isinstance(f.value, ast.Name)
+                and f.value.id == self_name)
+    return False
+
+
+def _real_end(st: ast.AST, ends: Optional[dict[int, int]]) -> int:
+    """A statement's last line in the original text (the tree may be a skeleton's, where
+    nested function bodies are blanked)."""
+    end = st.end_lineno
+    if ends and isinstance(st, (*_FUNCS, ast.ClassDef, *_COMPOUND)):
+        for n in ast.walk(st):
+            if isinstance(n, _FUNCS):
+                end = max(end, ends.get(n.lineno, end))
+    return end
+
+
+def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] = None) -> list[tuple[int, int]]:
+    """Spans of statements of ``__init__`` (at any depth) the model does not read; each
+    occupies its lines alone (no other statement, no block header shares them)."""
+    args = fn.args.posonlyargs + fn.args.args
+    if not args:
+        return []
+    self_name = args[0].arg
+    out: list[tuple[int, int]] = []
+
+    def starts_line(st: ast.AST, line: int) -> bool:
+        b = blines[line - 1] if 0 < line <= len(blines) else b""
+        return not b[: st.col_offset].strip()
+
+    def block(body: list) -> None:
+        for i, st in enumerate(body):
+            if isinstance(st, _COMPOUND) or type(st).__name__ in ("TryStar", "Match"):
+                for sub in ("body", "orelse", "finalbody"):
+                    block(getattr(st, sub, None) or [])
+                for h in getattr(st, "handlers", ()):
+                    block(h.body)
+                for c in getattr(st, "cases", ()):
+                    block(c.body)
+                continue
+            if _init_keeps(st, self_name):
+                continue
+            start = min([st.lineno] + [d.lineno for d in getattr(st, "decorator_list", ())])
+            prev_end = _real_end(body[i - 1], ends) if i > 0 else 0
+            nxt = body[i + 1] if i + 1 < len(body) else None
+            end = _real_end(st, ends)
+            if nxt is not None:
+                nxt_start = min([nxt.lineno] + [d.lineno for d in getattr(nxt, "decorator_list", ())])
+                if nxt_start <= end:
+                    continue
+            if start <= prev_end:
+                continue
+            if start == st.lineno and not starts_line(st, start):
+                continue
+            out.append((start, end))
+
+    block(fn.body)
+    return out
+
+
+@dataclass
+class Outline:
+    funcs: list[Func] = field(default_factory=list)
+    #: class name -> (methods, spans of the other statements of the class, header span)
+    classes: dict[str, tuple[list[Func], list[tuple[int, int]]]] = field(default_factory=dict)
+    #: removable module-level assignments: (target names, first line, last line)
+    assigns: list[tuple[frozenset, int, int]] = field(default_factory=list)
+    #: other module-level statements (always kept): spans
+    other: list[tuple[int, int]] = field(default_factory=list)
+    lines: int = 0
+    #: the text's lines without strings and comments (``code_lines``), when computed
+    code: Optional[list] = None
+    #: multi-line docstrings of functions and classes (spans): never read by the model
+    docs: list = field(default_factory=list)
+
+
+def _func(fn: ast.AST, ends: Optional[dict[int, int]] = None) -> Func:
+    start = min([fn.lineno] + [d.lineno for d in fn.decorator_list])
+    first = fn.body[0]
+    body = first.lineno if first.lineno > _header_end(fn) else 0
+    end = (ends or {}).get(fn.lineno, fn.end_lineno)
+    return Func(fn.name, start, max(end, fn.end_lineno), body)
+
+
+def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[int, int]] = None) -> Outline:
+    """Spans of the file's functions, classes and assignments; with ``ends`` (from
+    ``skeleton``) the tree may be the skeleton's."""
+    o = Outline(lines=n_lines)
+    blines: Optional[list[bytes]] = None
+    body = tree.body
+    for i, st in enumerate(body):
+        if isinstance(st, _FUNCS):
+            o.funcs.append(_func(st, ends))
+        elif isinstance(st, ast.ClassDef):
+            methods = []
+            other = []
+            start = min([st.lineno] + [d.lineno for d in st.decorator_list])
+            other.append((start, st.body[0].lineno - 1 if st.body[0].lineno > st.lineno else st.lineno))
+            for item in st.body:
+                if isinstance(item, _FUNCS):
+                    f = _func(item, ends)
+                    if item.name == "__init__" and PRUNE_INIT and text and f.body:
+                        if blines is None:
+                            blines = [ln.encode("utf-8", "surrogatepass") for ln in split_lines(text)]
+                        f.drop = _init_drop(item, blines, ends)
+                    methods.append(f)
+                else:
+                    other.append((item.lineno, item.end_lineno))
+            o.classes[st.name] = (methods, other)
+        elif isinstance(st, (ast.Assign, ast.AnnAssign)):
+            targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+            tn = frozenset(t.id for t in targets if isinstance(t, ast.Name))
+            prev_end = body[i - 1].end_lineno if i > 0 else 0
+            nxt = body[i + 1].lineno if i + 1 < len(body) else n_lines + 1
+            if (len(tn) == len(targets) and "__all__" not in tn and st.lineno > prev_end
+                    and st.end_lineno < nxt):
+                o.assigns.append((tn, st.lineno, st.end_lineno))
+            else:
+                o.other.append((st.lineno, st.end_lineno))
+        else:
+            o.other.append((st.lineno, st.end_lineno))
+    return o
+
+
+def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[str]:
+    """The reduced text, or None when there is not enough to remove."""
+    lines = split_lines(text)
+    if not lines or len(lines) != o.lines:
+        return None
+
+    code = o.code if o.code is not None else code_lines(text)
+    o.code = None  # computed once with the index for the first use; not kept for the whole run
+    if len(code) != len(lines):
+        code = lines
+
+    def idents(a: int, b: int) -> set:
+        return set(_IDENT.findall("".join(code[a - 1:b])))
+
+    by_name: dict[str, list[Func]] = {}
+    for f in o.funcs:
+        by_name.setdefault(f.name, []).append(f)
+    for methods, _ in o.classes.values():
+        for f in methods:
+            by_name.setdefault(f.name, []).append(f)
+    kept: set[int] = set()
+    work: list[Func] = []
+
+    def keep(f: Func) -> None:
+        if id(f) not in kept:
+            kept.add(id(f))
+            work.append(f)
+
+    names: set = set()
+    for cname, (methods, other) in o.classes.items():
+        has_fwd = any(m.name == "forward" for m in methods)
+        for m in methods:
+            if has_fwd and m.name in _ALWAYS:
+                keep(m)
+        for a, b in other:
+            names |= idents(a, b)
+    for r in roots:
+        cname, _, meth = r.partition(".")
+        if meth:
+            for m in o.classes.get(cname, ((), ()))[0]:
+                if m.name == meth:
+                    keep(m)
+        else:
+            for f in o.funcs:
+                if f.name == cname:
+                    keep(f)
+    for a, b in o.other:
+        names |= idents(a, b)
+    # names read by __init__ only bring classes (submodule constructors) and module-level
+    # values: the model reads __init__ for attribute facts and follows no call from it
+    init_names: set = set()
+    done_assign: set[int] = set()
+    seen: set = set()
+    seen_init: set = set()
+    while True:
+        while work:
+            f = work.pop()
+            if f.name in ("__init__", "__post_init__"):
+                init_names |= idents(f.start, f.end)
+            else:
+                names |= idents(f.start, f.end)
+        new = names - seen
+        new_init = init_names - seen_init - new
+        if not new and not new_init:
+            break
+        seen |= new
+        seen_init |= new_init
+        for n in new:
+            for f in by_name.get(n, ()):
+                keep(f)
+        for n in new | new_init:
+            c = o.classes.get(n)
+            if c is not None:
+                for m in c[0]:
+                    if m.name in _ALWAYS:
+                        keep(m)
+        for i, (tn, a, b) in enumerate(o.assigns):
+            if i not in done_assign and (tn & names or tn & init_names):
+                done_assign.add(i)
+                (names if tn & names else init_names).update(idents(a, b))
+    spans: list[tuple[int, int, bool]] = [(a, b, True) for a, b in o.docs]  # first: later spans overwrite
+    for f in o.funcs + [m for methods, _ in o.classes.values() for m in methods]:
+        if id(f) not in kept and f.body:
+            spans.append((f.body, f.end, True))
+        elif id(f) in kept and f.drop:
+            spans.extend((a, b, True) for a, b in f.drop)
+    for i, (_, a, b) in enumerate(o.assigns):
+        if i not in done_assign:
+            spans.append((a, b, False))
+    if sum(b - a + 1 for a, b, _ in spans) < _MIN_SAVED_FRACTION * len(lines):
+        return None
+    out = list(lines)
+    for a, b, is_body in spans:
+        first = out[a - 1]
+        indent = first[: len(first) - len(first.lstrip(" \t"))]
+        if is_body and (not indent or not first.strip()):
+            continue
+        for ln in range(a, b + 1):
+            src = out[ln - 1]
+            out[ln - 1] = "\r\n" if src.endswith("\r\n") else ("\n" if src.endswith("\n") else "")
+        if is_body:
+            nl = "\r\n" if first.endswith("\r\n") else "\n"
+            out[a - 1] = f"{indent}...{nl}"
+    return "".join(out)
+
+
+def _header_end(fn: ast.AST) -> int:
+    """The last line of a def's signature (before its body)."""
+    end = fn.lineno
+    a = fn.args
+    for p in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]:
+        if p is not None:
+            end = max(end, getattr(p, "end_lineno", end) or end)
+    for d in a.defaults + [d for d in a.kw_defaults if d is not None]:
+        end = max(end, d.end_lineno or end)
+    if fn.returns is not None:
+        end = max(end, fn.returns.end_lineno or end)
+    return end

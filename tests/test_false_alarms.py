@@ -1,0 +1,832 @@
+"""Issue 10: sizes through builtins, the new hazards (EXL112-EXL115, EXL404, numpy on sizes,
+project opsets), and one reproducer per false-alarm class seen on real zoo code.
+
+Exporter behaviour behind each expectation was measured with torch 2.13.0 (the rule pages
+quote the messages): the false-alarm reproducers are patterns all four exporters export.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from conftest import lint
+
+from exportlint.semantics.kinds import CONST, DATA, SHAPE, TENSOR
+from exportlint.semantics.model import SemanticModel
+
+import libcst as cst
+
+DYN = """
+from torch.export import Dim
+"""
+
+
+def codes(src: str, **cfg) -> list[tuple[int, str]]:
+    return [(f.line, f.code) for f in lint(src, **cfg)]
+
+
+def sev(src: str, code: str, **cfg) -> list[str]:
+    return [f.severity.value for f in lint(src, **cfg) if f.code == code]
+
+
+def line_of(src: str, marker: str) -> int:
+    for i, ln in enumerate(textwrap.dedent(src).splitlines(), 1):
+        if marker in ln:
+            return i
+    raise AssertionError(marker)
+
+
+def kinds_of(src: str, fn_name: str = "forward") -> dict[str, str]:
+    m = SemanticModel(cst.parse_module(textwrap.dedent(src)))
+    for f in m.functions:
+        if f.name == fn_name:
+            return f.env
+    raise AssertionError(fn_name)
+
+
+# ---------------------------------------------------------------------------------------
+# item 1: sizes through builtins
+# ---------------------------------------------------------------------------------------
+
+SIZES = """
+import math
+from typing import List
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, mask):
+        a = int(x.shape[0])
+        b = float(x.size(1))
+        c = round(math.sqrt(x.shape[1]))
+        d = len(x)
+        e = max(x.shape[0], 4)
+        f = min(8, mask.sum())
+        g: int = x.shape[2]
+        h = len(x.shape)
+        for i, row in enumerate(x):
+            pass
+        for p, q in zip(x, mask):
+            pass
+        for j in range(x.size(0)):
+            pass
+        self.helper(x.shape[0], list(x.shape))
+        return x
+
+    def helper(self, n: int, sizes: List[int]):
+        return n
+"""
+
+
+def test_sizes_through_builtins_are_shape_kind():
+    env = kinds_of(SIZES)
+    for name in "abcdeg":
+        assert env[name] == SHAPE, (name, env[name])
+    assert env["f"] == DATA  # min() with a data-derived count feeds topk/slices as data
+    assert env["h"] == CONST  # the rank is static
+    assert env["row"] == TENSOR and env["p"] == TENSOR and env["q"] == TENSOR
+    assert env["i"] == CONST  # a plain int per unrolled iteration; the loop is the finding
+    assert env["j"] == SHAPE
+
+
+def test_int_annotation_never_hides_a_size_flowing_in():
+    env = kinds_of(SIZES, "helper")
+    assert env["n"] == SHAPE
+    assert env["sizes"] == SHAPE
+
+
+def test_min_of_mask_count_feeding_topk_is_reported():
+    src = """
+    import torch
+
+    class M(torch.nn.Module):
+        def forward(self, scores, mask):
+            k = min(100, mask.sum())
+            return scores.topk(k)  # <-
+    """
+    assert (line_of(src, "# <-"), "EXL104") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# item 2: new hazards
+# ---------------------------------------------------------------------------------------
+
+def test_exl112_lists_of_sizes_and_float_sizes():
+    src = DYN + """
+import math
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        h, w = x.shape[-2:]
+        a = torch.tensor([w, h], device=x.device)  # <- list
+        b = torch.as_tensor(x.shape[1], device=x.device)  # <- as_tensor
+        n = math.sqrt(x.shape[1])
+        c = torch.tensor(n, device=x.device)  # <- float
+        ok1 = torch.tensor(x.shape[0], device=x.device)
+        ok2 = torch.tensor(x.shape[1] // 2, device=x.device)
+        ok3 = torch.full((), x.size(1), device=x.device)
+        return x * a[0] * b * c * ok1 * ok2 * ok3
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL112"]
+    assert got == [line_of(src, "# <- list"), line_of(src, "# <- as_tensor"), line_of(src, "# <- float")]
+
+
+def test_exl112_whole_shapes():
+    src = DYN + """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        a = torch.tensor(x.shape, device=x.device)  # <- a
+        b = torch.tensor(x.shape[-2:], device=x.device)  # <- b
+        c = torch.tensor(list(x.shape), device=x.device)  # <- c
+        ok = torch.tensor(x.size(-1) ** 0.5, device=x.device) + torch.tensor(x.shape[0] * x.shape[1], device=x.device)
+        return x * a.sum() * b.sum() * c.sum() * ok
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL112"]
+    assert got == [line_of(src, "# <- a"), line_of(src, "# <- b"), line_of(src, "# <- c")]
+
+
+def test_exl112_silent_for_fixed_shape_projects():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        h, w = x.shape[-2:]
+        return x * torch.tensor([w, h], device=x.device)[0]
+
+torch.onnx.export(M().eval(), (torch.randn(1, 2, 4, 4),), "m.onnx")
+"""
+    assert sev(src, "EXL112") == []
+    assert sev(src, "EXL112", dynamic_shapes=True) == ["error"]
+
+
+def test_exl113_adaptive_pool_not_global_only():
+    src = """
+import torch
+import torch.nn.functional as F
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = torch.nn.AdaptiveAvgPool2d((7, 7))  # <- module
+        self.gp = torch.nn.AdaptiveAvgPool2d(1)
+        self.gp2 = torch.nn.AdaptiveMaxPool2d((1, 1))
+
+    def forward(self, x):
+        y = self.gp(x) + self.gp2(x) + F.adaptive_avg_pool2d(x, 1) + F.adaptive_avg_pool2d(x, (1, 1))
+        return self.pool(x), y, F.adaptive_avg_pool1d(x.flatten(2), 4)  # <- functional
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL113"]
+    assert got == [line_of(src, "# <- module"), line_of(src, "# <- functional")]
+
+
+def test_exl114_chunk_of_input_batch_and_not_channels():
+    src = DYN + """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, y):
+        a, b = x.chunk(2)  # <- batch
+        c, d = torch.split(y, y.shape[0] // 2)  # <- split
+        e, f = x.chunk(2, dim=-1)
+        z = x.permute(1, 0)
+        g, h = z.chunk(2)
+        return a + b + c + d + e + f + g + h
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL114"]
+    assert got == [line_of(src, "# <- batch"), line_of(src, "# <- split")]
+
+
+def test_exl115_rnn_and_gating():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = torch.nn.GRU(4, 5)
+
+    def forward(self, x):
+        return self.rnn(x)[0]
+"""
+    assert sev(src, "EXL115") == ["warning"]  # no export call: dynamic shapes unknown
+    assert sev(src, "EXL115", dynamic_shapes=True) == ["error"]
+    assert sev(src, "EXL115", dynamic_shapes=False) == []
+
+
+def test_exl404_once_per_class_and_per_conversion():
+    src = """
+import torch
+import torch.ao.nn.quantized as nnq
+from torch.ao.quantization import QuantStub, DeQuantStub, quantize_dynamic
+
+class Q(torch.nn.Module):  # <- class
+    def __init__(self):
+        super().__init__()
+        self.a = nnq.Conv2d(3, 3, 1)
+        self.b = nnq.Conv2d(3, 3, 1)
+
+    def forward(self, x):
+        return self.b(self.a(x))
+
+class Float(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.quant = QuantStub()
+        self.fc = torch.nn.Linear(3, 3)
+        self.dequant = DeQuantStub()
+
+    def forward(self, x):
+        return self.dequant(self.fc(self.quant(x)))
+
+def export():
+    m = quantize_dynamic(Float().eval(), {torch.nn.Linear})  # <- conversion
+    torch.onnx.export(m, (torch.randn(1, 3),), "q.onnx")
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL404"]
+    assert got == [line_of(src, "# <- class"), line_of(src, "# <- conversion")]
+
+
+def test_exl201_numpy_on_sizes():
+    src = """
+import math
+import numpy as np
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        n = np.prod(x.shape[1:])  # <-
+        m = math.prod(x.shape[1:])
+        return x.reshape(x.shape[0], n) + x.reshape(x.shape[0], m)
+"""
+    got = [(ln, f) for ln, f in codes(src) if f == "EXL201"]
+    assert got == [(line_of(src, "# <-"), "EXL201")]
+
+
+def test_exl402_reads_opset_bound_to_a_name():
+    src = """
+import torch
+import torch.nn.functional as F
+
+OPSET = 15
+
+class Warp(torch.nn.Module):
+    def forward(self, x, grid):
+        return F.grid_sample(x, grid, align_corners=False)  # <-
+
+def main():
+    torch.onnx.export(Warp().eval(), (torch.randn(1, 2, 5, 5), torch.rand(1, 3, 3, 2)), "w.onnx",
+                      dynamo=False, opset_version=OPSET)
+"""
+    assert (line_of(src, "# <-"), "EXL402") in codes(src)
+
+
+def test_exl402_reads_project_opsets():
+    from exportlint.checks import ops
+
+    class Ctx:
+        class config:
+            opset = None
+        class model:
+            export_calls = ()
+        project_opsets = frozenset({13, 17})
+
+    tbl = ops._table()
+    assert ops.opset_and_source(Ctx, "onnx-legacy", tbl) == (13, "project")
+    Ctx.project_opsets = None
+    assert ops.opset_and_source(Ctx, "onnx-legacy", tbl)[1] == "default"
+
+
+# ---------------------------------------------------------------------------------------
+# item 3: false-alarm classes
+# ---------------------------------------------------------------------------------------
+
+def test_bool_queries_are_not_tensors():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        if torch.are_deterministic_algorithms_enabled():
+            x = x + 1
+        if torch.is_grad_enabled() or torch.jit.is_scripting() or torch.compiler.is_compiling():
+            x = x * 2
+        if torch.jit.is_tracing():
+            x = x - 1
+        return x
+"""
+    assert [c for _, c in codes(src) if c.startswith("EXL1")] == []
+
+
+def test_project_helper_returning_a_guard():
+    src = """
+import torch
+
+def is_exporting_or_scripting():
+    \"\"\"True under torch.jit / export.\"\"\"
+    return torch.jit.is_scripting() or torch.jit.is_tracing()
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        if not is_exporting_or_scripting():
+            print(x.sum().item())
+            if x.sum() > 0:
+                x = x + 1
+        return x
+"""
+    assert codes(src) == []
+
+
+def test_conditional_expression_on_a_guard():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        n = x.shape[0] if torch.jit.is_tracing() else int(x.sum())
+        m = int(x.max()) if torch.jit.is_scripting() else x.shape[1]
+        return x[:n, :m]
+"""
+    assert codes(src) == []
+
+
+def test_project_helper_with_arguments_returning_a_guard():
+    src = """
+import torch
+
+def tracing_or_proxy(x):
+    return torch.jit.is_tracing() or isinstance(x, torch.fx.Proxy)
+
+def flag_and_scripting(flag):
+    return flag and torch.jit.is_scripting()
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        if not tracing_or_proxy(x):
+            if x.sum() > 0:
+                x = x + 1
+        if flag_and_scripting(True):
+            x = x[: int(x.max())]
+        return x
+"""
+    assert codes(src) == []
+
+
+def test_branch_only_when_scripting_is_skipped():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        if torch.jit.is_scripting():
+            n = int(x.sum())
+            return x[:n]
+        return x
+"""
+    assert codes(src) == []
+
+
+def test_jit_unused_and_ignore_helpers_are_python_side():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    @torch.jit.unused
+    def _aux(self, outputs):
+        return [o for o in outputs if o.sum() > 0]
+
+    @torch.jit.ignore()
+    def _log(self, x):
+        print(x.item())
+
+    def forward(self, x):
+        self._log(x)
+        return x, self._aux(x)
+"""
+    assert codes(src) == []
+
+
+def test_global_pooling_is_not_reported():
+    src = DYN + """
+import torch
+import torch.nn.functional as F
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = torch.nn.AdaptiveAvgPool2d(1)
+        self.pool3 = torch.nn.AdaptiveMaxPool3d((1, 1, 1))
+
+    def forward(self, x):
+        y = self.pool3(x.unsqueeze(2)).squeeze(2) + F.adaptive_max_pool2d(x, (1, 1))
+        return self.pool(x) + F.adaptive_avg_pool2d(x, output_size=1) + y
+"""
+    # measured: AdaptiveMaxPool2d(1) / F.adaptive_max_pool2d(x, 1) export with all four (onnx-dynamo
+    # included, which fails for other output sizes: EXL401 from the op table)
+    assert [c for _, c in codes(src) if c in ("EXL113", "EXL401", "EXL402")] == []
+    assert [c for _, c in codes(src.replace("(1, 1))", "(3, 3))")) if c == "EXL401"]
+
+
+def test_idempotent_cache_in_forward():
+    # convit.py pattern: a buffer refreshed only when missing or stale
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._cache = None
+        self._table = {}
+
+    def forward(self, x):
+        n = x.shape[-1]
+        if self._cache is None or self._cache.shape[-1] != n:
+            self._cache = torch.arange(n, dtype=x.dtype, device=x.device)
+        if n not in self._table:
+            self._table[n] = torch.ones(n, device=x.device)
+        return x + self._cache + self._table[n]
+"""
+    assert [c for _, c in codes(src) if c == "EXL203"] == []
+
+
+def test_state_refreshed_on_another_condition_is_still_carried():
+    # qwen2_5_omni rope_deltas: recomputed at prefill, read back from the previous call while decoding
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rope_deltas = None
+
+    def forward(self, x, past_len: int = 0):
+        if past_len == 0 or self.rope_deltas is None:
+            self.rope_deltas = x.sum(-1)  # <-
+        return x + self.rope_deltas
+"""
+    assert (line_of(src, "# <-"), "EXL203") in codes(src)
+
+
+def test_buffer_updated_in_place_or_reassigned():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("count", torch.zeros(1))
+        self.register_buffer("avg", torch.zeros(3))
+
+    def forward(self, x):
+        self.count += 1
+        self.avg = self.avg * 0.9 + x.mean(0)
+        return x + self.count - self.avg
+"""
+    assert [c for _, c in codes(src) if c == "EXL203"] == []
+
+
+def test_python_state_still_reported():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.step = 0
+
+    def forward(self, x):
+        self.step += 1  # <-
+        return x * self.step
+"""
+    assert (line_of(src, "# <-"), "EXL203") in codes(src)
+
+
+EXL111_SRC = """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        if x.shape[0] > 1:
+            x = x - x.mean(0)
+        return x
+"""
+
+
+def test_exl111_follows_declared_dynamic_shapes():
+    assert sev(EXL111_SRC, "EXL111") == ["warning"]  # no export call: unknown, a warning
+    assert sev(EXL111_SRC, "EXL111", dynamic_shapes=False) == []
+    assert sev(EXL111_SRC, "EXL111", dynamic_shapes=True) == ["warning"]
+    static = EXL111_SRC + '\ntorch.onnx.export(M().eval(), (torch.randn(2, 3),), "m.onnx")\n'
+    assert sev(static, "EXL111") == []
+    dynamic = EXL111_SRC + ('\ntorch.onnx.export(M().eval(), (torch.randn(2, 3),), "m.onnx", input_names=["x"],'
+                            ' dynamic_axes={"x": {0: "b"}})\n')
+    assert sev(dynamic, "EXL111") == ["error"]
+
+
+def test_exl111_reads_project_declares_dynamic():
+    from exportlint.checks.common import declares_dynamic
+
+    class Ctx:
+        class config:
+            dynamic_shapes = None
+        class model:
+            export_calls = ()
+            class imports:
+                names = {}
+        project_declares_dynamic = False
+
+    assert declares_dynamic(Ctx) is False
+    Ctx.project_declares_dynamic = True
+    assert declares_dynamic(Ctx) is True
+    Ctx.config.dynamic_shapes = False
+    assert declares_dynamic(Ctx) is False
+
+
+def test_dynamic_shapes_config_key(tmp_path):
+    from exportlint.config import ConfigError, load_config
+
+    p = tmp_path / "pyproject.toml"
+    p.write_text('[tool.exportlint]\ndynamic-shapes = false\n')
+    assert load_config(p).dynamic_shapes is False
+    p.write_text('[tool.exportlint]\ndynamic-shapes = "auto"\n')
+    assert load_config(p).dynamic_shapes is None
+    p.write_text('[tool.exportlint]\ndynamic-shapes = "yes"\n')
+    try:
+        load_config(p)
+    except ConfigError as e:
+        assert "dynamic-shapes" in str(e)
+    else:
+        raise AssertionError("accepted a bad dynamic-shapes value")
+
+
+def test_exl116_size_through_float():
+    src = DYN + """
+import math
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        a = x[: round(x.shape[0] / 2)]  # <- round
+        half = math.ceil(x.shape[1] / 2)
+        b = x.new_zeros(half)  # <- ceil
+        c = x[: x.shape[0] // 2]
+        d = x.view(x.shape[0], x.shape[1] // 2, 2)
+        e = x * x.shape[1] ** -0.5
+        return a, b, c, d, e
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL116"]
+    assert got == [line_of(src, "# <- round"), line_of(src, "# <- ceil")]
+    assert sev(src, "EXL116", dynamic_shapes=False) == []
+
+
+def test_exl117_constant_slice_of_declared_dynamic_dim():
+    src = """
+import torch
+from torch.export import Dim
+
+class M(torch.nn.Module):
+    def forward(self, x, y):
+        a = x[:, 1:] * 2  # <- a
+        b = x[1:]
+        c = x[..., :-1]
+        d = y[:, 1:]
+        return a, b, c, d
+
+def main():
+    torch.export.export(M().eval(), (torch.randn(2, 5), torch.randn(2, 3)), dynamic_shapes=({1: Dim("t")}, None))
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL117"]
+    assert got == [line_of(src, "# <- a")]
+    bounded = src.replace('Dim("t")', 'Dim("t", min=3)')
+    assert [c for _, c in codes(bounded) if c == "EXL117"] == []
+    onnx_only = src.replace("torch.export.export(M().eval(), (torch.randn(2, 5), torch.randn(2, 3)), dynamic_shapes",
+                            'torch.onnx.export(M().eval(), (torch.randn(2, 5), torch.randn(2, 3)), "m.onnx", dynamic_shapes')
+    assert [c for _, c in codes(onnx_only) if c == "EXL117"] == []
+
+
+def test_parameter_and_buffer_shapes_are_static():
+    src = """
+import math
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pos = torch.nn.Parameter(torch.zeros(1, 197, 8))
+        self.register_buffer("table", torch.zeros(16, 4))
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        a = self.pos.shape[1]
+        b = self.table.size(0)
+        c = self.proj.weight.shape[0]
+        d = x.shape[1]
+        return a, b, c, d
+"""
+    env = kinds_of(src)
+    assert env["a"] == CONST and env["b"] == CONST and env["c"] == CONST
+    assert env["d"] == SHAPE
+
+
+def test_project_dynamic_dims_upgrade_exl114():
+    from exportlint.checks.shapes import SplitDynamicDim
+
+    src = textwrap.dedent("""
+    import torch
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            a, b = x.chunk(2, dim=1)
+            return a + b
+    """)
+    from exportlint.engine import FileContext
+    from exportlint.config import Config
+
+    module = cst.parse_module(src)
+    ctx = FileContext("m.py", src, module, SemanticModel(module), Config())
+    ctx.project_declares_dynamic = True
+    ctx.project_dynamic = {"M": {"x": {0, 1}}}
+    ctx._rule = SplitDynamicDim()
+    SplitDynamicDim().check(ctx)
+    assert [(r.code, r.severity.value) for r in ctx.reported] == [("EXL114", "error")]
+    ctx.reported.clear()
+    ctx.project_dynamic = {"M": {"x": {0}}}
+    SplitDynamicDim().check(ctx)
+    assert ctx.reported == []  # dim 1 is static in every export call of the project
+
+
+def test_module_function_passed_as_a_value_is_analysed():
+    # transformers: `attention_interface = ALL_ATTENTION_FUNCTIONS.get_interface(impl, eager_attention_forward)`
+    src = """
+import torch
+
+def eager_attention_forward(module, query: torch.Tensor, key: torch.Tensor, scaling: float):
+    w = torch.matmul(query, key.transpose(2, 3)) * scaling
+    if w.sum() > 0:  # <-
+        w = w + 1
+    return w
+
+class Attn(torch.nn.Module):
+    def forward(self, q, k):
+        fn = INTERFACES.get(self.impl, eager_attention_forward)
+        return fn(self, q, k, 0.1)
+"""
+    assert (line_of(src, "# <-"), "EXL101") in codes(src)
+
+
+def test_int_of_tolist_values_names_legacy_only():
+    # kimi_k25: `for t, h, w in grid_thw.tolist(): t, h, w = int(t), int(h), int(w)` then arange(t):
+    # .tolist() values stay symbolic for torch.export (measured, rules/EXL104.md)
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, grid_thw):
+        parts = []
+        for t, h, w in grid_thw.tolist():
+            t, h, w = int(t), int(h), int(w)
+            parts.append(torch.arange(t, device=grid_thw.device).repeat_interleave(h * w))  # <-
+        return torch.cat(parts)
+"""
+    fs = [f for f in lint(src) if f.code == "EXL104" and f.line == line_of(src, "# <-")]
+    assert fs and all(f.exporters == ("onnx-legacy",) for f in fs)
+
+
+def test_autograd_function_forward_gets_every_argument_kind():
+    # reformer _ReversibleFunction.apply(..., output_attentions): the last flag was typed a tensor
+    src = """
+import torch
+from torch.autograd import Function
+
+class Rev(Function):
+    @staticmethod
+    def forward(ctx, hidden_states, scale, output_attentions):
+        if output_attentions:
+            return hidden_states * scale
+        return hidden_states
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None, None
+
+class M(torch.nn.Module):
+    def forward(self, x, output_attentions=False):
+        return Rev.apply(x, 2.0, output_attentions)
+"""
+    assert [c for _, c in codes(src) if c == "EXL101"] == []
+
+
+def test_cache_hit_return_then_refill():
+    # seamless_m4t / wav2vec2_conformer rotary embeddings
+    src = """
+import torch
+
+class Rotary(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cached_sequence_length = None
+        self.cached_rotary = None
+
+    def forward(self, hidden_states):
+        n = hidden_states.shape[1]
+        if n == self.cached_sequence_length and self.cached_rotary is not None:
+            return self.cached_rotary
+        self.cached_sequence_length = n
+        self.cached_rotary = torch.arange(n, device=hidden_states.device).float()
+        return self.cached_rotary
+"""
+    assert [c for _, c in codes(src) if c == "EXL203"] == []
+
+
+def test_counter_behind_an_early_return_is_still_state():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.step = 0
+
+    def forward(self, x):
+        if self.step > 10:
+            return x
+        self.step += 1  # <-
+        return x * self.step
+"""
+    assert (line_of(src, "# <-"), "EXL203") in codes(src)
+
+
+def test_buffer_created_or_module_cast_in_forward_stays_reported():
+    # m2m_100 make_weights: `self.weights = nn.Buffer(...)` from forward; nllb_moe
+    # `self.classifier = self.classifier.to(dtype)`. Measured (torch 2.13): export-strict fails
+    # ('Unsupported python_type() call'), onnx-dynamo fails, non-strict gives a program that
+    # fails at run time; the module cast fails non-strict ("_apply(): Couldn't swap Linear.weight").
+    src = """
+import torch
+from torch import nn
+
+class Pos(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.make_weights(16)
+        self.classifier = nn.Linear(4, 4)
+
+    def make_weights(self, n):
+        w = torch.zeros(n, 4)
+        if hasattr(self, "weights"):
+            w = w.to(self.weights.device)
+        self.weights = nn.Buffer(w, persistent=False)  # <- buffer
+
+    def forward(self, x):
+        if x.shape[1] > self.weights.size(0):
+            self.make_weights(x.shape[1])
+        self.classifier = self.classifier.to(x.dtype)  # <- cast
+        return self.classifier(x) + self.weights[: x.shape[1]]
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL203"]
+    assert got == [line_of(src, "# <- buffer"), line_of(src, "# <- cast")]
+
+
+def test_exl114_follows_batch_through_submodules_and_activations():
+    src = DYN + """
+import torch
+import torch.nn.functional as F
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 3, 1)
+        self.rnn = torch.nn.LSTM(3, 3)
+
+    def forward(self, x):
+        h = F.relu(self.conv(x)) * 0.5
+        uncond, cond = h.chunk(2)  # <-
+        p = h.permute(1, 0, 2, 3)
+        a, b = p.chunk(2)
+        r, _ = self.rnn(x)
+        c, d = r.chunk(2)
+        return uncond + cond + a + b + c + d
+"""
+    got = [ln for ln, c in codes(src) if c == "EXL114"]
+    assert got == [line_of(src, "# <-")]
+
+
+def test_item_in_assume_constant_result_names_strict_only():
+    # ExportDB assume_constant_result (bench/exportdb_scoreboard.py real outcomes, torch 2.13):
+    # strict diverges (the value is baked), non-strict / onnx-dynamo / onnx-legacy pass
+    src = """
+import torch
+import torch._dynamo as torchdynamo
+
+class M(torch.nn.Module):
+    @torchdynamo.assume_constant_result
+    def get_item(self, y):
+        return y.int().item()  # <-
+
+    def forward(self, x, y):
+        return x[: self.get_item(y)]
+"""
+    fs = [f for f in lint(src) if f.code == "EXL102"]
+    assert [(f.line, f.exporters) for f in fs] == [(line_of(src, "# <-"), ("export-strict",))]
