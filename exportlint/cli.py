@@ -66,6 +66,11 @@ def _add_lint_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--diff", action="store_true",
                    help="print a unified diff of what --fix would change; write nothing (exit 1 if any)")
     p.add_argument("--show-fixes", action="store_true", help="list the fixes applied (with --fix)")
+    # issue 13: conventions users know from ruff
+    p.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false",
+                   help="also lint files that .gitignore / .ignore files exclude")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="on stderr: the files found, what was skipped, cache hits and timings")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -174,13 +179,24 @@ def _cmd_lint(argv: list[str]) -> int:
         if not paths:
             paths = []
     try:
-        found = discover(paths, cfg, force_exclude=args.force_exclude) if paths else None
+        found = discover(paths, cfg, force_exclude=args.force_exclude,
+                         respect_gitignore=args.respect_gitignore) if paths else None
     except DiscoveryError as e:
         raise UsageError(str(e)) from None
     files = found.files if found else []
+    for path, why in (found.skipped if found else []):
+        if why != "excluded":
+            print(f"exportlint: {'error' if path in found.unreadable else 'warning'}: {path}: {why}", file=sys.stderr)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.verbose:
+        for f in files:
+            print(f"exportlint: file {f}", file=sys.stderr)
     result = lint_paths(files, cfg, jobs=args.jobs, use_cache=not args.no_cache, stdin=stdin)
+    if args.verbose:
+        print(f"exportlint: {result.files} files: {result.cached} from the cache, {result.parsed} linted, "
+              f"{len(result.findings)} findings in {result.seconds:.2f} s (config: {cfg.source or 'defaults'})",
+              file=sys.stderr)
     findings = result.findings
     failed_targets = False
     confirm_result = None
@@ -222,7 +238,7 @@ def _cmd_lint(argv: list[str]) -> int:
         rc = _confirm_status(confirm_result)
         if rc is not None:
             return rc
-    if result.errors:
+    if result.errors or (found and found.unreadable):
         return 2
     if args.exit_zero:
         return 0
@@ -305,21 +321,27 @@ def _emit(args, findings, result, confirm_result=None) -> None:
             raise UsageError(f"--output-file {args.output_file}: {e.strerror or e}") from None
         out = fh
     try:
-        if args.statistics:
+        if args.statistics and fmt in ("json", "lsp", "sarif"):
+            from exportlint.report import render_statistics_json
+
+            render_statistics_json(findings, out)
+        elif args.statistics:
             render_statistics(findings, out)
         else:
             summary = ""
             if fmt in ("text", "full") and not args.quiet:
                 n_err = sum(1 for f in findings if f.severity.value == "error")
                 n_warn = sum(1 for f in findings if f.severity.value == "warning")
+                checked = f"{result.files} file{'s' if result.files != 1 else ''} checked"
                 if findings:
+                    n_files = len({f.path for f in findings})
                     summary = (
                         f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} "
                         f"({n_err} error{'s' if n_err != 1 else ''}, {n_warn} warning{'s' if n_warn != 1 else ''}) "
-                        f"in {result.files} file{'s' if result.files != 1 else ''}."
+                        f"in {n_files} file{'s' if n_files != 1 else ''} ({checked})."
                     )
                 else:
-                    summary = f"All checks passed ({result.files} file{'s' if result.files != 1 else ''})."
+                    summary = f"All checks passed ({checked})."
                 summary += _fix_summary(args, findings)
             kwargs = {"color": args.color, "summary": summary} if fmt in ("text", "full") else {}
             if fmt in ("text", "full") and not findings:
@@ -330,7 +352,7 @@ def _emit(args, findings, result, confirm_result=None) -> None:
             if confirm_result is not None and fmt in ("text", "full"):
                 from rich.console import Console
 
-                confirm_result.render_summary(Console(file=out, force_terminal=args.color, no_color=args.color is False))
+                confirm_result.render_summary(Console(file=out, force_terminal=args.color, no_color=True if args.color is False else None))
     finally:
         if fh is not None:
             fh.close()
@@ -415,11 +437,12 @@ def _cmd_confirm(argv: list[str]) -> int:
 
 
 def _cmd_rule(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="exportlint rule", description="Print a rule's documentation page.")
+    p.add_argument("code", help="rule code, e.g. EXL101")
+    argv = [p.parse_args(argv).code]
     from exportlint.checks.base import all_rules
     from exportlint.ruledocs import load_doc
 
-    if len(argv) != 1:
-        raise UsageError("usage: exportlint rule CODE")
     code = argv[0].upper()
     rules = all_rules()
     if code not in rules:
@@ -434,7 +457,9 @@ def _cmd_rule(argv: list[str]) -> int:
 def _cmd_rules(argv: list[str]) -> int:
     from exportlint.checks.base import all_rules
 
-    as_json = "--format" in argv and "json" in argv
+    p = argparse.ArgumentParser(prog="exportlint rules", description="List every rule.")
+    p.add_argument("--format", "--output-format", dest="format", choices=("text", "json"), default="text")
+    as_json = p.parse_args(argv).format == "json"
     rules = all_rules()
     if as_json:
         import json
@@ -448,6 +473,12 @@ def _cmd_rules(argv: list[str]) -> int:
 
 
 def _cmd_ops(argv: list[str]) -> int:
+    if argv and argv[0] in ("-h", "--help"):
+        print("usage: exportlint ops generate [--output PATH] [--quick]\n\n"
+              "Regenerate the op-support tables (rules/op_support.json) by exporting every aten op\n"
+              "with each exporter (needs the export extra: torch, onnx, onnxscript).\n"
+              "`exportlint ops generate --help` lists its options.")
+        return 0
     if not argv or argv[0] != "generate":
         raise UsageError("usage: exportlint ops generate [--output PATH] [--quick]")
     try:
@@ -458,6 +489,11 @@ def _cmd_ops(argv: list[str]) -> int:
 
 
 def _cmd_server(argv: list[str]) -> int:
+    if argv and argv[0] in ("-h", "--help"):
+        print("usage: exportlint server\n\n"
+              "Start the language server on stdin/stdout (LSP 3.17: diagnostics, code actions,\n"
+              "hover). Needs pygls: pip install 'exportlint[lsp]'.")
+        return 0
     try:
         from exportlint.lsp.server import main as server_main
     except ImportError as e:

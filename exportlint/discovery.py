@@ -6,6 +6,7 @@ import fnmatch
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from exportlint.config import Config
 
@@ -19,13 +20,28 @@ class Discovered:
     files: list[str] = field(default_factory=list)
     #: (path, reason) for things we did not lint but the user may want to know about
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: directories that could not be listed (an error: exit 2, the rest is still linted)
+    unreadable: list[str] = field(default_factory=list)
+
+
+def _link_problem(path: str) -> str:
+    """Why a path that lexists does not exist: a symlink loop or a dangling link."""
+    import errno
+
+    try:
+        os.stat(path)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "symbolic link loop"
+        return f"broken symbolic link ({e.strerror})"
+    return "broken symbolic link"
 
 
 def _excluded(path: Path, root: Path, patterns: tuple[str, ...]) -> bool:
     name = path.name
     try:
         rel = path.resolve().relative_to(root).as_posix() if path.is_absolute() else path.as_posix()
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):  # RuntimeError: a symlink loop (Python 3.11)
         rel = path.as_posix()
     for pat in patterns:
         p = pat.rstrip("/")
@@ -48,7 +64,42 @@ def _excluded_with_parents(path: Path, root: Path, patterns: tuple[str, ...]) ->
         p = p.parent
 
 
-def discover(paths: list[str], config: Config, *, force_exclude: bool = False) -> Discovered:
+class _IgnoreFiles:
+    """.gitignore / .ignore files of the walked folders (git's semantics via pathspec). pathspec
+    is imported only when a folder has such a file."""
+
+    NAMES = (".gitignore", ".ignore")
+
+    def __init__(self) -> None:
+        self.specs: dict[str, Any] = {}  # folder -> spec (or None)
+
+    def load(self, folder: str, filenames: list[str]) -> None:
+        lines: list[str] = []
+        for n in self.NAMES:
+            if n in filenames:
+                try:
+                    with open(os.path.join(folder, n), encoding="utf-8", errors="replace") as fh:
+                        lines += fh.read().splitlines()
+                except OSError:
+                    pass
+        if lines:
+            import pathspec
+
+            self.specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines)
+
+    def ignored(self, folder: str, name: str, is_dir: bool) -> bool:
+        """Is folder/name ignored by the ignore file of folder or of a walked folder above?"""
+        path = os.path.join(folder, name)
+        for base, spec in self.specs.items():
+            if path.startswith(base.rstrip(os.sep) + os.sep):
+                rel = os.path.relpath(path, base).replace(os.sep, "/") + ("/" if is_dir else "")
+                if spec.match_file(rel):
+                    return True
+        return False
+
+
+def discover(paths: list[str], config: Config, *, force_exclude: bool = False,
+             respect_gitignore: bool = True) -> Discovered:
     patterns = tuple(config.exclude) + tuple(config.extend_exclude)
     root = config.root.resolve()
     out = Discovered()
@@ -67,7 +118,7 @@ def discover(paths: list[str], config: Config, *, force_exclude: bool = False) -
             raise DiscoveryError(f"{raw}: no such file or directory")
         if p.is_file() or (p.is_symlink() and not p.is_dir()):
             if not p.exists():
-                raise DiscoveryError(f"{raw}: broken symbolic link")
+                raise DiscoveryError(f"{raw}: {_link_problem(raw)}")
             if force_exclude and _excluded_with_parents(p, root, patterns):
                 out.skipped.append((raw, "excluded"))
                 continue
@@ -79,7 +130,12 @@ def discover(paths: list[str], config: Config, *, force_exclude: bool = False) -
             out.skipped.append((raw, "excluded"))
             continue
         visited_dirs: set[tuple[int, int]] = set()
-        for dirpath, dirnames, filenames in os.walk(raw, followlinks=True, onerror=lambda e: out.skipped.append((e.filename, str(e.strerror)))):
+        ignores = _IgnoreFiles() if respect_gitignore else None
+        def onerror(e: OSError) -> None:
+            out.skipped.append((e.filename, f"cannot read directory: {e.strerror or e}"))
+            out.unreadable.append(e.filename)
+
+        for dirpath, dirnames, filenames in os.walk(raw, followlinks=True, onerror=onerror):
             try:
                 st = os.stat(dirpath)
                 ident = (st.st_dev, st.st_ino)
@@ -91,6 +147,10 @@ def discover(paths: list[str], config: Config, *, force_exclude: bool = False) -
                 out.skipped.append((dirpath, "symlink loop"))
                 continue
             visited_dirs.add(ident)
+            if ignores is not None:
+                ignores.load(dirpath, filenames)
+                dirnames[:] = [d for d in dirnames if d != ".git" and not ignores.ignored(dirpath, d, True)]
+                filenames = [f for f in filenames if not ignores.ignored(dirpath, f, False)]
             dirnames[:] = sorted(d for d in dirnames if not _excluded(Path(dirpath, d), root, patterns))
             for fn in sorted(filenames):
                 if not fn.endswith((".py", ".pyi")) or fn.endswith(".pyi"):
@@ -99,7 +159,7 @@ def discover(paths: list[str], config: Config, *, force_exclude: bool = False) -
                 if _excluded(fp, root, patterns):
                     continue
                 if not fp.exists():
-                    out.skipped.append((str(fp), "broken symbolic link"))
+                    out.skipped.append((str(fp), _link_problem(str(fp))))
                     continue
                 add(str(fp))
     return out

@@ -67,18 +67,32 @@ def _max_nesting(text: str) -> int:
 
 def _python_syntax_error(text: str, path: str) -> Optional[SyntaxError]:
     """CPython's own verdict (exact line and column), or None when it compiles."""
+    from exportlint.isolation import python_limits
+
     try:
-        compile(text, path, "exec", 0x400, dont_inherit=True)  # ast.PyCF_ONLY_AST
+        with python_limits():  # what `import` accepts, not the lint thread's raised limit
+            compile(text, path, "exec", 0x400, dont_inherit=True)  # ast.PyCF_ONLY_AST
     except SyntaxError as e:
         return e
-    except (ValueError, RecursionError, MemoryError) as e:  # NUL bytes, absurd nesting
+    except ValueError as e:  # NUL bytes
         err = SyntaxError(str(e))
         err.lineno, err.offset = 1, 1
+        return err
+    except (RecursionError, MemoryError) as e:  # deeper than CPython's parser accepts
+        from exportlint.isolation import deepest_line
+
+        err = SyntaxError(f"Python's parser refuses it: {type(e).__name__}: {e}")
+        err.lineno, err.offset = deepest_line(text)
+        err.too_deep = True  # type: ignore[attr-defined]
         return err
     return None
 
 
 def _syntax_finding(path: str, err: SyntaxError) -> Finding:
+    if getattr(err, "too_deep", False):  # EXL003, see exportlint/isolation.py
+        from exportlint.isolation import too_deep_message
+
+        return _engine_finding(path, err.lineno or 1, err.offset or 1, too_deep_message(err.msg), "EXL003")
     return _engine_finding(path, max(err.lineno or 1, 1), max(err.offset or 1, 1), f"syntax error: {err.msg}")
 
 
@@ -199,6 +213,14 @@ class Linter:
         """Findings of one file. With ``project`` (``semantics.project.Project``), calls into
         other files are resolved (``FileResult.outs``) and ``roots`` (calls from other files
         into this one) are analysed as export-path functions of this file."""
+        # in a thread with a large stack and recursion limit: deep valid code lints, and the
+        # native parser does not overflow the C stack (measurements in exportlint/isolation.py)
+        from exportlint.isolation import call_deep
+
+        return call_deep(self._lint_text, text, path, project, roots, call_returns)
+
+    def _lint_text(self, text: str, path: str, project: Any = None, roots: Any = (),
+                   call_returns: Optional[dict[str, str]] = None) -> FileResult:
         import libcst as cst
 
         from exportlint.positions import resolve_positions
@@ -214,10 +236,11 @@ class Linter:
         ptext = text  # what libcst parses (see _reduced)
         tree = None  # the file's project index, when there is a project
         if is_model or has_export or roots:
-            deep = _max_nesting(text) > _MAX_NESTING
-            err = _python_syntax_error(text, path) if deep else None
+            # always: CPython places syntax errors exactly, and refuses code too deep for it
+            # (and for libcst's native parser: isolation.py) in a few % of libcst's time
+            err = _python_syntax_error(text, path)
             if err is not None:
-                if "EXL001" in self.enabled:
+                if ("EXL003" if getattr(err, "too_deep", False) else "EXL001") in self.enabled:
                     res.findings.append(_syntax_finding(path, err))
             else:
                 ptext = text
@@ -244,8 +267,10 @@ class Linter:
                             res.findings.append(_engine_finding(path, e.raw_line, e.raw_column + 1, msg))
                     module = None
                 except RecursionError:
-                    if "EXL001" in self.enabled:
-                        res.findings.append(_engine_finding(path, 1, 1, "cannot parse: nesting too deep"))
+                    if "EXL003" in self.enabled:
+                        from exportlint.isolation import deepest_line, too_deep_message
+
+                        res.findings.append(_engine_finding(path, *deepest_line(text), too_deep_message("libcst parser"), "EXL003"))
                     module = None
                 except Exception as e:  # libcst can raise others on exotic input
                     if "EXL001" in self.enabled:
@@ -258,7 +283,10 @@ class Linter:
                                           call_returns=call_returns,
                                           project_modules=_project_modules(project, path, text, tree))
                 except RecursionError:
-                    res.errors.append(f"{path}: semantic model: nesting too deep")
+                    if "EXL003" in self.enabled:
+                        from exportlint.isolation import deepest_line, too_deep_message
+
+                        res.findings.append(_engine_finding(path, *deepest_line(text), too_deep_message("semantic model"), "EXL003"))
                     model = None
                 except Exception:
                     res.errors.append(f"{path}: internal error building the semantic model:\n{traceback.format_exc()}")
@@ -273,6 +301,12 @@ class Linter:
                         try:
                             for _ in rule.check(ctx) or ():
                                 pass
+                        except RecursionError:
+                            if "EXL003" in self.enabled:
+                                from exportlint.isolation import deepest_line, too_deep_message
+
+                                res.findings.append(_engine_finding(
+                                    path, *deepest_line(text), too_deep_message(f"rule {rule.code}"), "EXL003"))
                         except Exception:
                             res.errors.append(f"{path}: internal error in rule {rule.code}:\n{traceback.format_exc()}")
                     reported = ctx.reported
@@ -280,7 +314,11 @@ class Linter:
                         try:
                             tree = self._cross_file(project, path, text, module, model, res, ptext, tree) or tree
                         except RecursionError:
-                            res.errors.append(f"{path}: project calls: nesting too deep")
+                            if "EXL003" in self.enabled:
+                                from exportlint.isolation import deepest_line, too_deep_message
+
+                                res.findings.append(_engine_finding(
+                                    path, *deepest_line(text), too_deep_message("project calls"), "EXL003"))
                         except Exception:
                             res.errors.append(f"{path}: internal error resolving calls:\n{traceback.format_exc()}")
         if reported and module is not None:

@@ -94,3 +94,34 @@ def test_nesting_deeper_than_python_allows_is_a_finding_not_a_segfault(tmp_path)
     assert "deep.py:3:413: EXL001 syntax error: too many nested parentheses" in p.stdout
     assert "ok.py:4:16: EXL102" in p.stdout
     assert "brackets_in_string.py:4:16: EXL102" in p.stdout
+
+
+HDR = "import torch\nclass N(torch.nn.Module):\n    def forward(self, x):\n"
+
+
+def _run_cli(*args, timeout=300):
+    import subprocess
+
+    return subprocess.run([sys.executable, "-m", "exportlint", *args], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_pathological_files_do_not_lose_the_run(tmp_path, jobs):
+    # a 10,000-term expression used to kill the whole run with SIGSEGV (libcst's native
+    # parser); a 500-term expression and a 1,000-branch elif chain ended in an internal error
+    (tmp_path / "plus10k.py").write_text(HDR + "        return " + " + ".join(["x"] * 10000) + "\n")
+    (tmp_path / "plus500.py").write_text(HDR + "        y = " + " + ".join(["x"] * 500) + "\n        return y.item()\n")
+    (tmp_path / "elif1000.py").write_text(
+        HDR + "        if x.shape[0] > 0:\n            y = x\n"
+        + "".join(f"        elif x.shape[0] > {i}:\n            y = x * {i}\n" for i in range(1000))
+        + "        return y.item()\n"
+    )
+    for i in range(8):  # enough files for the process pool
+        (tmp_path / f"ok{i}.py").write_text(BAD)
+    r = _run_cli(str(tmp_path), "--no-cache", "--format", "concise", "-j", jobs)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "internal error" not in r.stderr
+    assert "plus10k.py:4:1: EXL003 too deeply nested" in r.stdout
+    assert "plus500.py:5:16: EXL102" in r.stdout
+    assert "elif1000.py:2006:16: EXL102" in r.stdout
+    assert r.stdout.count("EXL102") == 10

@@ -22,3 +22,13 @@ class UnknownSuppression(Rule):
     exporters = ()
     summary = "A suppression comment names a rule code that does not exist."
     scope = "engine"
+
+
+@register
+class TooDeep(Rule):
+    code = "EXL003"
+    name = "too-deep-to-analyse"
+    severity = Severity.ERROR
+    exporters = ()
+    summary = "The file nests deeper than Python's (or exportlint's) parser accepts, so nothing in it was checked."
+    scope = "engine"

@@ -128,3 +128,18 @@ def render_statistics(findings: list[Finding], out: IO[str]) -> None:
     out.write(
         f"Total: {len(findings)} ({sev.get('error', 0)} error, {sev.get('warning', 0)} warning, {sev.get('info', 0)} info)\n"
     )
+
+
+def render_statistics_json(findings: list[Finding], out: IO[str]) -> None:
+    """--statistics with a JSON format: one object per rule, most frequent first."""
+    from exportlint.checks.base import all_rules
+
+    rules = all_rules()
+    counts = Counter(f.code for f in findings)
+    rows = [
+        {"code": code, "name": rules[code].name if code in rules else None, "count": n,
+         "fixable": sum(1 for f in findings if f.code == code and f.fix is not None)}
+        for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+    json.dump(rows, out, indent=2)
+    out.write("\n")

@@ -25,7 +25,12 @@ def render(findings: list[Finding], out: IO[str], *, color: Optional[bool] = Non
     from rich.console import Console
     from rich.markup import escape
 
-    console = Console(file=out, force_terminal=color if color is not None else None, no_color=color is False,
+    import os
+
+    if color is None and os.environ.get("NO_COLOR"):  # no-color.org; ruff prints no escapes at all
+        color = False
+    console = Console(color_system=None if color is False else "auto", file=out, force_terminal=color if color is not None else None, no_color=True if color is False else None,  # None: rich reads NO_COLOR
+                      
                       highlight=False, soft_wrap=True, width=10000 if not (color or out.isatty()) else None)
     cache: dict = {}
     if sources:
