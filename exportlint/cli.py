@@ -71,6 +71,11 @@ def _add_lint_options(p: argparse.ArgumentParser) -> None:
                    help="also lint files that .gitignore / .ignore files exclude")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="on stderr: the files found, what was skipped, cache hits and timings")
+    p.add_argument("--add-noqa", action="store_true",
+                   help="add `# noqa: CODE` comments that suppress every current finding, then exit")
+    p.add_argument("--show-settings", action="store_true",
+                   help="print the resolved configuration and where each value came from, then exit")
+    p.add_argument("--watch", action="store_true", help="lint, then re-lint whenever a linted file changes")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -165,6 +170,26 @@ def _load_config(args) -> "Config":  # noqa: F821
 def _cmd_lint(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     cfg = _load_config(args)
+    if args.show_settings:
+        from exportlint.adopt import print_settings
+
+        print_settings(cfg, args)
+        return 0
+    if args.watch:
+        if "-" in (args.paths or []) or args.fix or args.diff or args.add_noqa or args.confirm:
+            raise UsageError("--watch cannot be combined with '-', --fix, --diff, --add-noqa or --confirm")
+        from exportlint.adopt import watch
+        from exportlint.discovery import discover
+
+        def list_files() -> list[str]:
+            return discover(args.paths or ["."], cfg, force_exclude=args.force_exclude,
+                            respect_gitignore=args.respect_gitignore).files
+
+        return watch(lambda: _run_lint(args, cfg), list_files)
+    return _run_lint(args, cfg)
+
+
+def _run_lint(args, cfg) -> int:
     from exportlint.discovery import DiscoveryError, discover
     from exportlint.engine import lint_paths
 
@@ -192,7 +217,18 @@ def _cmd_lint(argv: list[str]) -> int:
     if args.verbose:
         for f in files:
             print(f"exportlint: file {f}", file=sys.stderr)
-    result = lint_paths(files, cfg, jobs=args.jobs, use_cache=not args.no_cache, stdin=stdin)
+    if args.add_noqa and stdin is not None:
+        raise UsageError("--add-noqa cannot read stdin ('-')")
+    from exportlint.adopt import Progress, want_progress
+
+    if want_progress(args, len(files)):
+        with Progress(len(files)) as bar:
+            result = lint_paths(files, cfg, jobs=args.jobs, use_cache=not args.no_cache, stdin=stdin,
+                                progress=bar.advance)
+    else:
+        result = lint_paths(files, cfg, jobs=args.jobs, use_cache=not args.no_cache, stdin=stdin)
+    if args.add_noqa:
+        return _add_noqa(args, cfg, files, result)
     if args.verbose:
         print(f"exportlint: {result.files} files: {result.cached} from the cache, {result.parsed} linted, "
               f"{len(result.findings)} findings in {result.seconds:.2f} s (config: {cfg.source or 'defaults'})",
@@ -243,6 +279,30 @@ def _cmd_lint(argv: list[str]) -> int:
     if args.exit_zero:
         return 0
     return 1 if (findings or failed_targets) else 0
+
+
+def _add_noqa(args, cfg, files, result) -> int:
+    """--add-noqa: comment every current finding away, check that the re-lint agrees."""
+    from exportlint.adopt import add_noqa
+    from exportlint.engine import lint_paths
+
+    run = add_noqa(result.findings, files)
+    for e in run.errors:
+        print(f"exportlint: warning: {e}", file=sys.stderr)
+    if run.files:
+        again = lint_paths(sorted(run.files), cfg, jobs=1, use_cache=not args.no_cache)
+        left = len(again.findings)
+        if left:
+            print(f"exportlint: warning: {left} finding(s) still reported after adding noqa comments",
+                  file=sys.stderr)
+    if run.skipped:
+        print(f"exportlint: warning: {run.skipped} finding(s) skipped: a comment is not legal at the end of "
+              "their lines (inside a multi-line string or a backslash continuation)", file=sys.stderr)
+    n = run.added
+    print(f"Added {n} noqa directive{'s' if n != 1 else ''}.", file=sys.stderr)
+    for e in result.errors:
+        print(f"exportlint: internal error: {e}", file=sys.stderr)
+    return 2 if result.errors else 0
 
 
 def _fix_stdin(args, cfg, stdin, findings) -> int:

@@ -763,6 +763,7 @@ def lint_paths(
     use_cache: bool = True,
     codes: Optional[frozenset[str]] = None,
     stdin: Optional[tuple[str, bytes]] = None,
+    progress: Optional[Callable[[int], None]] = None,
 ) -> RunResult:
     """Lint files as one project: calls between them are followed (``semantics.project``),
     findings are reported only in these files. Per file, the cache key is its content, the
@@ -843,6 +844,8 @@ def lint_paths(
     inp = inputs()
     todo = [p for p in readable if p not in clean or analysed_with.get(p) != digest_of(inp[p])]
     cached_paths = set(readable)
+    if progress is not None and len(readable) - len(todo) + (len(files) - len(readable)):
+        progress(len(readable) - len(todo) + len(files) - len(readable))  # cache answers, unreadable files
     deps_of: dict[str, Optional[list[str]]] = {}
     rounds = 0
     pool = None
@@ -862,11 +865,11 @@ def lint_paths(
                     pool = mp.get_context(method).Pool(n_jobs, initializer=_worker_init,
                                                        initargs=(config, linter.enabled, facts))
                 chunk = max(1, min(16, len(items) // (n_jobs * 8) or 1))
-                results = list(pool.imap_unordered(_worker_lint, items, chunksize=chunk))
+                results = pool.imap_unordered(_worker_lint, items, chunksize=chunk)
             else:
                 global _WORKER
                 _WORKER = linter
-                results = [_worker_lint(it) for it in items]
+                results = (_worker_lint(it) for it in items)
             for path, fdicts, errs, file_outs, deps, rets in results:
                 findings_of[path] = [Finding.from_dict(d) for d in fdicts]
                 errors.extend(errs)
@@ -875,6 +878,8 @@ def lint_paths(
                 deps_of[path] = None if errs else deps  # a file with internal errors is never cached
                 analysed_with[path] = digest_of(inp[path])
                 cached_paths.discard(path)
+                if progress is not None and rounds == 1:
+                    progress(1)
             parsed += len(items)
             inp = inputs()
             todo = [p for p in readable if analysed_with.get(p) != digest_of(inp[p])]
