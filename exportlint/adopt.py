@@ -31,6 +31,9 @@ _CODE = re.compile(r"[A-Z]+[0-9]+")
 class NoqaRun:
     added: int = 0  # lines that got (or extended) a noqa comment
     skipped: int = 0  # findings no comment could be placed for
+    #: findings a comment cannot suppress: EXL002 (a bad suppression itself), and every finding of
+    #: a file that Python cannot parse (EXL001 / EXL003: fix the file, not the report)
+    unsuppressible: int = 0
     files: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -100,7 +103,9 @@ def add_noqa(findings: Iterable[Any], files: Iterable[str]) -> NoqaRun:
     wanted = set(files)
     by_path: dict[str, dict[tuple[int, int], set[str]]] = {}
     for f in findings:
-        if f.path in wanted:
+        if f.path in wanted and f.code == "EXL002":
+            run.unsuppressible += 1
+        elif f.path in wanted:
             by_path.setdefault(f.path, {}).setdefault((f.line, f.end_line), set()).add(f.code)
     for path, codes_by_line in sorted(by_path.items()):
         n = sum(len(c) for c in codes_by_line.values())
@@ -110,13 +115,16 @@ def add_noqa(findings: Iterable[Any], files: Iterable[str]) -> NoqaRun:
             run.errors.append(f"{path}: cannot read: {e}")
             run.skipped += n
             continue
+        if not parses(src.text):
+            run.unsuppressible += n
+            continue
         try:
             new, changed, skipped = add_noqa_text(src.text, codes_by_line)
         except (tokenize.TokenError, SyntaxError, IndentationError) as e:
             run.errors.append(f"{path}: not valid Python, no noqa comments added: {e}")
             run.skipped += n
             continue
-        if changed and parses(src.text) and not parses(new):
+        if changed and not parses(new):
             run.errors.append(f"{path}: adding noqa comments would break the file; left unchanged")
             run.skipped += n
             continue

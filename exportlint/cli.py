@@ -185,7 +185,14 @@ def _cmd_lint(argv: list[str]) -> int:
             return discover(args.paths or ["."], cfg, force_exclude=args.force_exclude,
                             respect_gitignore=args.respect_gitignore).files
 
-        return watch(lambda: _run_lint(args, cfg), list_files)
+        def lint_once() -> int:
+            try:
+                return _run_lint(args, cfg)
+            except UsageError as e:  # e.g. a watched path was removed: say so, keep watching
+                print(f"exportlint: error: {e}", file=sys.stderr, flush=True)
+                return 2
+
+        return watch(lint_once, list_files)
     return _run_lint(args, cfg)
 
 
@@ -298,6 +305,9 @@ def _add_noqa(args, cfg, files, result) -> int:
     if run.skipped:
         print(f"exportlint: warning: {run.skipped} finding(s) skipped: a comment is not legal at the end of "
               "their lines (inside a multi-line string or a backslash continuation)", file=sys.stderr)
+    if run.unsuppressible:
+        print(f"exportlint: warning: {run.unsuppressible} finding(s) left as they are: a comment cannot suppress "
+              "them (EXL002, or a file Python cannot parse)", file=sys.stderr)
     n = run.added
     print(f"Added {n} noqa directive{'s' if n != 1 else ''}.", file=sys.stderr)
     for e in result.errors:

@@ -6,9 +6,7 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-import pytest
 
 BAD = "import torch\nclass N(torch.nn.Module):\n    def forward(self, x):\n        return x.item()\n"
 
@@ -120,3 +118,51 @@ def test_no_progress_output_when_piped(tmp_path):
     r = run(str(tmp_path))
     assert r.returncode == 0
     assert r.stderr == ""
+
+
+def test_add_noqa_leaves_files_python_cannot_parse(tmp_path):
+    f = tmp_path / "broken.py"
+    src = "import torch\nclass N(torch.nn.Module):\n    def forward(self, x:\n        return x.item()\n"
+    f.write_text(src)
+    assert "EXL001" in run(str(f)).stdout
+    r = run("--add-noqa", str(f))
+    assert r.returncode == 0 and "Added 0 noqa directives." in r.stderr
+    assert "1 finding(s) left as they are" in r.stderr
+    assert f.read_text() == src
+
+
+def test_progress_bar_on_a_terminal_only(tmp_path):
+    import pty
+    import select
+
+    for i in range(60):
+        (tmp_path / f"m{i}.py").write_text(f"import torch\ndef f{i}(x):\n    return x + {i}\n")
+
+    def stderr_on_pty(*extra):
+        master, slave = pty.openpty()
+        e = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+        p = subprocess.Popen([sys.executable, "-m", "exportlint", "--no-cache", "-j", "1", *extra, str(tmp_path)],
+                             stdout=subprocess.PIPE, stderr=slave, env=dict(e, TERM="xterm-256color"))
+        os.close(slave)
+        err = b""
+        while True:
+            r, _, _ = select.select([master], [], [], 60)
+            if not r:
+                break
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+        out = p.communicate(timeout=60)[0]
+        os.close(master)
+        return p.returncode, out.decode(), err.decode()
+
+    rc, out, err = stderr_on_pty()
+    assert rc == 0 and out == "All checks passed (60 files checked).\n"
+    assert "60/60" in err and err.endswith("\x1b[2K")  # drawn, then erased (transient)
+    for opt in ("-q", "--format=json"):
+        rc, out, err = stderr_on_pty(opt)
+        assert err == "", (opt, err)
