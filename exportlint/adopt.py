@@ -17,7 +17,7 @@ import time
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable
 
 # ---------------------------------------------------------------------------------------
 # --add-noqa
@@ -246,10 +246,12 @@ def print_settings(cfg, args, stream=None) -> None:
 
 
 def snapshot(list_files: Callable[[], list[str]]) -> dict[str, tuple[int, int]]:
+    from exportlint.discovery import DiscoveryError
+
     out: dict[str, tuple[int, int]] = {}
     try:
         files = list_files()
-    except Exception:  # a folder that vanished mid-walk: the next poll sees the new state
+    except (DiscoveryError, OSError):  # a folder that vanished mid-walk: the next poll sees the new state
         return out
     for f in files:
         try:
@@ -294,7 +296,13 @@ class Progress:
 
     def __init__(self, total: int):
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress as RP, TextColumn, TimeElapsedColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+        from rich.progress import Progress as RP
 
         self._p = RP(TextColumn("linting"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                      console=Console(stderr=True), transient=True)

@@ -224,8 +224,8 @@ def _run_lint(args, cfg) -> int:
     if args.verbose:
         for f in files:
             print(f"exportlint: file {f}", file=sys.stderr)
-    if args.add_noqa and stdin is not None:
-        raise UsageError("--add-noqa cannot read stdin ('-')")
+    if args.add_noqa and (stdin is not None or args.fix or args.diff or args.confirm):
+        raise UsageError("--add-noqa cannot be combined with '-' (stdin), --fix, --diff or --confirm")
     from exportlint.adopt import Progress, want_progress
 
     if want_progress(args, len(files)):

@@ -7,7 +7,6 @@ import subprocess
 import sys
 import time
 
-
 BAD = "import torch\nclass N(torch.nn.Module):\n    def forward(self, x):\n        return x.item()\n"
 
 
@@ -166,3 +165,12 @@ def test_progress_bar_on_a_terminal_only(tmp_path):
     for opt in ("-q", "--format=json"):
         rc, out, err = stderr_on_pty(opt)
         assert err == "", (opt, err)
+
+
+def test_add_noqa_and_watch_refuse_what_they_cannot_do(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text(BAD)
+    for args in (("--add-noqa", "--fix"), ("--add-noqa", "--diff"), ("--watch", "--fix"), ("--watch", "-")):
+        r = run(*args, str(f))
+        assert r.returncode == 2 and "cannot be combined" in r.stderr, args
+    assert f.read_text() == BAD
