@@ -279,6 +279,8 @@ class Linter:
                     if project is not None:
                         try:
                             tree = self._cross_file(project, path, text, module, model, res, ptext, tree) or tree
+                            if roots or res.outs:
+                                _keep_parsed(ptext, module)
                         except RecursionError:
                             res.errors.append(f"{path}: project calls: nesting too deep")
                         except Exception:
@@ -402,11 +404,18 @@ _MODULES_BUDGET = 1_200_000  # ~ 35 MB of parse trees
 
 
 def _parse_cached(text: str) -> "cst.Module":
+    """Parse, or take the tree a former round kept (``_keep_parsed``)."""
+    m = _MODULES.get(hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest())
+    return m if m is not None else parse_module(text)
+
+
+def _keep_parsed(text: str, m: "cst.Module") -> None:
+    """Keep a parse tree for a later round. Only files whose analysis crossed into other
+    files (calls out, or calls in) are re-analysed when those inputs change, so only their
+    trees are kept: the budget then holds the trees that are asked for again."""
     key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
-    m = _MODULES.get(key)
-    if m is not None:
-        return m
-    m = parse_module(text)
+    if key in _MODULES:
+        return
     if len(text) <= _MODULES_BUDGET // 4:
         while _MODULES and _MODULES_CHARS[0] + len(text) > _MODULES_BUDGET:
             old = next(iter(_MODULES))
@@ -415,7 +424,6 @@ def _parse_cached(text: str) -> "cst.Module":
         _MODULES[key] = m
         _MODULE_LEN[key] = len(text)
         _MODULES_CHARS[0] += len(text)
-    return m
 
 
 def _reduced(text: str, path: str, roots: Any, project: Any) -> tuple[str, Any]:
