@@ -794,7 +794,8 @@ def lint_paths(
     gc_was = gc.get_threshold()
     gc.set_threshold(max(gc_was[0], 50_000), max(gc_was[1], 20), max(gc_was[2], 100))
     try:
-        return _lint_paths(files, config, jobs=jobs, use_cache=use_cache, codes=codes, stdin=stdin)
+        return _lint_paths(files, config, jobs=jobs, use_cache=use_cache, codes=codes, stdin=stdin,
+                           progress=progress)
     finally:
         gc.set_threshold(*gc_was)
 
@@ -807,6 +808,7 @@ def _lint_paths(
     use_cache: bool = True,
     codes: Optional[frozenset[str]] = None,
     stdin: Optional[tuple[str, bytes]] = None,
+    progress: Optional[Callable[[int], None]] = None,
 ) -> RunResult:
     from exportlint.semantics.project import join_roots, roots_digest
 
