@@ -55,12 +55,12 @@ def test_add_noqa_keeps_encoding_and_skips_where_no_comment_fits(tmp_path):
     g.write_text("import torch\nclass N(torch.nn.Module):\n    def forward(self, x):\n"
                  "        return x.item() + \\\n            1\n")
     before = run(str(g))
-    from exportlint.adopt import add_noqa_text
-
+    assert before.returncode == 1 and "cont.py:4:" in before.stdout
     text = g.read_text()
-    new, changed, skipped = add_noqa_text(text, {(4, 4): {"EXL102"}})
-    assert (new, changed, skipped) == (text, 0, 1)
-    assert before.returncode == 1
+    r = run("--add-noqa", str(g))
+    assert r.returncode == 0 and "Added 0 noqa directives." in r.stderr
+    assert "1 finding(s) skipped: a comment is not legal at the end of their lines" in r.stderr
+    assert g.read_text() == text
 
 
 def test_show_settings_text_and_json(tmp_path):
@@ -174,3 +174,16 @@ def test_add_noqa_and_watch_refuse_what_they_cannot_do(tmp_path):
         r = run(*args, str(f))
         assert r.returncode == 2 and "cannot be combined" in r.stderr, args
     assert f.read_text() == BAD
+
+
+def test_show_settings_from_exportlint_toml_named_with_config(tmp_path):
+    cfg = tmp_path / "exportlint.toml"
+    cfg.write_text('target-exporters = ["onnx-dynamo"]\n[confirm]\ntimeout = 60\n')
+    r = run("--show-settings", "--format", "json", "--config", str(cfg), "--extend-exclude", "gen", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    rows = {s["key"]: s for s in json.loads(r.stdout)["settings"]}
+    assert rows["target-exporters"] == {"key": "target-exporters", "value": ["onnx-dynamo"],
+                                        "source": f"{cfg}:target-exporters"}
+    assert rows["confirm.timeout"]["value"] == 60 and rows["confirm.timeout"]["source"] == f"{cfg}:confirm.timeout"
+    assert rows["extend-exclude"] == {"key": "extend-exclude", "value": ["gen"], "source": "command line (--extend-exclude)"}
+    assert rows["config-file"]["source"] == "command line (--config)"
