@@ -226,9 +226,10 @@ def _run_lint(args, cfg) -> int:
             print(f"exportlint: file {f}", file=sys.stderr)
     if args.add_noqa and (stdin is not None or args.fix or args.diff or args.confirm):
         raise UsageError("--add-noqa cannot be combined with '-' (stdin), --fix, --diff or --confirm")
-    from exportlint.adopt import Progress, want_progress
+    # exportlint.adopt is imported only for long runs: the one-file call stays as fast as it was
+    if len(files) > 50 and _want_progress(args, len(files)):
+        from exportlint.adopt import Progress
 
-    if want_progress(args, len(files)):
         with Progress(len(files)) as bar:
             result = lint_paths(files, cfg, jobs=args.jobs, use_cache=not args.no_cache, stdin=stdin,
                                 progress=bar.advance)
@@ -286,6 +287,12 @@ def _run_lint(args, cfg) -> int:
     if args.exit_zero:
         return 0
     return 1 if (findings or failed_targets) else 0
+
+
+def _want_progress(args, n_files: int) -> bool:
+    from exportlint.adopt import want_progress
+
+    return want_progress(args, n_files)
 
 
 def _add_noqa(args, cfg, files, result) -> int:
