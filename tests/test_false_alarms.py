@@ -830,3 +830,116 @@ class M(torch.nn.Module):
 """
     fs = [f for f in lint(src) if f.code == "EXL102"]
     assert [(f.line, f.exporters) for f in fs] == [(line_of(src, "# <-"), ("export-strict",))]
+
+
+def test_exl402_dynamo_low_opset_keeps_registry_opset():
+    # measured (torch 2.13): grid_sample(mode='bilinear', padding_mode='border') with
+    # torch.onnx.export(dynamo=True, opset_version=12|14|15) exports: the C version converter
+    # fails ('No Previous Version of GridSample exists') and the model is kept at opset 18.
+    # The legacy exporter does fail below 16.
+    src = """
+    import torch
+    import torch.nn.functional as F
+
+    class M(torch.nn.Module):
+        def forward(self, x, grid):
+            return F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    """
+    found = [f for f in lint(src, opset=12) if f.code == "EXL402"]
+    assert len(found) == 1
+    assert found[0].exporters == ("onnx-legacy",)
+
+
+def test_numpy_shape_is_sizes_and_numpy_names_nonstrict_and_legacy():
+    # measured (torch 2.13): strict torch.export traces numpy (`x.numpy().shape`, and
+    # `torch.from_numpy(x.numpy() * 2)` export and match), onnx-dynamo falls back to strict;
+    # non-strict fails ('.numpy() is not supported for tensor subclasses').
+    src = """
+    import math
+    import torch
+    import torch.nn.functional as F
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            h, w = x.cpu().detach().numpy().shape[-2:]
+            extra = (math.ceil(w / 2) - 1) * 2 - w + 3
+            return F.pad(x, [extra // 2, extra - extra // 2, 0, 0])
+    """
+    found = [f for f in lint(src) if f.code == "EXL201"]
+    assert [f.line for f in found] == [line_of(src, ".numpy()")]
+    assert found[0].exporters == ("export-nonstrict", "onnx-legacy")
+
+
+def test_module_level_dynamic_shapes_declares_dims_for_exl114(tmp_path):
+    # an ExportDB-style module (the convention --confirm discovers): its module-level
+    # `dynamic_shapes` are the dims its model is exported with. Measured (torch 2.13):
+    # chunk(cat([a, b], 0), 2, dim=0) with a dynamic batch fails torch.export ('Constraints
+    # violated (batch)'); the batch of `cat` of batch-first inputs is still dynamic.
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+
+    f = tmp_path / "pair.py"
+    f.write_text(textwrap.dedent("""
+    import torch
+
+    class PairEncoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fnet = torch.nn.Conv2d(3, 8, 3, padding=1)
+
+        def forward(self, image1, image2):
+            fmaps = self.fnet(torch.cat([image1, image2], dim=0))
+            fmap1, fmap2 = torch.chunk(fmaps, 2, dim=0)
+            return fmap1 * fmap2
+
+    batch = torch.export.Dim("batch", min=1, max=16)
+    example_args = (torch.randn(2, 3, 16, 16), torch.randn(2, 3, 16, 16))
+    dynamic_shapes = {"image1": {0: batch}, "image2": {0: batch}}
+    """))
+    res = lint_paths([str(f)], Config(), use_cache=False, jobs=1)
+    got = [(x.line, x.code, x.severity.value) for x in res.findings if x.code == "EXL114"]
+    assert got == [(11, "EXL114", "error")]
+    # without the declaration nothing says the batch is dynamic there
+    f.write_text(f.read_text().replace('dynamic_shapes = {"image1": {0: batch}, "image2": {0: batch}}', ""))
+    res = lint_paths([str(f)], Config(), use_cache=False, jobs=1)
+    assert [x for x in res.findings if x.code == "EXL114" and x.severity.value == "error"] == []
+
+
+def test_exl404_at_quant_stub_call_when_file_converts(tmp_path):
+    # measured (torch 2.13): torch.export strict of the converted model fails at
+    # `x = self.quant(x)`; a float model with a QuantStub that is never converted exports.
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+
+    body = """
+    import torch
+
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quant = torch.ao.quantization.QuantStub()
+            self.linear = torch.nn.Linear(4, 8)
+            self.dequant = torch.ao.quantization.DeQuantStub()
+
+        def forward(self, x):
+            x = self.quant(x)
+            return self.dequant(self.linear(x))
+    """
+    conv = """
+
+    def _quantized():
+        m = M().eval()
+        m.qconfig = torch.ao.quantization.get_default_qconfig("x86")
+        return torch.ao.quantization.convert(torch.ao.quantization.prepare(m))
+
+    model = _quantized()
+    example_args = (torch.randn(1, 1, 4),)
+    """
+    f = tmp_path / "q.py"
+    f.write_text(textwrap.dedent(body) + textwrap.dedent(conv))
+    res = lint_paths([str(f)], Config(), use_cache=False, jobs=1)
+    lines = sorted(x.line for x in res.findings if x.code == "EXL404")
+    assert line_of(body, "self.quant(x)") in lines and len(lines) == 3  # stub call, prepare, convert
+    f.write_text(textwrap.dedent(body))
+    res = lint_paths([str(f)], Config(), use_cache=False, jobs=1)
+    assert [x for x in res.findings if x.code == "EXL404"] == []

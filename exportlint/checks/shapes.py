@@ -257,6 +257,8 @@ class SplitDynamicDim(Rule):
                 if sections is None or isinstance(sections, (cst.List, cst.Tuple)) or fn.kind(sections) not in (CONST, SHAPE):
                     continue
                 declared = dyn.get(recv.value, set())
+                if recv.value not in params and dim == 0 and any(0 in dyn.get(p, ()) for p in params):
+                    declared = {0}  # computed batch-first from an input whose batch is declared dynamic
                 if dim in declared:
                     sev = None
                 elif dim == 0:
@@ -305,6 +307,9 @@ def _keeps_batch(ctx, fn, v: cst.BaseExpression, bf: set) -> bool:
         q = ctx.model.imports.resolve(f) or ""
         if q.startswith("torch.nn.functional.") and q.rsplit(".", 1)[-1] in _KEEP_F and args:
             return _keeps_batch(ctx, fn, args[0], bf)
+        if q in ("torch.cat", "torch.concat", "torch.concatenate") and args and isinstance(args[0], (cst.List, cst.Tuple)):
+            # any dim: a batch-first piece makes the result batch-first (dim 0: the batches add up)
+            return any(isinstance(el, cst.Element) and _keeps_batch(ctx, fn, el.value, bf) for el in args[0].elements)
     return False
 
 

@@ -1772,6 +1772,11 @@ class FunctionFacts:
         if bk == SHAPE:
             return SHAPE
         if bk == DATA:
+            if attr in TENSOR_ATTRS_SHAPE:
+                # `x.numpy().shape`: an array's shape is the tensor's sizes (symbolic under
+                # torch.export strict, which traces numpy), not a value read from the data
+                self._culprit[id(e)] = e
+                return SHAPE
             return DATA
         if bk == CONST:
             return CONST
