@@ -569,8 +569,8 @@ import torch
 class M(torch.nn.Module):
     def forward(self, x):
         a = x[: round(x.shape[0] / 2)]  # <- round
-        half = math.ceil(x.shape[1] / 2)
-        b = x.new_zeros(half)  # <- ceil
+        half = math.ceil(x.shape[1] / 2)  # <- ceil (reported where the float is made)
+        b = x.new_zeros(half)
         c = x[: x.shape[0] // 2]
         d = x.view(x.shape[0], x.shape[1] // 2, 2)
         e = x * x.shape[1] ** -0.5
@@ -943,3 +943,46 @@ def test_exl404_at_quant_stub_call_when_file_converts(tmp_path):
     f.write_text(textwrap.dedent(body))
     res = lint_paths([str(f)], Config(), use_cache=False, jobs=1)
     assert [x for x in res.findings if x.code == "EXL404"] == []
+
+
+def test_exl113_module_list_of_adaptive_pools():
+    # measured (torch 2.13, dynamic H/W): the legacy exporter fails on the pyramid pooling
+    # module's AdaptiveAvgPool2d(2/3/6) ('output size is not factor of input size'); global
+    # pooling alone (sizes all 1) exports.
+    src = """
+    import torch
+    import torch.nn.functional as F
+
+    class PPM(torch.nn.Module):
+        def __init__(self, channels=8, pool_scales=(1, 2, 3, 6)):
+            super().__init__()
+            self.pools = torch.nn.ModuleList([torch.nn.AdaptiveAvgPool2d(s) for s in pool_scales])
+
+        def forward(self, x):
+            outs = [x]
+            for pool in self.pools:  # <- read
+                outs.append(F.interpolate(pool(x), size=x.shape[2:], mode="bilinear"))
+            return torch.cat(outs, dim=1)
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL113"] == [line_of(src, "# <- read")]
+    assert [c for _, c in codes(src.replace("(1, 2, 3, 6)", "(1, 1)")) if c == "EXL113"] == []
+
+
+def test_exl116_free_output_size_names_nonstrict_and_legacy_only():
+    # measured (torch 2.13, Dim.DYNAMIC and named Dims on H/W): F.interpolate(size=(int(h / 2),
+    # int(w / 2))) exports with strict and matches eager at other sizes; non-strict fails
+    # ('Constraints violated (h, w)'). Tied to another size through view, strict fails too.
+    src = DYN + """
+import torch
+import torch.nn.functional as F
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        size = (int(x.shape[-2] / 2), int(x.shape[-1] / 2))  # <- int
+        return F.interpolate(x, size=size, mode="bilinear")
+"""
+    found = [f for f in lint(src) if f.code == "EXL116"]
+    assert [f.line for f in found] == [line_of(src, "# <- int")]
+    assert found[0].exporters == ("export-nonstrict", "onnx-legacy")
+    tied = src.replace('F.interpolate(x, size=size, mode="bilinear")', "x.view(x.shape[0], -1, size[0], 4 * size[1])")
+    assert "export-strict" in [f for f in lint(tied) if f.code == "EXL116"][0].exporters
