@@ -986,3 +986,26 @@ class M(torch.nn.Module):
     assert found[0].exporters == ("export-nonstrict", "onnx-legacy")
     tied = src.replace('F.interpolate(x, size=size, mode="bilinear")', "x.view(x.shape[0], -1, size[0], 4 * size[1])")
     assert "export-strict" in [f for f in lint(tied) if f.code == "EXL116"][0].exporters
+
+
+def test_exl207_rows_of_a_tensor_as_reshape_sizes():
+    # measured (torch 2.13): strict/non-strict fail at the reshape ('Could not guard on
+    # data-dependent expression Ne(2*u2*u3, 0)'), legacy exports and matches; the same loop
+    # over a list attribute of ints exports everywhere.
+    src = """
+    import torch
+
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.shapes = [(4, 4), (2, 2)]
+
+        def forward(self, value, spatial_shapes):
+            outs = []
+            for level, (height, width) in enumerate(spatial_shapes):
+                outs.append(value.reshape(value.shape[0], -1, height, width).mean((2, 3)))  # <- rows
+            for height, width in self.shapes:
+                outs.append(value.reshape(value.shape[0], -1, height, width).mean((2, 3)))
+            return outs
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL207"] == [line_of(src, "# <- rows")]
