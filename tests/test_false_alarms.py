@@ -1009,3 +1009,22 @@ def test_exl207_rows_of_a_tensor_as_reshape_sizes():
             return outs
     """
     assert [ln for ln, c in codes(src) if c == "EXL207"] == [line_of(src, "# <- rows")]
+
+
+def test_exl208_mask_plus_index_assignment_only():
+    # measured (torch 2.13, opsets 11 and 17): legacy ONNX of `r[mask, 0] = R[mask]` fails in
+    # onnxruntime ('Non-zero status code returned while running Reshape node'); `r[mask] = v`
+    # exports and runs.
+    src = """
+    import torch
+
+    class M(torch.nn.Module):
+        def forward(self, R):
+            r = torch.zeros((R.shape[0], 2), dtype=R.dtype)
+            q = torch.zeros_like(R)
+            mask = R > 0
+            r[mask, 0] = R[mask]  # <- mixed
+            q[mask] = R[mask]
+            return r, q
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL208"] == [line_of(src, "# <- mixed")]
