@@ -1028,3 +1028,24 @@ def test_exl208_mask_plus_index_assignment_only():
             return r, q
     """
     assert [ln for ln, c in codes(src) if c == "EXL208"] == [line_of(src, "# <- mixed")]
+
+
+def test_message_lambda_of_a_check_is_not_on_the_export_path():
+    # transformers `torch_compilable_check(cond, lambda: f"... {int(n)} ...")` (zoo round 3):
+    # the lambda builds the error message and runs only when the check fails.
+    src = """
+    import torch
+
+    def torch_compilable_check(cond, msg):
+        torch._check(cond, msg)
+
+    class M(torch.nn.Module):
+        def forward(self, ids, feats):
+            n = (ids == 3).sum()
+            torch_compilable_check(n == feats.shape[0], lambda: f"{int(n)} tokens")
+            torch._check(n > 0, lambda: f"{n.item()} tokens")
+            return feats * 2
+    """
+    assert [c for _, c in codes(src) if c in ("EXL102", "EXL104")] == []
+    bad = src.replace('lambda: f"{int(n)} tokens"', 'f"{int(n)} tokens"')
+    assert "EXL102" in [c for _, c in codes(bad)]
