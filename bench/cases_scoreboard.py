@@ -59,7 +59,7 @@ SHORT = {"export-strict": "strict", "export-nonstrict": "nonstrict", "onnx-dynam
          "onnx-legacy": "legacy"}
 BAD = ("fail", "diverged")
 #: bump when the worker's notion of an outcome changes (invalidates the cache)
-WORKER_VERSION = 3
+WORKER_VERSION = 4
 
 # The hazard class each case was rebuilt for (what the issue is about, not the outcome: the
 # outcome is measured). "negative:" classes look suspicious to a linter but are believed fine.
@@ -95,6 +95,15 @@ CLASSES: dict[str, str] = {
     "batch_one_example": "batch-1 example, dynamic batch",
     "training_flag_branch": "if self.training",
     "optional_mask_none": "if x is None",
+    "round_size_interpolate": "round() of a size, Dim.DYNAMIC",
+    "round_bucket_scale": "round() of a size, Dim.DYNAMIC",
+    "pos_embed_sqrt": "math.* on sizes, dynamic H/W",
+    "antialias_resize": "op unsupported by an exporter",
+    "attr_shapes_cache": "module attribute set in forward",
+    "arange_index_no_device": "device-less factory in forward",
+    "gpt2_batch_check": "shape check raising, dynamic batch",
+    "labels_numpy_index": ".numpy() on tensor data",
+    "per_image_len_loop": "len(t) loop over a dynamic batch",
 }
 
 
@@ -512,7 +521,8 @@ def worker(path: str, out_path: str, per_exporter_timeout: int) -> int:  # noqa:
     def locate_dispatch(exc) -> tuple[int, str]:
         text = "\n".join(str(e) for e in chain(exc))
         targets = set(re.findall(r"aten\.(\w+)(?:\.(\w+))?", text))
-        if not targets:
+        node_names = set(re.findall(r"node %(\w+)", text))
+        if not targets and not node_names:
             return 0, ""
         try:
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
@@ -521,7 +531,7 @@ def worker(path: str, out_path: str, per_exporter_timeout: int) -> int:  # noqa:
                 for g in (ep, ep.run_decompositions()):
                     for node in g.graph.nodes:
                         t = str(node.target)
-                        if any(t.startswith(f"aten.{a}") for a, _ in targets):
+                        if node.name in node_names or any(t.startswith(f"aten.{a}") for a, _ in targets):
                             lines = msg_lines(node.meta.get("stack_trace") or "")
                             if lines:
                                 return lines[0], "decomposed graph stack_trace"
@@ -542,6 +552,63 @@ def worker(path: str, out_path: str, per_exporter_timeout: int) -> int:  # noqa:
                     lines = msg_lines(t or "")
                     if lines:
                         return lines[0], "onnx node source"
+        return 0, ""
+
+    def locate_onnx_divergence(proto, a, k) -> tuple[int, str]:
+        """The dynamo exporter names ONNX values after the FX nodes of the exported program: run both
+        on the input that diverged and return the source line of the first node whose values differ."""
+        try:
+            import onnx
+            import onnxruntime as ort
+
+            ep = torch.export.export(fresh(), clone(args), clone(kwargs) or None, dynamic_shapes=ds, strict=False)
+            gm = ep.module()
+            seen: dict = {}
+            order: list = []
+
+            class Rec(torch.fx.Interpreter):
+                def run_node(self, n):
+                    out = super().run_node(n)
+                    if isinstance(out, torch.Tensor) and n.op == "call_function":
+                        seen[n.name] = (out.detach().clone(), n.meta.get("stack_trace") or "")
+                        order.append(n.name)
+                    return out
+            flat = [t for t in pytree.tree_leaves((clone(a), clone(k)))]
+            with torch.no_grad():
+                Rec(gm).run(*flat)
+            inferred = onnx.shape_inference.infer_shapes(proto)
+            vinfo = {v.name: v for v in list(inferred.graph.value_info)}
+            names = [n for n in order if n in vinfo]
+            if not names:
+                return 0, ""
+            m2 = onnx.ModelProto()
+            m2.CopyFrom(proto)
+            existing = {o.name for o in m2.graph.output}
+            for n in names:
+                if n not in existing:
+                    m2.graph.output.append(vinfo[n])
+            opts = ort.SessionOptions()
+            opts.log_severity_level = 3
+            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+            sess = ort.InferenceSession(m2.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+            inputs = [i.name for i in sess.get_inputs()]
+            tensors = [t for t in list(a) + list(k.values()) if isinstance(t, torch.Tensor)]
+            byname = dict(zip(input_names, tensors))
+            feed = ({n: byname[n].numpy() for n in inputs} if all(n in byname for n in inputs)
+                    else {n: t.numpy() for n, t in zip(inputs, tensors)})
+            outs = dict(zip([o.name for o in sess.get_outputs()], sess.run(None, feed)))
+            for n in names:
+                if n not in outs:
+                    continue
+                ref_t, st = seen[n]
+                got = torch.as_tensor(outs[n])
+                if same([ref_t], [got]):
+                    lines = msg_lines(st)
+                    if lines:
+                        return lines[0], "first diverging ONNX value (named after the FX node)"
+                    return 0, ""
+        except Exception as e:  # noqa: BLE001
+            results.setdefault("locate_errors", []).append(f"onnx divergence: {type(e).__name__}: {_first_line(e)}")
         return 0, ""
 
     for exporter in EXPORTERS:
@@ -571,6 +638,11 @@ def worker(path: str, out_path: str, per_exporter_timeout: int) -> int:  # noqa:
                     problems.append(f"{label}: {why}")
                     if why.startswith("raised") and not rec.get("node_line"):
                         nl, _ = locate_onnx_node(artifact if exporter.startswith("onnx") else None, why)
+                        if nl:
+                            rec["node_line"] = nl
+                    if (exporter == "onnx-dynamo" and not why.startswith("raised")
+                            and not rec.get("node_line") and label != "example input"):
+                        nl, _ = locate_onnx_divergence(artifact, a, k)
                         if nl:
                             rec["node_line"] = nl
                     if label == "example input":

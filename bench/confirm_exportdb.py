@@ -120,10 +120,18 @@ def main() -> int:
     findings, static_s = static_findings(d, config, a.only)
     paths = [d / f"{n}.py" for n in a.only] if a.only else [d]
 
+    import resource
+
+    def child_cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+
+    c0 = child_cpu()
     t0 = time.perf_counter()
     res = run_confirm(config, findings, paths=paths, exporters=exporters, jobs=a.jobs,
                       progress=lambda s: print(s, file=sys.stderr, flush=True))
     confirm_wall = time.perf_counter() - t0
+    confirm_cpu = child_cpu() - c0  # the workers and the fork server (waited-for descendants)
 
     by_file: dict[str, list] = {}
     for f in res.findings:
@@ -179,11 +187,27 @@ def main() -> int:
     print()
     print(f"cost: static lint {static_s:.1f}s; confirm {confirm_wall:.1f}s wall "
           f"({confirm_wall / max(1, len(res.targets)):.1f}s per example)")
+    phases: Counter = Counter()
+    for t in res.targets:
+        phases["target processes (total)"] += t.seconds
+        phases["build + eager reference"] += t.build_seconds
+        phases["eager on other inputs"] += t.variant_seconds
+        for o in t.outcomes.values():
+            for k, v in (o.timing or {}).items():
+                phases[f"{o.exporter}: {k}"] += v
+    inside = phases["build + eager reference"] + phases["eager on other inputs"] + sum(
+        v for k, v in phases.items() if ":" in k)
+    print("where the time goes (seconds, summed over targets):")
+    for k, v in sorted(phases.items(), key=lambda kv: -kv[1]):
+        print(f"  {k:40s} {v:7.1f}")
+    print(f"  {'process start/fork + event plumbing':40s} {phases['target processes (total)'] - inside:7.1f}")
     direct_wall = None
     agree = None
     if not a.no_direct:
         files = [t.path for t in res.targets if t.path]
+        c1 = child_cpu()
         direct_wall, data = direct(files, list(exporters))
+        direct_cpu = child_cpu() - c1
         outs = data.get("outcomes", {})
         same = sum(1 for t in res.targets for e, o in t.outcomes.items()
                    if (outs.get(f"{t.path}|{e}") or "").split(":")[0] == ("pass" if o.status in ("pass", "diverged") else "fail"))
@@ -195,7 +219,9 @@ def main() -> int:
                     print(f"  differs: {t.name} {e}: confirm {o.status}, direct {d_out}: {o.message[:120]}")
         print(f"direct: the same exporters in one process: {direct_wall:.1f}s wall "
               f"(torch import {data.get('import', 0):.1f}s); export outcome agrees with confirm on {agree}")
-        print(f"overhead ratio (confirm / direct): {confirm_wall / max(direct_wall, 1e-9):.2f}x")
+        print(f"overhead ratio (confirm / direct): {confirm_wall / max(direct_wall, 1e-9):.2f}x wall, "
+              f"{confirm_cpu / max(direct_cpu, 1e-9):.2f}x CPU time ({confirm_cpu:.1f}s vs {direct_cpu:.1f}s; "
+              "CPU time is the steadier figure on a shared machine)")
     if a.json:
         with open(a.json, "w", encoding="utf-8") as fh:
             json.dump({"rows": rows, "verdicts": dict(verdicts), "exl901": n901, "exl902": n902,

@@ -185,7 +185,8 @@ def _cmd_lint(argv: list[str]) -> int:
     failed_targets = False
     confirm_result = None
     if args.confirm:
-        confirm_result = _run_confirm(cfg, findings, targets=None, paths=[Path(p) for p in paths], exporters=args.exporters)
+        confirm_result = _run_confirm(cfg, findings, targets=None, paths=[Path(p) for p in paths], exporters=args.exporters,
+                                      fmt=args.format)
         findings = confirm_result.findings
         failed_targets = confirm_result.failed
     dropped: list = []
@@ -349,7 +350,7 @@ def _fix_summary(args, findings) -> str:
     return note
 
 
-def _run_confirm(cfg, findings, *, targets, paths, exporters):
+def _run_confirm(cfg, findings, *, targets, paths, exporters, fmt=None):
     try:
         from exportlint.confirm.api import run_confirm
     except ImportError as e:
@@ -360,7 +361,9 @@ def _run_confirm(cfg, findings, *, targets, paths, exporters):
         bad = [e for e in exporters if e not in EXPORTERS]
         if bad:
             raise UsageError(f"--exporter: unknown exporter {bad[0]!r} (choose from {', '.join(EXPORTERS)})")
-    progress = (lambda msg: print(msg, file=sys.stderr, flush=True)) if sys.stderr else None
+    from exportlint.confirm.progress import make_progress
+
+    progress = make_progress(fmt)  # live on a terminal; silent for json/sarif/CI/pipes
     return run_confirm(cfg, findings, targets=targets, paths=paths,
                        exporters=tuple(exporters) if exporters else None, progress=progress)
 
@@ -395,7 +398,8 @@ def _cmd_confirm(argv: list[str]) -> int:
             raise UsageError(str(e)) from None
         result = lint_paths(files, cfg)
         findings = result.findings
-    cr = _run_confirm(cfg, findings, targets=args.specs or None, paths=[], exporters=args.exporters)
+    cr = _run_confirm(cfg, findings, targets=args.specs or None, paths=[], exporters=args.exporters,
+                      fmt=args.format)
 
     class _R:
         files = len(cr.targets)

@@ -57,7 +57,7 @@ _KNOWN_KEYS = {
     "confirm",
     "cache-dir",
 }
-_CONFIRM_KEYS = {"timeout", "memory-limit", "rtol", "atol"}
+_CONFIRM_KEYS = {"timeout", "exporter-timeout", "memory-limit", "rtol", "atol"}
 
 
 class ConfigError(Exception):
@@ -82,6 +82,8 @@ class Config:
     targets: dict[str, str] = field(default_factory=dict)
     confirm_timeout: float = 300.0
     confirm_memory_mb: int = 4096
+    #: seconds one exporter may run on one target (None: only the per-target timeout)
+    confirm_exporter_timeout: Optional[float] = None
     rtol: float = 1e-4
     atol: float = 1e-5
     cache_dir: Optional[Path] = None
@@ -277,6 +279,7 @@ def config_from_table(table: dict[str, Any], *, source: Optional[Path] = None, p
             raise err(f"confirm.{unk[0]}", f"unknown key (known: {', '.join(sorted(_CONFIRM_KEYS))})")
         for k, attr, typ in (
             ("timeout", "confirm_timeout", (int, float)),
+            ("exporter-timeout", "confirm_exporter_timeout", (int, float)),
             ("memory-limit", "confirm_memory_mb", (int,)),
             ("rtol", "rtol", (int, float)),
             ("atol", "atol", (int, float)),

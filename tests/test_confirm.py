@@ -358,3 +358,49 @@ def test_cli_confirm_clean_target_exits_zero_with_a_summary_table():
 def test_cli_confirm_unknown_exporter_is_a_usage_error():
     p = _cli("confirm", "clean", "--exporter", "tensorrt")
     assert p.returncode == 2 and "unknown exporter 'tensorrt'" in p.stderr
+
+
+@pytest.mark.slow
+@needs_torch
+def test_per_exporter_time_limit_reports_timeout_and_runs_the_rest():
+    cfg = _config(confirm_timeout=120.0, confirm_exporter_timeout=4.0)
+    events = []
+
+    class Recorder:
+        def __call__(self, msg):
+            pass
+
+        def event(self, kind, **d):
+            events.append((kind, d.get("exporter"), d.get("status")))
+
+    res = run_confirm(cfg, [], targets=["models.tiny:build_slow_to_trace"],
+                      exporters=("export-strict", "export-nonstrict"), progress=Recorder())
+    t = res.targets[0]
+    strict, nonstrict = t.outcomes["export-strict"], t.outcomes["export-nonstrict"]
+    assert strict.status == "timeout" and "timed out after 4s" in strict.message, strict
+    assert nonstrict.status == "pass", nonstrict  # ran in a fresh worker after the kill
+    assert ("exporter-start", "export-strict", None) in events
+    assert ("exporter", "export-strict", "timeout") in events and ("exporter", "export-nonstrict", "pass") in events
+    assert res.summary_line().startswith("1 target(s): 0 export with every exporter")
+    assert "1 timed out" in res.summary_line()
+
+
+def test_progress_is_silent_for_machine_formats_and_pipes(monkeypatch):
+    from exportlint.confirm.progress import make_progress
+
+    class Tty:
+        def isatty(self):
+            return True
+
+        def write(self, s):
+            return len(s)
+
+        def flush(self):
+            pass
+
+    monkeypatch.delenv("CI", raising=False)
+    assert make_progress("json", Tty()) is None and make_progress("sarif", Tty()) is None
+    assert make_progress("text", subprocess.PIPE and open(os.devnull, "w")) is None  # not a terminal
+    assert make_progress("text", Tty()) is not None
+    monkeypatch.setenv("CI", "true")
+    assert make_progress("text", Tty()) is None

@@ -1049,3 +1049,48 @@ def test_message_lambda_of_a_check_is_not_on_the_export_path():
     assert [c for _, c in codes(src) if c in ("EXL102", "EXL104")] == []
     bad = src.replace('lambda: f"{int(n)} tokens"', 'f"{int(n)} tokens"')
     assert "EXL102" in [c for _, c in codes(bad)]
+
+
+def test_code_after_an_export_guard_that_returns_is_not_exported():
+    """transformers' `warn_if_padding_and_no_attention_mask` starts with `if is_tracing(x): return`:
+    under every exporter the function returns there, so the data-dependent test after it never
+    runs (zoo scoreboard: modeling_utils.py EXL101 was a false error)."""
+    guarded = lint("""
+        import torch
+        from torch import nn
+        from transformers.utils import is_tracing
+
+        class M(nn.Module):
+            def warn(self, ids):
+                if is_tracing(ids):
+                    return
+                if 0 in ids[:, [-1, 0]]:
+                    print("padded")
+
+            def forward(self, x):
+                self.warn(x)
+                if torch.compiler.is_compiling():
+                    raise RuntimeError("eager only below")
+                if x.sum() > 0:
+                    return x
+                return -x
+    """)
+    assert [f.code for f in guarded if f.code.startswith("EXL1")] == []
+    unguarded = lint("""
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def warn(self, ids):
+                if ids.dim() == 0:
+                    return
+                if 0 in ids[:, [-1, 0]]:
+                    print("padded")
+
+            def forward(self, x):
+                self.warn(x)
+                if x.sum() > 0:
+                    return x
+                return -x
+    """)
+    assert sorted(f.line for f in unguarded if f.code == "EXL101") == [9, 14]

@@ -46,11 +46,15 @@ class ExporterOutcome:
     onnx: Optional[dict] = None
     exception: Optional[str] = None
     seconds: Optional[float] = None
+    #: seconds per phase inside the worker: export, locate, checks, parity
+    timing: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         d = {"status": self.status, "message": self.message, "path": self.path, "line": self.line,
              "located_by": self.how, "max_abs_error": self.max_abs, "max_rel_error": self.max_rel,
              "seconds": self.seconds}
+        if self.timing:
+            d["timing"] = self.timing
         if self.exception:
             d["exception"] = self.exception
         if self.divergences:
@@ -75,6 +79,9 @@ class TargetResult:
     loaded_files: set[str] = field(default_factory=set)
     #: "path:line" of a value-branch finding -> names of the inputs that flipped it
     flips: dict[str, list[str]] = field(default_factory=dict)
+    #: worker phases: building the model + eager reference, eager runs on the other inputs
+    build_seconds: float = 0.0
+    variant_seconds: float = 0.0
 
     @property
     def failed(self) -> bool:
@@ -132,22 +139,48 @@ class ConfirmResult:
                 cells.append(Text(label, style=style.get(o.status, "")))
             table.add_row(t.name, *cells)
         console.print(table)
-        counts = {s: 0 for s in STATUSES}
-        for t in self.targets:
-            for o in t.outcomes.values():
-                counts[o.status] = counts.get(o.status, 0) + 1
         verdicts: dict[str, int] = {}
         for f in self.findings:
             if f.verdict and f.code not in ("EXL901", "EXL902"):
                 verdicts[f.verdict] = verdicts.get(f.verdict, 0) + 1
         new = sum(1 for f in self.findings if f.code in ("EXL901", "EXL902"))
-        parts = [f"{n} {s}" for s, n in counts.items() if n]
-        line = f"{len(self.targets)} target(s): " + ", ".join(parts)
+        line = self.summary_line()
         if verdicts:
             line += "; static findings: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
         if new:
             line += f"; {new} EXL901/EXL902"
         console.print(line)  # errors go to stderr (the CLI prints them, whatever the format)
+
+
+    def summary_line(self) -> str:
+        """Counts of targets (models), not of target x exporter cells."""
+        n = len(self.targets)
+        files = len({t.path for t in self.targets if t.path})
+        ok = sum(1 for t in self.targets if not t.error and t.outcomes
+                 and all(o.status == "pass" for o in t.outcomes.values()))
+        failing = sum(1 for t in self.targets if any(o.status in ("fail", "diverged") for o in t.outcomes.values()))
+        timed = sum(1 for t in self.targets if any(o.status == "timeout" for o in t.outcomes.values()))
+        errors = sum(1 for t in self.targets if t.error and t.error_stage not in ("timeout",))
+        parts = [f"{ok} export with every exporter"]
+        if failing:
+            parts.append(f"{failing} fail or diverge with at least one")
+        if timed:
+            parts.append(f"{timed} timed out")
+        if errors:
+            parts.append(f"{errors} could not be built")
+        per: list[str] = []
+        exporters: list[str] = []
+        for t in self.targets:
+            exporters += [e for e in t.outcomes if e not in exporters]
+        for e in exporters:
+            bad = sum(1 for t in self.targets if t.outcomes.get(e) and t.outcomes[e].status in FAILED_STATUSES)
+            if bad:
+                per.append(f"{e} {bad}")
+        models = f" in {files} file(s)" if files and files != n else ""
+        line = f"{n} target(s){models}: " + ", ".join(parts)
+        if per:
+            line += " (targets failing per exporter: " + ", ".join(per) + ")"
+        return line
 
 
 def _short(p: str) -> str:
@@ -200,6 +233,16 @@ def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[
         result.errors.append("nothing to confirm: no [tool.exportlint.targets] entry, no target on the command "
                              "line and no ExportDB-style module (nn.Module class + example_args) in the paths")
     timeout = float(getattr(config, "confirm_timeout", 300.0) or 300.0)
+    exporter_timeout = getattr(config, "confirm_exporter_timeout", None)
+    exporter_timeout = float(exporter_timeout) if exporter_timeout else None
+    live_event = getattr(progress, "event", None)
+
+    def live(kind: str, **data: Any) -> None:
+        if live_event is not None:
+            try:
+                live_event(kind, **data)
+            except Exception:  # noqa: BLE001 - a display problem never stops the run
+                pass
     memory = int(getattr(config, "confirm_memory_mb", 4096) or 0)
     value_findings = [{"code": f.code, "path": _abspath(f.path, config), "line": f.line,
                        "end_line": f.end_line} for f in findings]
@@ -219,9 +262,17 @@ def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[
             return tr
         say(f"{prefix}: starting")
         job = dict(base_job, **t.job())
+        live("target-start", target=t.name, index=i, total=len(tlist), target_limit=timeout,
+             exporter_limit=exporter_timeout or timeout)
 
         def on_event(ev: dict) -> None:
             kind = ev.get("event")
+            if kind == "exporter-start":
+                live("exporter-start", target=t.name, exporter=ev["exporter"])
+            elif kind == "exporter":
+                loc = ev.get("location")
+                live("exporter", target=t.name, exporter=ev["exporter"], status=ev.get("status"),
+                     seconds=ev.get("seconds"), where=f"{_short(loc['path'])}:{loc['line']}" if loc else None)
             if kind == "loaded":
                 say(f"{prefix}: model built in {ev.get('seconds', 0):.1f}s")
             elif kind == "exporter-start":
@@ -232,8 +283,14 @@ def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[
             elif kind == "error":
                 say(f"{prefix}: {ev.get('stage')} error")
 
-        run = run_job(job, timeout=timeout, memory_mb=memory, on_event=on_event, server=server)
+        run = _run_with_limits(job, list(exporters), timeout, exporter_timeout, memory, on_event, server)
         _absorb(tr, run, timeout, memory)
+        for e in exporters:
+            o = tr.outcomes[e]
+            if o.status == "timeout" and not any(ev.get("exporter") == e and ev.get("event") == "exporter"
+                                                 for ev in run.events):
+                live("exporter", target=t.name, exporter=e, status="timeout", seconds=None)
+        live("target-done", target=t.name)
         return tr
 
     server = None
@@ -281,9 +338,44 @@ def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[
     for tr in result.targets:
         if tr.error and tr.error_stage != "interrupted":
             result.errors.append(tr.error)
+    close = getattr(progress, "close", None)
+    if close is not None:
+        close()
     result.findings = join_findings(config, findings, result.targets, exporters)
     result.seconds = time.monotonic() - t0
     return result
+
+
+def _run_with_limits(job: dict, exporters: list[str], timeout: float, exporter_timeout: Optional[float],
+                     memory: int, on_event: Callable[[dict], None], server: Any) -> RunOutcome:
+    """Run the target; an exporter past ``exporter_timeout`` is killed, reported as timed out,
+    and the exporters after it run in a fresh worker (within what is left of ``timeout``)."""
+    t0 = time.monotonic()
+    combined = RunOutcome()
+    remaining = list(exporters)
+    while True:
+        left = timeout - (time.monotonic() - t0)
+        run = run_job(dict(job, exporters=remaining), timeout=max(left, 1.0), memory_mb=memory,
+                      on_event=on_event, server=server,
+                      exporter_timeout=exporter_timeout if exporter_timeout and exporter_timeout < left else None)
+        combined.events.extend(run.events)
+        combined.returncode, combined.log_tail = run.returncode, run.log_tail
+        combined.timed_out, combined.interrupted = run.timed_out, run.interrupted
+        if not run.exporter_timed_out:
+            break
+        e = run.exporter_timed_out
+        ev = {"event": "exporter", "exporter": e, "status": "timeout", "seconds": exporter_timeout,
+              "message": f"timed out after {exporter_timeout:g}s (per-exporter limit; set "
+                         "[tool.exportlint.confirm] exporter-timeout)"}
+        combined.events.append(ev)
+        on_event(ev)
+        reported = {x.get("exporter") for x in combined.events if x.get("event") == "exporter"}
+        remaining = [x for x in exporters if x not in reported]
+        if not remaining or timeout - (time.monotonic() - t0) < 1.0:
+            combined.events.append({"event": "done"})
+            break
+    combined.seconds = time.monotonic() - t0
+    return combined
 
 
 def _absorb(tr: TargetResult, run: RunOutcome, timeout: float, memory: int) -> None:
@@ -295,6 +387,13 @@ def _absorb(tr: TargetResult, run: RunOutcome, timeout: float, memory: int) -> N
         if kind == "loaded":
             if ev.get("path"):
                 tr.path, tr.line = ev["path"], ev.get("line") or 1
+            tr.build_seconds = float(ev.get("seconds") or 0.0)
+            ee = ev.get("eager_error")
+            if ee:
+                where = f" ({_short(ee['path'])}:{ee['line']})" if ee.get("path") and ee.get("line") else ""
+                tb = ee.get("traceback") or ""
+                tr.error = f"target {tr.name!r}: eager error{where}: {ee['message']}" + (f"\n{tb.rstrip()}" if tb else "")
+                tr.error_stage = "eager"
         elif kind == "coverage":
             tr.coverage = {p: set(v) for p, v in (ev.get("lines") or {}).items()}
             for vcov in (ev.get("variants") or {}).values():
@@ -302,6 +401,7 @@ def _absorb(tr: TargetResult, run: RunOutcome, timeout: float, memory: int) -> N
                     tr.coverage.setdefault(p, set()).update(v)
             tr.loaded_files = set(ev.get("files") or ()) | set(tr.coverage)
             tr.flips = ev.get("flips") or {}
+            tr.variant_seconds = float(ev.get("seconds") or 0.0)
         elif kind == "exporter-start":
             inflight = ev["exporter"]
         elif kind == "exporter":
@@ -324,6 +424,7 @@ def _absorb(tr: TargetResult, run: RunOutcome, timeout: float, memory: int) -> N
             o.onnx = ev.get("onnx")
             o.exception = ev.get("exception")
             o.seconds = ev.get("seconds")
+            o.timing = ev.get("timing") or {}
         elif kind == "error":
             stage = ev.get("stage", "internal")
             msg = ev.get("message", "")
@@ -439,9 +540,68 @@ def _hits(tr: TargetResult) -> list[_Hit]:
     return out
 
 
-def _match(f_path: str, f_line: int, f_end: int, hit: _Hit, innermost_only: bool) -> bool:
+_CONFIRMABLE = re.compile(r"^EXL[1-4]\d\d$")
+_SPANS: dict[str, list[tuple[int, int]]] = {}
+
+
+def _statement_spans(path: str) -> list[tuple[int, int]]:
+    """(first, last) line of each simple statement and of each compound statement's header."""
+    if path in _SPANS:
+        return _SPANS[path]
+    import ast
+
+    spans: list[tuple[int, int]] = []
+    try:
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        tree = None
+    for node in ast.walk(tree) if tree is not None else ():
+        if not isinstance(node, ast.stmt):
+            continue
+        end = node.end_lineno or node.lineno
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            end = max(node.lineno, body[0].lineno - 1)  # the header only
+        spans.append((node.lineno, end))
+    _SPANS[path] = spans
+    return spans
+
+
+def _finding_span(path: str, line: int, end: int) -> tuple[int, int]:
+    """The finding's lines widened to the innermost statement that contains its first line."""
+    best: Optional[tuple[int, int]] = None
+    for a, b in _statement_spans(path):
+        if a <= line <= b and (best is None or b - a < best[1] - best[0]):
+            best = (a, b)
+    lo, hi = line, max(line, end)
+    if best:
+        lo, hi = min(lo, best[0]), max(hi, best[1])
+    return lo, hi
+
+
+def _match(f_path: str, f_line: int, f_end: int, hit: _Hit, innermost_only: bool) -> int:
+    """2: the hit's frame (innermost only, or any of its callers) is on the finding's lines;
+    1: within one line of them and in the same statement; 0: no match."""
     frames = hit.stack[:1] if innermost_only else hit.stack
-    return any(os.path.realpath(p) == f_path and f_line <= ln <= max(f_end, f_line) for p, ln in frames)
+    end = max(f_end, f_line)
+    best = 0
+    for p, ln in frames:
+        if os.path.realpath(p) != f_path:
+            continue
+        if f_line <= ln <= end:
+            return 2
+        if f_line - 1 <= ln <= end + 1:
+            lo, hi = _finding_span(f_path, f_line, f_end)
+            if lo <= ln <= hi:
+                best = 1
+    return best
+
+
+def _confirmable(f: Finding, exporter: str) -> bool:
+    """Static findings a real failure can confirm: the export rules (EXL1xx-EXL4xx) that name the
+    failing exporter."""
+    return bool(_CONFIRMABLE.match(f.code)) and (not f.exporters or exporter in f.exporters)
 
 
 def join_findings(config: Any, findings: list[Finding], results: list[TargetResult],
@@ -454,8 +614,10 @@ def join_findings(config: Any, findings: list[Finding], results: list[TargetResu
     landing: dict[int, list[Finding]] = {}
     for i, h in enumerate(hits):
         for innermost in (True, False):
-            fs = [f for f in findings if f.code not in ("EXL901", "EXL902")
-                  and _match(abs_paths[id(f)], f.line, f.end_line, h, innermost)]
+            scored = [(_match(abs_paths[id(f)], f.line, f.end_line, h, innermost), f) for f in findings
+                      if _confirmable(f, h.exporter)]
+            top = max((sc for sc, _ in scored), default=0)
+            fs = [f for sc, f in scored if sc and sc == top]  # exact lines win over neighbours
             if fs:
                 landing[i] = fs
                 break
@@ -557,7 +719,10 @@ def _merged_message(code: str, details: dict, unlocated_target: Optional[str]) -
     exps = details["exporters"]
     first = details["messages"][exps[0]]
     if code == "EXL901":
-        msg = f"{', '.join(exps)} fail{'s' if len(exps) == 1 else ''} here and no static rule predicted it: {first}"
+        how = details.get("located_by")
+        where = f" (line found by {how})" if how and how != "target" else ""
+        msg = (f"{', '.join(exps)} fail{'s' if len(exps) == 1 else ''} here{where}: {first}. "
+               f"To fix: {advice(first, details.get('exception'))}")
     else:
         msg = (f"{', '.join(exps)} export{'s' if len(exps) == 1 else ''}, but the exported program disagrees "
                f"with eager: {first}")
@@ -567,6 +732,34 @@ def _merged_message(code: str, details: dict, unlocated_target: Optional[str]) -
     if unlocated_target:
         msg += f" [no source line found; reported at target {unlocated_target!r}]"
     return msg
+
+
+def advice(message: str, exception: Optional[str] = None) -> str:
+    """What to change, from the class of the exporter's error (not from the model)."""
+    m = message or ""
+    exc = exception or ""
+    if any(k in m for k in ("Constraints violated", "specialized it to be a constant",
+                            "requested dynamic but exported static")):
+        fix = re.search(r"Suggested fixes:\s*(.+?)(?:\s+The error above|$)", m)
+        hint = f" (torch suggests: {' '.join(fix.group(1).split())[:160]})" if fix else ""
+        return ("this line specialises a dimension the export declares dynamic: keep the size arithmetic "
+                "symbolic (`//` instead of int(a / b), no round()/float() on sizes, no Python branching on "
+                "sizes), or declare the dimension static / with a range it really has" + hint)
+    if "GuardOnDataDependentSymNode" in exc or "data-dependent" in m or "Could not guard on" in m \
+            or "Could not extract specialized integer" in m:
+        return ("a value read from tensor data (.item(), int(t), a data-dependent size) decides a branch or "
+                "a size: use torch.where / torch.cond, or bound it with torch._check(...) before use")
+    if "UnsupportedOperator" in exc or "UnsupportedOperator" in m or "No ONNX function found" in m \
+            or "is not supported" in m and "ONNX" in m or "Exporting the operator" in m:
+        return ("the operator has no ONNX translation for this exporter/opset: rewrite it with supported "
+                "ops, compute it outside the exported forward, register a custom translation, or stop "
+                "targeting this exporter")
+    if "Unsupported" in m or "torch._dynamo.exc" in exc:
+        return ("torch.export's strict tracer (dynamo) cannot trace this Python: move it out of forward, "
+                "make it plain tensor code, or export with strict=False")
+    if "TypeError" in m or "keyword" in m:
+        return "the exporter cannot bind the inputs/outputs as written: pass plain positional tensors"
+    return "rewrite this line with operations the exporter supports, or stop targeting this exporter"
 
 
 def _line_span(path: str, line: int) -> tuple[int, int]:

@@ -6,11 +6,19 @@ that yields a frame in user code wins:
 1. strict mode: ``e.innermost_user_frame_summary`` / ``e.real_stack``, and the
    ``from user code:`` / ``User stack:`` blocks of the message (``File "…", line N``);
 2. non-strict: the innermost user frame of the traceback, and ``Caused by: (x.py:9 in f)``;
-3. non-strict constraint violations: re-run ``draft_export`` and read the failures' user stack;
+3. constraint violations (a declared dynamic dim specialised; no line in the error): re-export
+   recording every guard the shape environment adds with its user frame (Python stack in
+   non-strict, ``TracingContext.extract_stack()`` in strict); the first guard the error names
+   (or that is false for another size in the declared range) gives the line, moved to the line
+   that made the value when the guard is about ``round``/``int(a / b)``/``min``/``max`` of a size
+   (``guard-provenance``); else ``draft_export``'s report;
 4. ONNX dynamo: walk ``__cause__`` (rules 1–3 on the wrapped error); step 3/3 names only the
    node: re-export non-strict, decompose, and read that node's ``stack_trace``;
-5. legacy ``UnsupportedOperatorError``: trace with ``torch.jit.trace(check_trace=False)`` and
-   read ``node.sourceRange()`` of the op's node;
+5. legacy symbolic failures (``UnsupportedOperatorError``, ``SymbolicValueError``, assertions in
+   a symbolic function): the op is the one whose ``symbolic_opset*.py`` function raised (else the
+   op the message names); trace with ``torch.jit.trace(check_trace=False)`` and read
+   ``node.sourceRange()`` of that op's node. A SymbolicValueError's "(node defined in …)" is the
+   *producer* of the bad value: used only to choose among several nodes of the op;
 6. otherwise no line: the caller points at the target.
 
 Only this module's second passes (3–5) import torch, and only when called.
@@ -325,12 +333,19 @@ def _all_nodes(gm: Any):
 def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFiles) -> Optional[Location]:
     """Rule 5: an unsupported operator in the legacy exporter: find its node in a jit trace."""
     text = _safe_str(exc)
+    # the op whose symbolic function raised; a SymbolicValueError's "(node defined in …)" is the
+    # node that *produced* the offending value, used only to pick among nodes of that kind
     m = re.search(r"operator '?([\w:.]+)'?", text) or re.search(r"aten::(\w+)", text)
-    if not m:
+    ops = [o for o in (_symbolic_frame_op(exc), m.group(1) if m else None) if o]
+    if not ops:
         return None
-    op = m.group(1)
-    if "::" not in op:
-        op = "aten::" + op.split(".")[-1]
+    producer = None
+    i = text.find("node defined in")
+    if i >= 0:
+        pm = next((mm for mm in _SOURCE_RANGE_RE.finditer(text[i:]) if users.resolve(mm.group(1))), None)
+        if pm:
+            producer = (users.resolve(pm.group(1)), int(pm.group(2)))
+    ops = [o if "::" in o else "aten::" + o.split(".")[-1] for o in ops]
     import torch
 
     try:
@@ -339,9 +354,15 @@ def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFil
     except Exception:  # noqa: BLE001
         return None
     graphs = [traced.inlined_graph] if hasattr(traced, "inlined_graph") else [traced.graph]
+    found: list[list[tuple[str, int]]] = []
+    nodes = [n for g in graphs for n in g.nodes()]
+    kinds = {n.kind() for n in nodes}
+    # the symbolic function's name when it is an op's (``roll``); else the op the message names
+    # (factory-made symbolics such as the adaptive pools are all called ``symbolic_fn``)
+    op = next((o for o in ops if o in kinds), None)
     for g in graphs:
         for node in g.nodes():
-            if node.kind() == op:
+            if op is not None and node.kind() == op:
                 try:
                     src = node.sourceRange()
                 except Exception:  # noqa: BLE001
@@ -352,9 +373,30 @@ def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFil
                     if p:
                         frames.append((p, int(mm.group(2))))
                 if frames:
-                    # sourceRange lists innermost first
-                    stack = list(dict.fromkeys(frames))
-                    return Location(stack[0][0], stack[0][1], "jit-source-range", stack)
+                    found.append(list(dict.fromkeys(frames)))  # sourceRange lists innermost first
+    if not found:
+        return None
+    stack = found[0]
+    if producer is not None and len(found) > 1:
+        # the consumer of the producer's value: same file, at or after the producer's line
+        after = [f for f in found if f[0][0] == producer[0] and f[0][1] >= producer[1]]
+        if after:
+            stack = min(after, key=lambda f: f[0][1])
+    return Location(stack[0][0], stack[0][1], "jit-source-range", stack)
+
+
+def _symbolic_frame_op(exc: BaseException) -> Optional[str]:
+    """The op whose legacy symbolic function raised: the innermost traceback frame in a
+    ``symbolic_opset*.py`` file is named after the aten op (``roll``, ``_pad_circular`` -> pad…)."""
+    for e in exception_chain(exc):
+        try:
+            frames = traceback.extract_tb(e.__traceback__)
+        except Exception:  # noqa: BLE001
+            continue
+        for fs in reversed(frames):
+            if re.search(r"symbolic_opset\d+\.py$", fs.filename or ""):
+                name = fs.name.strip("_")
+                return name or None
     return None
 
 
@@ -370,8 +412,19 @@ class _quiet_warnings:
         return self._cm.__exit__(*a)
 
 
+_BINDING_RE = re.compile(r"forward\(\) (got multiple values for argument|missing \d+ required|"
+                         r"got an unexpected keyword argument|takes \d+ positional)")
+
+
+def is_binding_error(exc: BaseException) -> bool:
+    """The exporter could not bind the example inputs to forward (no line of the model is at fault)."""
+    return any(isinstance(e, TypeError) and _BINDING_RE.search(_safe_str(e)) for e in exception_chain(exc))
+
+
 def locate(exc: BaseException, exporter: str, users: UserFiles, *,
            second_pass: Optional[Callable[[], Optional[Location]]] = None) -> Optional[Location]:
+    if is_binding_error(exc):
+        return None  # rule 6: input/output structure: the caller points at the target
     loc = locate_direct(exc, users)
     if loc is None and second_pass is not None:
         try:
@@ -411,3 +464,220 @@ _ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
 
 def _strip_ansi(s: str) -> str:
     return _ANSI_RE.sub("", s)
+
+
+# --------------------------------------------------------------------------- guard provenance
+#: sympy functions of torch's symbolic shapes that come from Python arithmetic on sizes which
+#: torch cannot keep exact (``round``, ``int(a / b)``, ``math.floor``, ``min``/``max``, float
+#: division): a guard on them is usually caused where the value was made, not where it is used
+_PRODUCER_FUNCS = ("RoundToInt", "TruncToInt", "FloorToInt", "CeilToInt", "IntTrueDiv", "FloatTrueDiv",
+                   "ToFloat", "Min", "Max", "RoundDecimal", "PythonMod")
+_CONSTRAINT_MARKERS = ("Constraints violated", "specialized it to be a constant", "Specializations unexpectedly",
+                       "requested dynamic but exported static", "marked as dynamic but")
+
+
+def is_constraint_violation(text: str) -> bool:
+    return any(m in text for m in _CONSTRAINT_MARKERS)
+
+
+@dataclass
+class GuardRecord:
+    expr: Any  # sympy boolean
+    text: str
+    frames: list[tuple[str, int]]  # user frames, outermost first
+    violated: bool
+    #: the guard as torch prints it in a ConstraintViolationError (sizes by source name), normalised
+    printed: str = ""
+
+
+class GuardRecorder:
+    """Records every guard the shape environment adds, with the user frames that added it.
+
+    Non-strict export runs the user's code, so the Python stack holds the user frame; strict
+    export (dynamo) keeps the user's stack in ``TracingContext.extract_stack()``. A guard is
+    *violated* when it is false for another value of a dynamic dimension inside its declared
+    range (``var_to_range``): those are the guards a ConstraintViolationError reports.
+    """
+
+    def __init__(self, users: UserFiles):
+        self.users = users
+        self.records: list[GuardRecord] = []
+
+    def __enter__(self) -> "GuardRecorder":
+        from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+        self._cls = ShapeEnv
+        self._orig = ShapeEnv._log_guard
+        rec = self
+
+        def _log_guard(env, prefix, g, forcing_spec):  # type: ignore[no-untyped-def]
+            try:
+                rec._record(env, g)  # suppressed guards too: they show where the value was first tested
+            except Exception:  # noqa: BLE001 - never break the export we observe
+                pass
+            return rec._orig(env, prefix, g, forcing_spec)
+
+        ShapeEnv._log_guard = _log_guard  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *a: Any) -> None:
+        self._cls._log_guard = self._orig  # type: ignore[method-assign]
+
+    def _record(self, env: Any, g: Any) -> None:
+        frames: list[tuple[str, int]] = []
+        f = sys._getframe(2)
+        while f is not None:
+            p = self.users.resolve(f.f_code.co_filename)
+            if p:
+                frames.append((p, f.f_lineno))
+            f = f.f_back
+        frames.reverse()
+        if not frames:
+            try:
+                from torch._guards import TracingContext
+
+                for fs in TracingContext.extract_stack() or ():
+                    p = self.users.resolve(fs.filename)
+                    if p and fs.lineno:
+                        frames.append((p, int(fs.lineno)))
+            except Exception:  # noqa: BLE001
+                pass
+        printed = str(g)
+        try:
+            names = {str(v): k for k, v in env.source_to_var.items()}
+            for sym in sorted(names, key=len, reverse=True):
+                printed = re.sub(r"\b" + re.escape(sym) + r"\b", names[sym], printed)
+        except Exception:  # noqa: BLE001
+            pass
+        self.records.append(GuardRecord(g, str(g), frames, _violated(env, g), _norm_guard(printed)))
+
+    def location(self, message: str = "") -> Optional[Location]:
+        """The user line that added the first guard the error names (or, failing that, the first
+        guard false for another value in the declared range), refined to the producer of a
+        round/int-division/min/max value the guard is about."""
+        named = {_norm_guard(m) for m in re.findall(r"satisfy the generated guard (.+?)\.?\s*$", message, re.M)}
+        shapes = {_guard_shape(n) for n in named}
+        picks = [r for r in self.records if r.frames and r.printed and r.printed in named]
+        picks += [r for r in self.records if r.frames and r.violated]
+        # strict mode names sources its own way: compare the guards' form with sizes blanked out
+        picks += [r for r in self.records if r.frames and _guard_shape(_norm_guard(r.text)) in shapes]
+        for r in picks:
+            stack = _dedupe_innermost_first(r.frames)
+            best = stack[0]
+            how = "guard-provenance"
+            prod = _producer_line(best[0], best[1], r.text)
+            if prod is not None:
+                best = (best[0], prod)
+                stack = _merge(best, stack)
+                how = "guard-provenance (producer)"
+            return Location(best[0], best[1], how, stack)
+        return None
+
+
+def _norm_guard(text: str) -> str:
+    return re.sub(r"\s+", "", text).lower().rstrip(".")
+
+
+_SOURCE_SIZE_RE = re.compile(r"l\[[^\]]*\](?:\[\d+\]|\.\w+)*\.size\(\)\[\d+\]")
+_SYMBOL_RE = re.compile(r"\bs\d+\b")
+
+
+def _guard_shape(normed: str) -> str:
+    return _SYMBOL_RE.sub("?", _SOURCE_SIZE_RE.sub("?", normed))
+
+
+def _violated(env: Any, g: Any) -> bool:
+    """True if ``g`` is false for some other value of one of its size symbols in its range."""
+    import sympy
+
+    syms = [s for s in g.free_symbols if str(s).startswith("s")]
+    if not syms:
+        return False
+    vals = getattr(env, "backed_var_to_val", None) or getattr(env, "var_to_val", {})
+    hint = {s: vals.get(s) for s in syms}
+    if any(v is None for v in hint.values()):
+        return False
+    for s in syms:
+        vr = env.var_to_range.get(s)
+        lo = int(vr.lower) if vr is not None and vr.lower.is_finite else 0
+        hi = int(vr.upper) if vr is not None and vr.upper.is_finite else 1 << 20
+        h = int(hint[s])
+        for v in sorted({lo, lo + 1, h - 1, h + 1, h + 2, 2 * h + 1, min(hi, 4 * h + 3), hi}):
+            if v == h or v < lo or v > hi:
+                continue
+            sub = {k: sympy.Integer(int(x)) for k, x in hint.items()}
+            sub[s] = sympy.Integer(v)
+            try:
+                r = g.xreplace(sub)
+            except Exception:  # noqa: BLE001
+                continue
+            if r is sympy.false:
+                return True
+    return False
+
+
+def _producer_line(path: str, line: int, guard_text: str) -> Optional[int]:
+    """If the guard is about a value made by round()/int(a / b)/min/max…, and the statement at
+    ``line`` reads a name assigned earlier in the same function from such a call, that line."""
+    if not any(f + "(" in guard_text for f in _PRODUCER_FUNCS):
+        return None
+    import ast
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+    func = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (node.end_lineno or 0):
+            if func is None or node.lineno > func.lineno:
+                func = node
+    if func is None:
+        return None
+    stmt = None
+    for node in ast.walk(func):
+        if isinstance(node, ast.stmt) and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and node.lineno <= line <= (node.end_lineno or node.lineno):
+            if stmt is None or node.lineno >= stmt.lineno:
+                stmt = node
+    if stmt is None or _makes_inexact_size(stmt):
+        return None
+    used = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    best = None
+    for node in ast.walk(func):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.lineno < stmt.lineno:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            if names & used and _makes_inexact_size(node):
+                if best is None or node.lineno > best:
+                    best = node.lineno
+    return best
+
+
+def _makes_inexact_size(node: Any) -> bool:
+    import ast
+
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+            if name in ("round", "int", "float", "floor", "ceil", "sym_min", "sym_max", "min", "max", "sym_int",
+                        "sym_float", "trunc"):
+                return True
+        if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.Mod)):
+            return True
+    return False
+
+
+def locate_by_guards(model: Any, args: tuple, kwargs: dict, dynamic_shapes: Any, users: UserFiles,
+                     strict: bool = False, message: str = "") -> Optional[Location]:
+    """Rule 3 (guard provenance): re-export recording guards and their user frames; the line
+    that added the first guard a declared dynamic dimension cannot satisfy."""
+    import torch
+
+    with GuardRecorder(users) as rec:
+        try:
+            torch.export.export(model, args, kwargs or None, dynamic_shapes=dynamic_shapes, strict=strict)
+        except Exception:  # noqa: BLE001 - the failure we are locating
+            pass
+    return rec.location(message)

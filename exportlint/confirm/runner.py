@@ -31,6 +31,8 @@ class RunOutcome:
     events: list[dict] = field(default_factory=list)
     returncode: Optional[int] = None
     timed_out: bool = False
+    #: the exporter killed for running past the per-exporter limit (the rest did not run)
+    exporter_timed_out: Optional[str] = None
     interrupted: bool = False
     log_tail: str = ""
     seconds: float = 0.0
@@ -180,8 +182,11 @@ class _Forked:
 
 def run_job(job: dict, *, timeout: float, memory_mb: Optional[int],
             on_event: Optional[Callable[[dict], None]] = None, python: Optional[str] = None,
-            server: Optional[ForkServer] = None) -> RunOutcome:
-    """Run the worker on ``job`` (a fresh process, or a child of ``server``) and collect its events."""
+            server: Optional[ForkServer] = None, exporter_timeout: Optional[float] = None) -> RunOutcome:
+    """Run the worker on ``job`` (a fresh process, or a child of ``server``) and collect its events.
+
+    ``timeout`` bounds the whole target; ``exporter_timeout`` one exporter (from its
+    ``exporter-start`` event): past it the worker is killed and ``exporter_timed_out`` names it."""
     tmp = tempfile.mkdtemp(prefix="exportlint-confirm-")
     out = RunOutcome()
     proc: "Optional[subprocess.Popen | _Forked]" = None
@@ -204,17 +209,32 @@ def run_job(job: dict, *, timeout: float, memory_mb: Optional[int],
                 )
             deadline = t0 + timeout
             pos = 0
+            inflight: list = [None, 0.0]  # exporter running, since
+
+            def seen(e: dict) -> None:
+                if e.get("event") == "exporter-start":
+                    inflight[0], inflight[1] = e.get("exporter"), time.monotonic()
+                elif e.get("event") == "exporter":
+                    inflight[0] = None
+                if on_event is not None:
+                    on_event(e)
+
             with open(job["events"], encoding="utf-8") as ev:
                 while True:
-                    pos = _drain(ev, out, on_event)
+                    pos = _drain(ev, out, seen)
                     if proc.poll() is not None:
                         break
-                    if time.monotonic() > deadline:
+                    now = time.monotonic()
+                    if now > deadline:
                         out.timed_out = True
                         _kill(proc)
                         break
+                    if exporter_timeout and inflight[0] and now - inflight[1] > exporter_timeout:
+                        out.exporter_timed_out = inflight[0]
+                        _kill(proc)
+                        break
                     time.sleep(0.05)
-                _drain(ev, out, on_event)
+                _drain(ev, out, seen)
         out.returncode = proc.returncode
         out.log_tail = _tail(log_path)
     except KeyboardInterrupt:

@@ -1158,6 +1158,17 @@ class FunctionFacts:
     def _block(self, stmts: Iterable[cst.CSTNode]) -> None:
         for st in stmts:
             self._stmt(st)
+            if type(st) is cst.If and st.orelse is None and self._leaves_while_exporting(st):
+                break  # `if is_tracing(): return`: what follows never runs under an exporter
+
+    def _leaves_while_exporting(self, st: cst.If) -> bool:
+        """An `if` whose body runs while exporting (an export guard) and always leaves the block."""
+        if guard_polarity(st.test, self.imports, self.model.guard_helpers) != "else-not-exported":
+            return False
+        body = list(body_statements(st.body))
+        last = body[-1] if body else None
+        return (isinstance(last, cst.SimpleStatementLine) and bool(last.body)
+                and isinstance(last.body[-1], (cst.Return, cst.Raise)))
 
     def _stmt(self, st: cst.CSTNode) -> None:
         t = type(st)
