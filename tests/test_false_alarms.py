@@ -985,7 +985,7 @@ class M(torch.nn.Module):
     assert [f.line for f in found] == [line_of(src, "# <- int")]
     assert found[0].exporters == ("export-nonstrict", "onnx-legacy")
     rounded = src.replace("int(x.shape[-2] / 2), int(x.shape[-1] / 2)", "round(x.shape[-2] / 2), round(x.shape[-1] / 2)")
-    assert [f.exporters for f in lint(rounded) if f.code == "EXL116"] == [("onnx-legacy",)]
+    assert [f.exporters for f in lint(rounded) if f.code == "EXL116"] == [("onnx-dynamo", "onnx-legacy")]
     tied = src.replace('F.interpolate(x, size=size, mode="bilinear")', "x.view(x.shape[0], -1, size[0], 4 * size[1])")
     assert "export-strict" in [f for f in lint(tied) if f.code == "EXL116"][0].exporters
 

@@ -512,9 +512,10 @@ class SizeThroughFloat(Rule):
                     exps.insert(2, "onnx-dynamo")
                 if id(site) in free and name == "round":
                     # measured (torch 2.13): round(h / 2) into F.interpolate(size=...) exports and
-                    # matches with strict and non-strict (named Dims and Dim.DYNAMIC); the legacy
-                    # tracer fails ('type Tensor doesn't define __round__ method')
-                    exps = ["onnx-legacy"]
+                    # matches with strict and non-strict (named Dims and Dim.DYNAMIC); onnx-dynamo
+                    # fails to translate the symbolic `round` ('No ONNX function found for <built-in
+                    # function round>'), the legacy tracer on 'type Tensor doesn't define __round__'
+                    exps = ["onnx-dynamo", "onnx-legacy"]
                 elif id(site) in free:
                     # measured (torch 2.13): strict traces int()/math.ceil of a symbolic float into
                     # a free output size (F.interpolate(size=(int(h / 2), ...)), F.pad of a
