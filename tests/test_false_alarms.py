@@ -1011,6 +1011,9 @@ def test_exl207_rows_of_a_tensor_as_reshape_sizes():
             return outs
     """
     assert [ln for ln, c in codes(src) if c == "EXL207"] == [line_of(src, "# <- rows")]
+    # transformers lw_detr passes `value_spatial_shapes_list: list[tuple]` (Python ints) there
+    listed = src.replace("def forward(self, value, spatial_shapes):", "def forward(self, value, spatial_shapes: list[tuple]):")
+    assert [c for _, c in codes(listed) if c == "EXL207"] == []
 
 
 def test_exl208_mask_plus_index_assignment_only():

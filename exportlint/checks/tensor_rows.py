@@ -25,6 +25,16 @@ def _names(e: cst.CSTNode) -> set[str]:
     return {n.value for n in iter_nodes(e) if isinstance(n, cst.Name)}
 
 
+def _annotated_sequence(fnode: cst.FunctionDef, name: str) -> bool:
+    for p in list(fnode.params.posonly_params) + list(fnode.params.params) + list(fnode.params.kwonly_params):
+        if p.name.value == name and p.annotation is not None:
+            a = p.annotation.annotation
+            head = a.value if isinstance(a, cst.Subscript) else a
+            txt = head.attr.value if isinstance(head, cst.Attribute) else head.value if isinstance(head, cst.Name) else ""
+            return txt in ("list", "List", "tuple", "Tuple", "Sequence")
+    return False
+
+
 @register
 class TensorRowsAsSizes(Rule):
     code = "EXL207"
@@ -50,6 +60,8 @@ class TensorRowsAsSizes(Rule):
                     src, target = it, loop.target
                 if not isinstance(src, cst.Name) or fn.env.get(src.value) not in TENSORISH:
                     continue
+                if _annotated_sequence(fn.node, src.value):
+                    continue  # `shapes: list[tuple]`: the author passes Python ints (what export needs)
                 rows = _names(target)
                 if not rows:
                     continue
