@@ -35,6 +35,8 @@ class MaskWithIndexAssign(Rule):
                     if not isinstance(sub, cst.Subscript) or fn.kind(sub.value) not in TENSORISH:
                         continue
                     idx = [el.slice.value for el in sub.slice if isinstance(el.slice, cst.Index)]
+                    if any(isinstance(v, cst.Ellipsis) for v in idx):
+                        continue  # `...` beside the mask: not measured
                     if len(idx) < 2 or len(idx) != len(sub.slice):
                         continue  # a slice (`:`) beside the mask is another case (not measured)
                     kinds = [fn.kind(v) for v in idx]
