@@ -46,6 +46,7 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 # A file can only matter if it defines a forward (module or autograd.Function) or calls an
 # exporter. Everything else (configs, tokenizers, data pipelines) is skipped before parsing.
 _MODEL_RE = re.compile(r"\bdef\s+forward\b")
+_QUANT_CONVERT_RE = re.compile(r"\bquantization\.(?:convert|quantize|quantize_dynamic|quantize_qat|prepare|prepare_qat)\s*\(")
 _EXPORT_RE = re.compile(
     r"\b(?:export|trace|trace_module|dynamo_export|draft_export|export_for_training|export_for_inference)\s*\("
 )
@@ -254,7 +255,9 @@ class Linter:
             else:
                 ptext = text
                 tree = None
-                if project is not None and not has_export:
+                if project is not None and not has_export and not _QUANT_CONVERT_RE.search(text):
+                    # (a file that converts a model to eager-quantized is read whole: EXL404
+                    # reports at the conversion, wherever it is)
                     ptext, tree = _reduced(text, path, roots, project)
                 try:
                     module = None
@@ -755,6 +758,8 @@ def _project_facts(files: list[str], texts: dict[str, bytes], known: Optional[di
         if k is None:
             data = texts.get(p, b"")
             k = (b"export" in data or b"trace" in data) and _EXPORT_RE.search(data.decode("utf-8", "replace")) is not None
+            # an ExportDB-style module's `dynamic_shapes = {...}` declares its export's dims
+            k = k or (b"dynamic_shapes" in data and b"example_args" in data)
         if k:
             cand.append(p)
     if cand_out is not None:

@@ -569,8 +569,8 @@ import torch
 class M(torch.nn.Module):
     def forward(self, x):
         a = x[: round(x.shape[0] / 2)]  # <- round
-        half = math.ceil(x.shape[1] / 2)
-        b = x.new_zeros(half)  # <- ceil
+        half = math.ceil(x.shape[1] / 2)  # <- ceil (reported where the float is made)
+        b = x.new_zeros(half)
         c = x[: x.shape[0] // 2]
         d = x.view(x.shape[0], x.shape[1] // 2, 2)
         e = x * x.shape[1] ** -0.5
@@ -830,6 +830,230 @@ class M(torch.nn.Module):
 """
     fs = [f for f in lint(src) if f.code == "EXL102"]
     assert [(f.line, f.exporters) for f in fs] == [(line_of(src, "# <-"), ("export-strict",))]
+
+
+def test_exl402_dynamo_low_opset_keeps_registry_opset():
+    # measured (torch 2.13): grid_sample(mode='bilinear', padding_mode='border') with
+    # torch.onnx.export(dynamo=True, opset_version=12|14|15) exports: the C version converter
+    # fails ('No Previous Version of GridSample exists') and the model is kept at opset 18.
+    # The legacy exporter does fail below 16.
+    src = """
+    import torch
+    import torch.nn.functional as F
+
+    class M(torch.nn.Module):
+        def forward(self, x, grid):
+            return F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    """
+    found = [f for f in lint(src, opset=12) if f.code == "EXL402"]
+    assert len(found) == 1
+    assert found[0].exporters == ("onnx-legacy",)
+
+
+def test_numpy_shape_is_sizes_and_numpy_names_nonstrict_and_legacy():
+    # measured (torch 2.13): strict torch.export traces numpy (`x.numpy().shape`, and
+    # `torch.from_numpy(x.numpy() * 2)` export and match), onnx-dynamo falls back to strict;
+    # non-strict fails ('.numpy() is not supported for tensor subclasses').
+    src = """
+    import math
+    import torch
+    import torch.nn.functional as F
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            h, w = x.cpu().detach().numpy().shape[-2:]
+            extra = (math.ceil(w / 2) - 1) * 2 - w + 3
+            return F.pad(x, [extra // 2, extra - extra // 2, 0, 0])
+    """
+    found = [f for f in lint(src) if f.code == "EXL201"]
+    assert [f.line for f in found] == [line_of(src, ".numpy()")]
+    assert found[0].exporters == ("export-nonstrict", "onnx-legacy")
+
+
+def test_module_level_dynamic_shapes_declares_dims_for_exl114(tmp_path):
+    # an ExportDB-style module (the convention --confirm discovers): its module-level
+    # `dynamic_shapes` are the dims its model is exported with. Measured (torch 2.13):
+    # chunk(cat([a, b], 0), 2, dim=0) with a dynamic batch fails torch.export ('Constraints
+    # violated (batch)'); the batch of `cat` of batch-first inputs is still dynamic.
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+
+    f = tmp_path / "pair.py"
+    f.write_text(textwrap.dedent("""
+    import torch
+
+    class PairEncoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fnet = torch.nn.Conv2d(3, 8, 3, padding=1)
+
+        def forward(self, image1, image2):
+            fmaps = self.fnet(torch.cat([image1, image2], dim=0))
+            fmap1, fmap2 = torch.chunk(fmaps, 2, dim=0)
+            return fmap1 * fmap2
+
+    batch = torch.export.Dim("batch", min=1, max=16)
+    example_args = (torch.randn(2, 3, 16, 16), torch.randn(2, 3, 16, 16))
+    dynamic_shapes = {"image1": {0: batch}, "image2": {0: batch}}
+    """))
+    res = lint_paths([str(f)], Config(), use_cache=False, jobs=1)
+    got = [(x.line, x.code, x.severity.value) for x in res.findings if x.code == "EXL114"]
+    assert got == [(11, "EXL114", "error")]
+    # without the declaration nothing says the batch is dynamic there
+    f.write_text(f.read_text().replace('dynamic_shapes = {"image1": {0: batch}, "image2": {0: batch}}', ""))
+    res = lint_paths([str(f)], Config(), use_cache=False, jobs=1)
+    assert [x for x in res.findings if x.code == "EXL114" and x.severity.value == "error"] == []
+
+
+def test_exl404_at_quant_stub_call_when_file_converts(tmp_path):
+    # measured (torch 2.13): torch.export strict of the converted model fails at
+    # `x = self.quant(x)`; a float model with a QuantStub that is never converted exports.
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+
+    body = """
+    import torch
+
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quant = torch.ao.quantization.QuantStub()
+            self.linear = torch.nn.Linear(4, 8)
+            self.dequant = torch.ao.quantization.DeQuantStub()
+
+        def forward(self, x):
+            x = self.quant(x)
+            return self.dequant(self.linear(x))
+    """
+    conv = """
+
+    def _quantized():
+        m = M().eval()
+        m.qconfig = torch.ao.quantization.get_default_qconfig("x86")
+        return torch.ao.quantization.convert(torch.ao.quantization.prepare(m))
+
+    model = _quantized()
+    example_args = (torch.randn(1, 1, 4),)
+    """
+    f = tmp_path / "q.py"
+    f.write_text(textwrap.dedent(body) + textwrap.dedent(conv))
+    res = lint_paths([str(f)], Config(), use_cache=False, jobs=1)
+    lines = sorted(x.line for x in res.findings if x.code == "EXL404")
+    assert line_of(body, "self.quant(x)") in lines and len(lines) == 3  # stub call, prepare, convert
+    f.write_text(textwrap.dedent(body))
+    res = lint_paths([str(f)], Config(), use_cache=False, jobs=1)
+    assert [x for x in res.findings if x.code == "EXL404"] == []
+
+
+def test_exl113_module_list_of_adaptive_pools():
+    # measured (torch 2.13, dynamic H/W): the legacy exporter fails on the pyramid pooling
+    # module's AdaptiveAvgPool2d(2/3/6) ('output size is not factor of input size'); global
+    # pooling alone (sizes all 1) exports.
+    src = """
+    import torch
+    import torch.nn.functional as F
+
+    class PPM(torch.nn.Module):
+        def __init__(self, channels=8, pool_scales=(1, 2, 3, 6)):
+            super().__init__()
+            self.pools = torch.nn.ModuleList([torch.nn.AdaptiveAvgPool2d(s) for s in pool_scales])
+
+        def forward(self, x):
+            outs = [x]
+            for pool in self.pools:  # <- read
+                outs.append(F.interpolate(pool(x), size=x.shape[2:], mode="bilinear"))
+            return torch.cat(outs, dim=1)
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL113"] == [line_of(src, "# <- read")]
+    assert [c for _, c in codes(src.replace("(1, 2, 3, 6)", "(1, 1)")) if c == "EXL113"] == []
+
+
+def test_exl116_free_output_size_names_nonstrict_and_legacy_only():
+    # measured (torch 2.13, Dim.DYNAMIC and named Dims on H/W): F.interpolate(size=(int(h / 2),
+    # int(w / 2))) exports with strict and matches eager at other sizes; non-strict fails
+    # ('Constraints violated (h, w)'). Tied to another size through view, strict fails too.
+    src = DYN + """
+import torch
+import torch.nn.functional as F
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        size = (int(x.shape[-2] / 2), int(x.shape[-1] / 2))  # <- int
+        return F.interpolate(x, size=size, mode="bilinear")
+"""
+    found = [f for f in lint(src) if f.code == "EXL116"]
+    assert [f.line for f in found] == [line_of(src, "# <- int")]
+    assert found[0].exporters == ("export-nonstrict", "onnx-legacy")
+    rounded = src.replace("int(x.shape[-2] / 2), int(x.shape[-1] / 2)", "round(x.shape[-2] / 2), round(x.shape[-1] / 2)")
+    assert [f.exporters for f in lint(rounded) if f.code == "EXL116"] == [("onnx-dynamo", "onnx-legacy")]
+    tied = src.replace('F.interpolate(x, size=size, mode="bilinear")', "x.view(x.shape[0], -1, size[0], 4 * size[1])")
+    assert "export-strict" in [f for f in lint(tied) if f.code == "EXL116"][0].exporters
+
+
+def test_exl207_rows_of_a_tensor_as_reshape_sizes():
+    # measured (torch 2.13): strict/non-strict fail at the reshape ('Could not guard on
+    # data-dependent expression Ne(2*u2*u3, 0)'), legacy exports and matches; the same loop
+    # over a list attribute of ints exports everywhere.
+    src = """
+    import torch
+
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.shapes = [(4, 4), (2, 2)]
+
+        def forward(self, value, spatial_shapes):
+            outs = []
+            for level, (height, width) in enumerate(spatial_shapes):
+                outs.append(value.reshape(value.shape[0], -1, height, width).mean((2, 3)))  # <- rows
+            for height, width in self.shapes:
+                outs.append(value.reshape(value.shape[0], -1, height, width).mean((2, 3)))
+            return outs
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL207"] == [line_of(src, "# <- rows")]
+    # transformers lw_detr passes `value_spatial_shapes_list: list[tuple]` (Python ints) there
+    listed = src.replace("def forward(self, value, spatial_shapes):", "def forward(self, value, spatial_shapes: list[tuple]):")
+    assert [c for _, c in codes(listed) if c == "EXL207"] == []
+
+
+def test_exl208_mask_plus_index_assignment_only():
+    # measured (torch 2.13, opsets 11 and 17): legacy ONNX of `r[mask, 0] = R[mask]` fails in
+    # onnxruntime ('Non-zero status code returned while running Reshape node'); `r[mask] = v`
+    # exports and runs.
+    src = """
+    import torch
+
+    class M(torch.nn.Module):
+        def forward(self, R):
+            r = torch.zeros((R.shape[0], 2), dtype=R.dtype)
+            q = torch.zeros_like(R)
+            mask = R > 0
+            r[mask, 0] = R[mask]  # <- mixed
+            q[mask] = R[mask]
+            return r, q
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL208"] == [line_of(src, "# <- mixed")]
+
+
+def test_message_lambda_of_a_check_is_not_on_the_export_path():
+    # transformers `torch_compilable_check(cond, lambda: f"... {int(n)} ...")` (zoo round 3):
+    # the lambda builds the error message and runs only when the check fails.
+    src = """
+    import torch
+
+    def torch_compilable_check(cond, msg):
+        torch._check(cond, msg)
+
+    class M(torch.nn.Module):
+        def forward(self, ids, feats):
+            n = (ids == 3).sum()
+            torch_compilable_check(n == feats.shape[0], lambda: f"{int(n)} tokens")
+            torch._check(n > 0, lambda: f"{n.item()} tokens")
+            return feats * 2
+    """
+    assert [c for _, c in codes(src) if c in ("EXL102", "EXL104")] == []
+    bad = src.replace('lambda: f"{int(n)} tokens"', 'f"{int(n)} tokens"')
+    assert "EXL102" in [c for _, c in codes(bad)]
 
 
 def test_code_after_an_export_guard_that_returns_is_not_exported():

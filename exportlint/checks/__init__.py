@@ -12,6 +12,9 @@ from exportlint.checks import export_calls  # noqa: F401
 from exportlint.checks import confirm_rules  # noqa: F401
 from exportlint.checks import shapes  # noqa: F401
 from exportlint.checks import quantized  # noqa: F401
+from exportlint.checks import sym_ops  # noqa: F401
+from exportlint.checks import tensor_rows  # noqa: F401
+from exportlint.checks import mask_assign  # noqa: F401
 
 # table-driven op rules (EXL4xx): a module of their own, loaded when present
 if importlib.util.find_spec("exportlint.checks.ops") is not None:

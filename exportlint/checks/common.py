@@ -173,6 +173,10 @@ def declares_dynamic(ctx) -> Optional[bool]:
     cfg = getattr(getattr(ctx, "config", None), "dynamic_shapes", None)
     if cfg is not None:
         return bool(cfg)
+    pdyn = getattr(ctx, "project_dynamic", None)
+    if pdyn and any(any(isinstance(d, int) for dims in pdyn.get(c, {}).values() for d in dims)
+                    for c in ctx.model.classes):
+        return True  # a class of this file is exported (or declared, module-level) with dynamic dims
     proj = getattr(ctx, "project_declares_dynamic", None)
     if proj is not None:
         return bool(proj)

@@ -55,10 +55,17 @@ class PythonNumericLib(Rule):
                 ):
                     continue  # reported once, at the `.numpy()` inside
                 if call.receiver_kind in TENSORISH and call.method == "numpy":
+                    # measured (torch 2.13): strict torch.export traces numpy (torch._numpy), so
+                    # `torch.from_numpy(x.numpy() * 2)` and `x.numpy().shape` export and match, and
+                    # onnx-dynamo falls back to strict; non-strict fails ('.numpy() is not supported
+                    # for tensor subclasses') and the legacy tracer records a constant
                     ctx.report(
                         call.node,
-                        f"`.numpy()` in forward (`{snippet(ctx, call.node)}`): the value leaves the graph. torch.export "
-                        "rejects it; ONNX tracing records a constant. Use the torch equivalent and keep a tensor.",
+                        f"`.numpy()` in forward (`{snippet(ctx, call.node)}`): the value leaves the graph. Non-strict "
+                        "torch.export fails ('.numpy() is not supported for tensor subclasses'); ONNX tracing records "
+                        "a constant (strict torch.export and onnx-dynamo trace numpy). Use the torch equivalent and "
+                        "keep a tensor.",
+                        exporters=("export-nonstrict", "onnx-legacy"),
                     )
                 elif q.startswith(_PY_NUMERIC) and any(k in TENSORISH or k == DATA for k in call.arg_kinds):
                     lib = q.split(".", 1)[0]

@@ -36,11 +36,15 @@ class EagerQuantizedModel(Rule):
         if "quantiz" not in ctx.text:
             return ()  # cheap pre-check: no quantization API named in the file
         imports = ctx.model.imports
+        converts = False
         for n in iter_nodes(ctx.module):
             if not isinstance(n, cst.Call):
                 continue
             q = imports.resolve(n.func) or ""
             if q.rsplit(".", 1)[0] + "." in _NAMESPACES and q.rsplit(".", 1)[-1] in _CONVERSIONS:
+                # static quantization turns QuantStubs into quantize ops (quantize_dynamic leaves
+                # them identities)
+                converts = converts or q.rsplit(".", 1)[-1] in ("convert", "quantize", "quantize_qat")
                 what = q.rsplit(".", 1)[-1]
                 ctx.report(
                     n,
@@ -51,6 +55,8 @@ class EagerQuantizedModel(Rule):
                     "quantize the exported program (PT2E: torchao `prepare_pt2e`/`convert_pt2e`, or ONNX Runtime "
                     "quantization of the ONNX file).",
                 )
+        if converts:
+            self._stub_calls(ctx)
         for cls in ctx.model.classes.values():
             if not cls.is_module:
                 continue
@@ -69,3 +75,37 @@ class EagerQuantizedModel(Rule):
                     )
                     break
         return ()
+
+
+    def _stub_calls(self, ctx) -> None:
+        """The file converts a model: where the forward of a class with a ``QuantStub`` enters
+        the quantized part is the line torch.export stops at (measured, torch 2.13: strict
+        fails at ``x = self.quant(x)`` of the converted model; non-strict and onnx-dynamo fail
+        with no line of the model)."""
+        imports = ctx.model.imports
+        for fn in ctx.model.functions:
+            cls = fn.cls
+            if cls is None or not cls.is_module or fn.node.name.value != "forward":
+                continue
+            stubs = set()
+            for name, attr in cls.attrs.items():
+                v = attr.value
+                if isinstance(v, cst.Call):
+                    q = imports.resolve(v.func) or ""
+                    if q.rsplit(".", 1)[0] + "." in _NAMESPACES and q.rsplit(".", 1)[-1] == "QuantStub":
+                        stubs.add(name)
+            if not stubs:
+                continue
+            for call in fn.calls:
+                f = call.node.func
+                if (isinstance(f, cst.Attribute) and f.attr.value in stubs and isinstance(f.value, cst.Name)
+                        and f.value.value == "self"):
+                    ctx.report(
+                        call.node,
+                        f"`{snippet(ctx, call.node)}` quantizes the input of `{cls.name}`, which this file converts "
+                        "to an eager-mode quantized model: torch.export (strict) stops here, non-strict and "
+                        "onnx-dynamo reject the converted model with errors that name no line of it; the legacy "
+                        "exporter translates it op by op where it can. Export the float model and quantize the "
+                        "exported program (PT2E, or ONNX Runtime quantization).",
+                    )
+                    break

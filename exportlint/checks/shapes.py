@@ -190,6 +190,11 @@ class AdaptivePoolToSize(Rule):
                 q = ctx.model.imports.resolve(v.func) or ""
                 if q in _ADAPTIVE_MODULES and _non_global(_output_size(v, 0)):
                     self._report(ctx, v, exps)
+                elif q in ("torch.nn.ModuleList", "torch.nn.Sequential") and _adaptive_list(ctx, cls, v):
+                    # a list of pools (pyramid pooling): reported where forward reads the list
+                    use = _first_self_read(ctx, cls, attr.name)
+                    if use is not None:
+                        self._report(ctx, use, exps)
         return ()
 
     def _report(self, ctx, node, exps):
@@ -204,6 +209,61 @@ class AdaptivePoolToSize(Rule):
             "otherwise pool with a fixed kernel/stride computed for the input size you export.",
             exporters=exps,
         )
+
+
+def _init_defaults(cls) -> dict[str, object]:
+    """Literal defaults of the class's ``__init__`` parameters."""
+    out: dict[str, object] = {}
+    body = getattr(getattr(cls.node, "body", None), "body", ())
+    for st in body:
+        if isinstance(st, cst.FunctionDef) and st.name.value == "__init__":
+            for p in list(st.params.params) + list(st.params.kwonly_params):
+                if p.default is not None:
+                    out[p.name.value] = literal_value(p.default)
+    return out
+
+
+def _adaptive_list(ctx, cls, v: cst.Call) -> bool:
+    """``ModuleList([AdaptiveAvgPool2d(s) for s in (1, 2, 3, 6)])`` (the sizes a literal, or
+    an ``__init__`` parameter's literal default) or a literal list of adaptive pools, with an
+    output size other than 1."""
+    if not v.args:
+        return False
+    inner = v.args[0].value
+    if isinstance(inner, (cst.List, cst.Tuple)):
+        elts = [el.value for el in inner.elements if isinstance(el, cst.Element)]
+        return any(isinstance(e, cst.Call) and (ctx.model.imports.resolve(e.func) or "") in _ADAPTIVE_MODULES
+                   and _non_global(_output_size(e, 0)) for e in elts)
+    if not isinstance(inner, (cst.ListComp, cst.GeneratorExp)):
+        return False
+    elt, comp = inner.elt, inner.for_in
+    if not isinstance(elt, cst.Call) or (ctx.model.imports.resolve(elt.func) or "") not in _ADAPTIVE_MODULES:
+        return False
+    pos = [a for a in elt.args if a.keyword is None and not a.star]
+    size = pos[0].value if pos else next((a.value for a in elt.args if a.keyword is not None
+                                          and a.keyword.value == "output_size"), None)
+    if size is None:
+        return False
+    if not isinstance(size, cst.Name):
+        return _non_global(literal_value(size))
+    if comp.inner_for_in is not None or not isinstance(comp.target, cst.Name) or comp.target.value != size.value:
+        return False
+    it = comp.iter
+    vals = literal_value(it)
+    if isinstance(it, cst.Name):
+        vals = _init_defaults(cls).get(it.value)
+    return isinstance(vals, (list, tuple)) and _non_global(tuple(vals))
+
+
+def _first_self_read(ctx, cls, name: str):
+    for fn in ctx.model.functions:
+        if fn.cls is not cls:
+            continue
+        for n in iter_nodes(fn.node):
+            if (isinstance(n, cst.Attribute) and n.attr.value == name and isinstance(n.value, cst.Name)
+                    and n.value.value == "self"):
+                return n
+    return None
 
 
 def _dim_arg(call: cst.Call, pos_index: int) -> object:
@@ -257,6 +317,8 @@ class SplitDynamicDim(Rule):
                 if sections is None or isinstance(sections, (cst.List, cst.Tuple)) or fn.kind(sections) not in (CONST, SHAPE):
                     continue
                 declared = dyn.get(recv.value, set())
+                if recv.value not in params and dim == 0 and any(0 in dyn.get(p, ()) for p in params):
+                    declared = {0}  # computed batch-first from an input whose batch is declared dynamic
                 if dim in declared:
                     sev = None
                 elif dim == 0:
@@ -305,6 +367,9 @@ def _keeps_batch(ctx, fn, v: cst.BaseExpression, bf: set) -> bool:
         q = ctx.model.imports.resolve(f) or ""
         if q.startswith("torch.nn.functional.") and q.rsplit(".", 1)[-1] in _KEEP_F and args:
             return _keeps_batch(ctx, fn, args[0], bf)
+        if q in ("torch.cat", "torch.concat", "torch.concatenate") and args and isinstance(args[0], (cst.List, cst.Tuple)):
+            # any dim: a batch-first piece makes the result batch-first (dim 0: the batches add up)
+            return any(isinstance(el, cst.Element) and _keeps_batch(ctx, fn, el.value, bf) for el in args[0].elements)
     return False
 
 
@@ -387,6 +452,9 @@ def _floaty(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> bool:
     return False
 
 
+_FREE_SIZE_APIS = frozenset({"interpolate", "upsample", "upsample_bilinear", "upsample_nearest", "pad"})
+
+
 def _float_round_trip(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> Optional[tuple[str, cst.Call]]:
     """`round(x.shape[0] / 2)`, `int(h * 0.5)`, `math.ceil(n / p)` in (or bound to a name in) e."""
     for n in iter_nodes(e):
@@ -422,10 +490,14 @@ class SizeThroughFloat(Rule):
             for sub in fn.subscripts:
                 if SHAPE in sub.index_kinds:
                     sites.append(sub.node)
+            free: set[int] = set()  # sites that only set an output size (interpolate, pad)
             for call in fn.calls:
                 q = call.qualname or ""
                 if q.startswith("torch.") and q.rsplit(".", 1)[-1] in SIZE_APIS:
-                    sites.extend(a.value for a, k in zip(call.node.args, call.arg_kinds) if k == SHAPE)
+                    more = [a.value for a, k in zip(call.node.args, call.arg_kinds) if k == SHAPE]
+                    sites.extend(more)
+                    if q.rsplit(".", 1)[-1] in _FREE_SIZE_APIS:
+                        free.update(id(m) for m in more)
             seen: set[int] = set()
             for site in sites:
                 if values is None:
@@ -438,8 +510,21 @@ class SizeThroughFloat(Rule):
                 exps = ["export-strict", "export-nonstrict", "onnx-legacy"]
                 if name in ("int", "round"):
                     exps.insert(2, "onnx-dynamo")
+                if id(site) in free and name == "round":
+                    # measured (torch 2.13): round(h / 2) into F.interpolate(size=...) exports and
+                    # matches with strict and non-strict (named Dims and Dim.DYNAMIC); onnx-dynamo
+                    # fails to translate the symbolic `round` ('No ONNX function found for <built-in
+                    # function round>'), the legacy tracer on 'type Tensor doesn't define __round__'
+                    exps = ["onnx-dynamo", "onnx-legacy"]
+                elif id(site) in free:
+                    # measured (torch 2.13): strict traces int()/math.ceil of a symbolic float into
+                    # a free output size (F.interpolate(size=(int(h / 2), ...)), F.pad of a
+                    # math.ceil padding) and the program matches eager at other sizes; non-strict
+                    # fails ('Constraints violated (h, w)'). Tied to another size (view, reshape)
+                    # strict fails too.
+                    exps = ["export-nonstrict", "onnx-legacy"]
                 ctx.report(
-                    site,
+                    conv,  # where the exporters stop (non-strict guard, legacy TracerWarning), not the use
                     f"size computed through a Python float (`{snippet(ctx, conv)}`) used as a size or slice bound: "
                     "with that dimension dynamic torch.export cannot keep it symbolic ('Constraints violated ... "
                     "satisfy the generated guard'), the legacy tracer bakes it ('Converting a tensor to a Python "

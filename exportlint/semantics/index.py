@@ -205,6 +205,8 @@ class _Indexer:
             # export calls: model class of `m = Model(...)` in the same scope
             if self.fi.export_calls:
                 self._export_model_classes(tree)
+        if not self.fi.export_calls and "dynamic_shapes" in text and "example_args" in text:
+            self._module_declaration(tree)
         self.fi.outline = outline(tree, len(split_lines(text)), text, ends)
 
     def _import(self, st: ast.AST) -> None:
@@ -338,6 +340,42 @@ class _Indexer:
                         ef.dynamic.setdefault(kk, set()).update(_dims(val, key))
             else:
                 ef.dynamic.setdefault("*", set()).add("*")
+        self.fi.export_calls.append(ef)
+
+    def _module_declaration(self, tree: ast.Module) -> None:
+        """An ExportDB-style module (``example_args`` and a module-level ``dynamic_shapes =
+        {...}``, the convention ``--confirm`` discovers targets by) declares the dynamic dims
+        its model is exported with: one export fact (api ``"dynamic_shapes"``) for the module's
+        class whose forward takes the declared names."""
+        decl = None
+        has_args = False
+        classes: list[ast.ClassDef] = []
+        for st in tree.body:
+            if isinstance(st, ast.ClassDef):
+                classes.append(st)
+            elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+                if st.targets[0].id == "example_args":
+                    has_args = True
+                elif st.targets[0].id == "dynamic_shapes" and isinstance(st.value, ast.Dict):
+                    decl = st
+        if decl is None or not has_args:
+            return
+        keys = {k.value for k in decl.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+        cls = None
+        for c in classes:
+            for item in c.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == "forward":
+                    a = item.args
+                    params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+                    if keys and keys <= params:
+                        cls = c.name if cls is None else ""  # two candidates: not known which
+        if not cls:
+            return
+        ef = ExportFacts("dynamic_shapes", decl.lineno, cls, cls, None, declares_dynamic=True)
+        for k, val in zip(decl.value.keys, decl.value.values):
+            kk = _literal(k) if k is not None else _MISSING
+            if isinstance(kk, str):
+                ef.dynamic.setdefault(kk, set()).update(_dims(val, "dynamic_shapes"))
         self.fi.export_calls.append(ef)
 
     def _export_model_classes(self, tree: ast.Module) -> None:

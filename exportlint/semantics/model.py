@@ -1783,6 +1783,11 @@ class FunctionFacts:
         if bk == SHAPE:
             return SHAPE
         if bk == DATA:
+            if attr in TENSOR_ATTRS_SHAPE:
+                # `x.numpy().shape`: an array's shape is the tensor's sizes (symbolic under
+                # torch.export strict, which traces numpy), not a value read from the data
+                self._culprit[id(e)] = e
+                return SHAPE
             return DATA
         if bk == CONST:
             return CONST
@@ -1831,7 +1836,14 @@ class FunctionFacts:
 
     def _call(self, e: cst.Call) -> str:
         func = e.func
-        arg_kinds = [self.eval(a.value) for a in e.args]
+        fname = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        if "check" in fname.lower() and any(isinstance(a.value, cst.Lambda) for a in e.args[1:]):
+            # torch._check(cond, lambda: f"... {int(n)}"): the message callback runs only when
+            # the check fails, never in an export that passes it; its body is not on the path
+            arg_kinds = [UNKNOWN if i and isinstance(a.value, cst.Lambda) else self.eval(a.value)
+                         for i, a in enumerate(e.args)]
+        else:
+            arg_kinds = [self.eval(a.value) for a in e.args]
         method = None
         receiver_kind = None
         qualname = None

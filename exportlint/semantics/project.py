@@ -322,11 +322,15 @@ class Project:
                 calls.append((fi, ec))
         if not calls:
             return None, None, None
-        opsets = frozenset(ec.opset for _, ec in calls if ec.opset is not None)
+        # a module-level `dynamic_shapes` declaration (api "dynamic_shapes", no export call)
+        # gives dims for its class only: no opset, and no project-wide "declares dynamic"
+        real = [ec for _, ec in calls if ec.api != "dynamic_shapes"]
+        opsets = frozenset(ec.opset for ec in real if ec.opset is not None) if real else None
         dynamic: dict[str, dict[str, set]] = {}
-        declares = False
+        declares = False if real else None
         for fi, ec in calls:
-            declares = declares or ec.declares_dynamic
+            if ec.api != "dynamic_shapes":
+                declares = declares or ec.declares_dynamic
             if not ec.dynamic:
                 continue
             cls_q = ec.model_class or ec.model
