@@ -1,0 +1,172 @@
+"""What exportlint knows about torch APIs, by qualified name (no torch import).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from exportlint.semantics.kinds import (
+    CONST,
+    DATA,
+    MASK,
+    MODULE,
+    SHAPE,
+    TENSOR,
+    UNKNOWN,
+)
+
+MISSING: Any = object()
+
+# ---------------------------------------------------------------------------------------
+# knowledge about torch APIs (by qualified name)
+# ---------------------------------------------------------------------------------------
+
+#: calls that return True while an exporter traces: the not-exporting side is skipped
+EXPORT_GUARDS = frozenset(
+    {
+        "torch.jit.is_tracing",
+        "torch._C._get_tracing_state",
+        "torch.compiler.is_compiling",
+        "torch.compiler.is_dynamo_compiling",
+        "torch.compiler.is_exporting",
+        "torch._dynamo.is_compiling",
+        "torch.onnx.is_in_onnx_export",
+        "torch.fx._symbolic_trace.is_fx_tracing",
+        "torch._utils.is_compiling",
+    }
+)
+#: guard helpers often re-exported by libraries (matched by their last name)
+EXPORT_GUARD_NAMES = frozenset(
+    {"is_tracing", "is_torchdynamo_compiling", "is_compiling", "is_exporting", "is_in_onnx_export", "is_fx_tracing",
+     "is_torch_fx_proxy", "is_dynamo_compiling", "is_torchdynamo_exporting"}
+)
+#: calls that return False under every exporter (scripting only)
+NEVER_DURING_EXPORT = frozenset({"torch.jit.is_scripting"})
+NEVER_DURING_EXPORT_NAMES = frozenset({"is_scripting"})
+#: torch functions named like these return a Python bool about the runtime, not a tensor
+BOOL_QUERY_PREFIXES = ("is_", "are_", "has_")
+#: decorators that mark a function as Python-side only (the author keeps it off the graph)
+JIT_SKIP_DECORATORS = frozenset({"torch.jit.unused", "torch.jit.ignore", "torch.jit._script.unused",
+                                 "torch.jit._script.ignore"})
+
+CONST_FUNCS = frozenset(
+    {
+        "torch.is_tensor",
+        "torch.is_floating_point",
+        "torch.is_complex",
+        "torch.is_storage",
+        "torch.is_grad_enabled",
+        "torch.is_inference_mode_enabled",
+        "torch.is_autocast_enabled",
+        "torch.get_default_dtype",
+        "torch.get_autocast_gpu_dtype",
+        "torch.finfo",
+        "torch.iinfo",
+        "torch.device",
+        "torch.dtype",
+        "torch.promote_types",
+        "torch.result_type",
+        "torch.can_cast",
+        "torch.cuda.is_available",
+        "torch.cuda.device_count",
+        "torch.cuda.current_device",
+        "torch.get_device",
+    }
+)
+DATA_FUNCS = frozenset({"torch.equal", "torch.allclose", "torch.is_nonzero"})
+SHAPE_FUNCS = frozenset({"torch.numel", "torch.broadcast_shapes", "torch.Size"})
+MASK_FUNCS = frozenset(
+    {
+        "torch.isnan", "torch.isinf", "torch.isfinite", "torch.isposinf", "torch.isneginf", "torch.isreal",
+        "torch.eq", "torch.ne", "torch.gt", "torch.lt", "torch.ge", "torch.le", "torch.greater", "torch.less",
+        "torch.greater_equal", "torch.less_equal", "torch.not_equal",
+        "torch.logical_and", "torch.logical_or", "torch.logical_not", "torch.logical_xor",
+        "torch.isin", "torch.isclose", "torch.any", "torch.all", "torch.signbit",
+    }
+)
+#: torch namespaces whose functions do not return tensors
+NON_TENSOR_NAMESPACES = (
+    "torch.cuda.", "torch.distributed.", "torch.backends.", "torch.jit.", "torch.compiler.", "torch.onnx.",
+    "torch._dynamo.", "torch.fx.", "torch.utils.data.", "torch.autograd.grad_mode.", "torch.hub.",
+    "torch.multiprocessing.", "torch.profiler.", "torch.testing.", "torch.export.", "torch.library.",
+    "torch.overrides.", "torch._C.", "torch.types.", "torch.serialization.", "torch.random.",
+)
+NON_TENSOR_TORCH_FUNCS = frozenset(
+    {
+        "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled", "torch.autocast",
+        "torch.manual_seed", "torch.seed", "torch.set_default_dtype", "torch.set_printoptions", "torch.load",
+        "torch.save", "torch.compile", "torch.get_rng_state", "torch.use_deterministic_algorithms",
+        "torch.set_num_threads", "torch.get_num_threads", "torch.typename", "torch.Generator",
+    }
+)
+
+#: ops whose result's size depends on tensor values (iterating them is a data-dependent loop)
+DDS_OPS = frozenset({"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "nonzero_static"})
+#: calls through which the author declares facts about data-dependent values for export
+CHECK_FUNCS = frozenset({"torch._check", "torch._check_is_size", "torch._constrain_as_size",
+                         "torch._constrain_as_value", "torch._check_with", "torch.export.constrain_as_size"})
+#: classes of these names compute losses/metrics/matching: training code, never exported
+NON_EXPORT_CLASS_SUFFIXES = ("Loss", "Criterion", "Matcher", "Metric", "Metrics")
+
+TENSOR_METHODS_DATA = frozenset({"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "equal", "allclose", "__index__"})
+TENSOR_METHODS_SHAPE = frozenset({"size", "numel", "nelement", "stride", "storage_offset"})
+TENSOR_METHODS_CONST = frozenset(
+    {
+        "dim", "ndimension", "is_contiguous", "is_floating_point", "is_complex", "get_device", "element_size",
+        "data_ptr", "is_signed", "is_pinned", "is_shared", "has_names", "is_inference", "is_set_to",
+        "untyped_storage", "storage", "type", "__len__", "is_nonzero",
+    }
+)
+TENSOR_METHODS_MASK = frozenset(
+    {
+        "eq", "ne", "gt", "lt", "ge", "le", "greater", "less", "greater_equal", "less_equal", "not_equal",
+        "logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite", "isposinf",
+        "isneginf", "any", "all", "bool", "isclose", "isin", "signbit", "__eq__", "__ne__", "__lt__", "__gt__",
+    }
+)
+TENSOR_ATTRS_CONST = frozenset(
+    {
+        "ndim", "dtype", "device", "is_cuda", "is_cpu", "is_meta", "is_sparse", "is_quantized", "requires_grad",
+        "layout", "is_leaf", "grad_fn", "names", "is_mkldnn", "is_mps", "is_xpu", "is_nested", "itemsize", "nbytes",
+    }
+)
+TENSOR_ATTRS_SHAPE = frozenset({"shape"})
+
+#: Python builtins whose result is a fixed Python value whatever the argument
+CONST_BUILTINS = frozenset({"isinstance", "issubclass", "hasattr", "callable", "type", "id", "repr", "str", "print", "format"})
+SCALAR_CONVERSIONS = frozenset({"int", "float", "bool", "complex"})
+
+ANNOT_TENSOR = ("Tensor", "FloatTensor", "LongTensor", "BoolTensor", "IntTensor", "HalfTensor", "ByteTensor", "DoubleTensor")
+ANNOT_CONST = frozenset({"int", "float", "bool", "str", "bytes", "complex", "None", "Literal"})
+ANNOT_CONTAINERS = frozenset({"Optional", "Union", "List", "Tuple", "Sequence", "list", "tuple", "Iterable", "Final"})
+
+
+Sequence_Arg = Any
+
+
+def torch_func_kind(q: str) -> str:
+    if q in CONST_FUNCS:
+        return CONST
+    if q in DATA_FUNCS:
+        return DATA
+    if q in SHAPE_FUNCS:
+        return SHAPE
+    if q in MASK_FUNCS:
+        return MASK
+    if q in NON_TENSOR_TORCH_FUNCS:
+        return UNKNOWN
+    if q.startswith(NON_TENSOR_NAMESPACES):
+        return UNKNOWN
+    last = q.rsplit(".", 1)[-1]
+    if last.startswith(BOOL_QUERY_PREFIXES):
+        # torch.are_deterministic_algorithms_enabled(), torch.is_grad_enabled(): Python-level
+        # queries returning a bool fixed at export time (torch.is_nonzero is DATA, above)
+        return CONST
+    if q.startswith("torch.nn.") and not q.startswith(("torch.nn.functional.", "torch.nn.init.")):
+        if last[:1].isupper():
+            return MODULE if last not in ("Parameter", "Buffer") else TENSOR
+        return UNKNOWN
+    if last[:1].isupper():
+        # torch.Tensor(...), torch.FloatTensor(...), torch.Size(...)
+        return TENSOR if last.endswith("Tensor") else UNKNOWN
+    return TENSOR

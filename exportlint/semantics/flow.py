@@ -1,0 +1,1120 @@
+"""Per-function value-kind flow (``FunctionFacts``): the kind of every expression of a
+function on the export path, and the sites (branches, loops, calls, subscripts, state
+writes) the rules ask about.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Optional
+
+import libcst as cst
+
+from exportlint.semantics.imports import dotted
+from exportlint.semantics.kinds import (
+    CONST,
+    DATA,
+    MASK,
+    MODULE,
+    NONE,
+    SHAPE,
+    TENSOR,
+    TENSORISH,
+    UNKNOWN,
+    combine,
+    join,
+    truth_kind,
+    worst,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from exportlint.semantics.model import SemanticModel
+
+from exportlint.semantics.apis import (  # noqa: F401
+    CHECK_FUNCS,
+    CONST_BUILTINS,
+    DDS_OPS,
+    EXPORT_GUARD_NAMES,
+    EXPORT_GUARDS,
+    JIT_SKIP_DECORATORS,
+    MISSING,
+    NEVER_DURING_EXPORT,
+    NEVER_DURING_EXPORT_NAMES,
+    SCALAR_CONVERSIONS,
+    TENSOR_ATTRS_CONST,
+    TENSOR_ATTRS_SHAPE,
+    TENSOR_METHODS_CONST,
+    TENSOR_METHODS_DATA,
+    TENSOR_METHODS_MASK,
+    TENSOR_METHODS_SHAPE,
+    torch_func_kind,
+)
+from exportlint.semantics.facts import (  # noqa: F401
+    Branch,
+    CallSite,
+    ClassFacts,
+    Loop,
+    StateWrite,
+    Subscript,
+)
+from exportlint.semantics.nodes import (  # noqa: F401
+    annotation_kind,
+    body_statements,
+    container_annotation,
+    guard_helpers,
+    guard_polarity,
+    iter_names_in,
+    iter_nodes,
+    literal_value,
+)
+
+# ---------------------------------------------------------------------------------------
+# per-function analysis
+# ---------------------------------------------------------------------------------------
+
+
+class FunctionFacts:
+    """Kinds and sites of one function on the export path."""
+
+    def __init__(self, model: SemanticModel, node: cst.FunctionDef, cls: Optional[ClassFacts], why: str,
+                 caller: Optional["FunctionFacts"] = None) -> None:
+        self.model = model
+        self.node = node
+        self.cls = cls
+        self.name = node.name.value
+        self.qualname = f"{cls.name}.{self.name}" if cls else self.name
+        self.why = why  # forward | called | export-call
+        self.caller = caller
+        self.is_forward = why == "forward"
+        self.kinds: dict[int, str] = {}
+        self.env: dict[str, str] = {}
+        self.local_funcs: dict[str, cst.FunctionDef] = {}
+        self.branches: list[Branch] = []
+        self.loops: list[Loop] = []
+        self.calls: list[CallSite] = []
+        self.subscripts: list[Subscript] = []
+        self.state_writes: list[StateWrite] = []
+        self.callees: list[tuple[cst.FunctionDef, Optional[ClassFacts], list[str], dict[str, str]]] = []
+        #: id(callee FunctionDef) -> the first call of it here (call chains)
+        self.callee_calls: dict[int, cst.Call] = {}
+        self.self_name: Optional[str] = None
+        self.imports = model.imports
+        self._globals: set[str] = set()
+        self._culprit: dict[int, cst.BaseExpression] = {}
+        #: names read as self.<name>
+        self.self_attr_reads: set[str] = set()
+        #: order of self.<attr> events: (attr, "read" | "write" | "mutate")
+        self.attr_events: list[tuple[str, str]] = []
+        #: names handed to torch._check / _check_is_size / constrain_as_*: the author bounded them
+        self.checked_names: set[str] = set()
+        #: id(value expression) -> the name it was assigned to
+        self.assigned_to: dict[int, str] = {}
+        #: local names bound to a submodule of a known local class (loop over a ModuleList)
+        self.module_vars: dict[str, ClassFacts] = {}
+        self._conds: list[cst.BaseExpression] = []
+        #: self.<attr> tested by an earlier `if ...: return` (a cache hit) in this function
+        self._cache_hit_attrs: set[str] = set()
+        #: the function whose source text contains this one (itself, or the caller for nested defs)
+        if id(node) in model.function_indent or caller is None:
+            self.anchor = (node, model.function_indent.get(id(node)))
+        else:
+            self.anchor = caller.anchor
+
+    # ----- public queries -----
+    def kind(self, node: cst.BaseExpression) -> str:
+        return self.kinds.get(id(node), UNKNOWN)
+
+    def culprit(self, node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        return self._culprit.get(id(node))
+
+    # ----- set-up -----
+    def analyze(self, arg_kinds: Optional[list[str]], kw_kinds: dict[str, str]) -> None:
+        fn = self.node
+        params = list(fn.params.posonly_params) + list(fn.params.params)
+        decos = {dotted(d.decorator) for d in fn.decorators}
+        is_static = "staticmethod" in decos
+        is_classmethod = "classmethod" in decos
+        start = 0
+        if self.cls is not None and not is_static and params:
+            self.self_name = params[0].name.value
+            self.env[self.self_name] = "self"
+            start = 1
+            if is_classmethod:
+                self.env[self.self_name] = UNKNOWN
+                self.self_name = None
+        autograd_ctx = self.cls is not None and self.cls.is_autograd_function and is_static
+        for i, p in enumerate(params[start:]):
+            name = p.name.value
+            k = annotation_kind(p.annotation, self.imports)
+            if autograd_ctx and i == 0:
+                self.env[name] = UNKNOWN  # ctx
+                continue
+            if arg_kinds is not None:
+                ck = arg_kinds[i] if i < len(arg_kinds) else kw_kinds.get(name)
+                if ck is None and p.default is not None:
+                    ck = self._default_kind(p.default)
+                if k in (TENSOR, CONST) and ck not in (NONE, SHAPE, DATA):
+                    # the annotation is the author's contract, except that an `int` (or
+                    # `list[int]`) annotation never hides a size or a tensor-derived number
+                    # flowing in from the call sites
+                    pass
+                elif self.why == "cross-file" and container_annotation(p.annotation):
+                    # list[Tensor] / Union[Tensor, list[Tensor]]: the caller's value may be a
+                    # Python sequence whatever its kind there
+                    k = UNKNOWN
+                elif ck is not None:
+                    k = ck
+            if k is None or k == NONE:
+                if p.default is None:
+                    k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
+                else:
+                    k = self._default_kind(p.default)
+            self.env[name] = k
+        for p in fn.params.kwonly_params:
+            k = annotation_kind(p.annotation, self.imports)
+            if k is None or k == NONE:
+                k = self._default_kind(p.default) if p.default is not None else UNKNOWN
+            self.env[p.name.value] = kw_kinds.get(p.name.value, k) if arg_kinds is not None else k
+        for star in (fn.params.star_arg, fn.params.star_kwarg):
+            if isinstance(star, cst.Param):
+                self.env[star.name.value] = UNKNOWN
+        self._block(body_statements(fn.body))
+
+    def _default_kind(self, d: cst.BaseExpression) -> str:
+        v = literal_value(d)
+        if v is MISSING:
+            return UNKNOWN
+        return UNKNOWN if v is None else CONST
+
+    # ----- statements -----
+    def _block(self, stmts: Iterable[cst.CSTNode]) -> None:
+        for st in stmts:
+            self._stmt(st)
+            if type(st) is cst.If and st.orelse is None and self._leaves_while_exporting(st):
+                break  # `if is_tracing(): return`: what follows never runs under an exporter
+
+    def _leaves_while_exporting(self, st: cst.If) -> bool:
+        """An `if` whose body runs while exporting (an export guard) and always leaves the block."""
+        if guard_polarity(st.test, self.imports, self.model.guard_helpers) != "else-not-exported":
+            return False
+        body = list(body_statements(st.body))
+        last = body[-1] if body else None
+        return (isinstance(last, cst.SimpleStatementLine) and bool(last.body)
+                and isinstance(last.body[-1], (cst.Return, cst.Raise)))
+
+    def _stmt(self, st: cst.CSTNode) -> None:
+        t = type(st)
+        if t is cst.SimpleStatementLine:
+            for small in st.body:
+                self._small(small)
+        elif t is cst.If:
+            self._if(st, "if")
+        elif t is cst.For:
+            it = self.eval(st.iter)
+            loop_kind, over_tensor = self._iter_kind(st.iter, it)
+            self.loops.append(Loop(st, st.iter, loop_kind, over_tensor))
+            self._bind_iter(st.target, st.iter, it)
+            sub = self._modulelist_class(st.iter)
+            tgt = st.target
+            if (sub is None and isinstance(st.iter, cst.Call) and isinstance(tgt, cst.Tuple) and len(tgt.elements) == 2
+                    and st.iter.args and self._callee_name(st.iter) in ("enumerate", "builtins.enumerate")):
+                sub = self._modulelist_class(st.iter.args[0].value)  # for i, layer in enumerate(self.layers)
+                tgt = tgt.elements[1].value
+            if sub is not None and isinstance(tgt, cst.Name):
+                self.module_vars[tgt.value] = sub
+                self.env[tgt.value] = MODULE
+            before = dict(self.env)
+            self._block(body_statements(st.body))
+            self._merge(before, self.env)
+            if st.orelse is not None:
+                self._block(body_statements(st.orelse.body))
+        elif t is cst.While:
+            k = self._test(st.test)
+            self.branches.append(Branch(st.test, k, "while", st, self._culprit.get(id(st.test))))
+            before = dict(self.env)
+            self._block(body_statements(st.body))
+            self._merge(before, self.env)
+            if st.orelse is not None:
+                self._block(body_statements(st.orelse.body))
+        elif t is cst.With:
+            for item in st.items:
+                k = self.eval(item.item)
+                if item.asname is not None:
+                    self._bind(item.asname.name, UNKNOWN if k != TENSOR else k)
+            self._block(body_statements(st.body))
+        elif t is cst.Try or t.__name__ == "TryStar":
+            self._block(body_statements(st.body))
+            for h in st.handlers:
+                if h.name is not None:
+                    self._bind(h.name.name, UNKNOWN)
+                self._block(body_statements(h.body))
+            if st.orelse is not None:
+                self._block(body_statements(st.orelse.body))
+            if st.finalbody is not None:
+                self._block(body_statements(st.finalbody.body))
+        elif t is cst.FunctionDef:
+            self.local_funcs[st.name.value] = st
+            self.env[st.name.value] = UNKNOWN
+        elif t is cst.ClassDef:
+            self.env[st.name.value] = UNKNOWN
+        elif t.__name__ == "Match":
+            self.eval(st.subject)
+            for case in st.cases:
+                self._block(body_statements(case.body))
+
+    def _if(self, st: cst.If, construct: str) -> None:
+        pol = guard_polarity(st.test, self.imports, self.model.guard_helpers)
+        if pol is None:
+            k = self._test(st.test)
+            self.branches.append(Branch(st.test, k, construct, st, self._culprit.get(id(st.test))))
+        else:
+            # still give the test's sub-expressions kinds; never report on the guard itself
+            self.eval(st.test)
+        before = dict(self.env)
+        if pol != "body-not-exported":
+            self._conds.append(st.test)
+            self._block(body_statements(st.body))
+            self._conds.pop()
+        if st.orelse is None and self.self_name is not None:
+            body = list(body_statements(st.body))
+            last = body[-1] if body else None
+            if (isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Return)
+                    and last.body[-1].value is not None):
+                # `if n == self.cached_n and self.cached is not None: return self.cached`: attributes
+                # written after this cache hit (one that returns a tested attribute) refill the cache
+                tested = {n.attr.value for n in iter_nodes(st.test) if self._is_self_attr(n)}
+                rv = last.body[-1].value
+                # the hit returns the cached value itself (`return position_ids + self.delta` reuses a
+                # value carried from an earlier call: state, still reported)
+                if self._is_self_attr(rv) and rv.attr.value in tested:
+                    self._cache_hit_attrs.update(tested)
+        after_body = self.env
+        self.env = dict(before)
+        orelse = st.orelse
+        if orelse is not None and pol != "else-not-exported":
+            if isinstance(orelse, cst.If):
+                self._if(orelse, "elif")
+            else:
+                self._block(body_statements(orelse.body))
+        # merge
+        merged = {}
+        for name in set(after_body) | set(self.env):
+            a = after_body.get(name)
+            b = self.env.get(name)
+            if a is None or b is None:
+                merged[name] = a if b is None else b
+            else:
+                merged[name] = join(a, b) if a != b else a
+        self.env = merged
+
+    def _merge(self, before: dict[str, str], after: dict[str, str]) -> None:
+        for name, k in list(after.items()):
+            if name in before and before[name] != k:
+                after[name] = join(before[name], k)
+
+    def _small(self, s: cst.CSTNode) -> None:
+        t = type(s)
+        if t is cst.Expr:
+            self.eval(s.value)
+        elif t is cst.Assign:
+            k = self.eval(s.value)
+            if len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
+                self.assigned_to[id(s.value)] = s.targets[0].target.value
+            elif (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
+                  and isinstance(s.value, (cst.Tuple, cst.List))
+                  and len(s.targets[0].target.elements) == len(s.value.elements)):
+                # t, h, w = int(t), int(h), int(w)
+                for te, ve in zip(s.targets[0].target.elements, s.value.elements):
+                    if isinstance(te.value, cst.Name):
+                        self.assigned_to[id(ve.value)] = te.value.value
+            for tgt in s.targets:
+                self._assign_target(tgt.target, k, s, "assign", s.value)
+        elif t is cst.AnnAssign:
+            if s.value is not None:
+                k = self.eval(s.value)
+                ak = annotation_kind(s.annotation, self.imports)
+                # `n: int = x.shape[0]` stays a size: an annotation never overrides what flows in
+                self._assign_target(s.target, k if ak in (None, UNKNOWN, NONE) or k in (SHAPE, DATA) else ak, s,
+                                    "assign", s.value)
+        elif t is cst.AugAssign:
+            k = self.eval(s.value)
+            tk = self.eval(s.target)
+            self._assign_target(s.target, combine((k, tk)), s, "augassign", s.value)
+        elif t is cst.Return:
+            if s.value is not None:
+                self.eval(s.value)
+        elif t is cst.Assert:
+            k = self._test(s.test)
+            self.branches.append(Branch(s.test, k, "assert", s, self._culprit.get(id(s.test))))
+            if s.msg is not None:
+                self.eval(s.msg)
+        elif t is cst.Raise:
+            if s.exc is not None:
+                self.eval(s.exc)
+        elif t is cst.Global:
+            for n in s.names:
+                self._globals.add(n.name.value)
+        elif t is cst.Del:
+            pass
+        elif t in (cst.Import, cst.ImportFrom):
+            # function-local imports: extend a private copy of the import map
+            if self.imports is self.model.imports:
+                self.imports = self.model.imports.copy()
+            self.imports.add(s)
+
+    def _assign_target(self, tgt: cst.BaseExpression, k: str, stmt: cst.CSTNode, how: str,
+                       value: Optional[cst.BaseExpression]) -> None:
+        self.kinds.setdefault(id(tgt), UNKNOWN)  # every node of the function gets an entry (positions)
+        if isinstance(tgt, cst.Name):
+            name = tgt.value
+            if name in self._globals:
+                self.state_writes.append(StateWrite(stmt, f"global {name}", "global"))
+            self.env[name] = k
+            self.kinds[id(tgt)] = k
+        elif isinstance(tgt, (cst.Tuple, cst.List)):
+            elem = k
+            if k == TENSOR or k == MASK:
+                elem = TENSOR
+            elif k in (SHAPE, DATA, CONST):
+                elem = k
+            else:
+                elem = UNKNOWN
+            if value is not None and isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(tgt.elements):
+                for e, ve in zip(tgt.elements, value.elements):
+                    if isinstance(e, (cst.Element, cst.StarredElement)):
+                        self._assign_target(e.value, self.kinds.get(id(ve.value), UNKNOWN), stmt, how, None)
+                return
+            for e in tgt.elements:
+                if isinstance(e, (cst.Element, cst.StarredElement)):
+                    self._assign_target(e.value, elem, stmt, how, None)
+        elif isinstance(tgt, cst.Attribute):
+            base = tgt.value
+            if self.self_name and isinstance(base, cst.Name) and base.value == self.self_name:
+                self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
+                                                    cached=self._under_unset_test(tgt.attr.value)))
+                self.attr_events.append((tgt.attr.value, "write"))
+            elif isinstance(base, cst.Name) and base.value in self._globals:
+                self.state_writes.append(StateWrite(stmt, f"global {base.value}", how))
+            else:
+                self.eval(base)
+        elif isinstance(tgt, cst.Subscript):
+            vk = self.eval(tgt.value)
+            for el in tgt.slice:
+                self._eval_slice(el.slice)
+            base = tgt.value
+            if self._is_self_attr(base) and vk not in TENSORISH:
+                self.state_writes.append(StateWrite(stmt, f"{dotted(base)}[...]", "subscript-assign",
+                                                    cached=self._under_unset_test(base.attr.value)))
+        elif isinstance(tgt, cst.StarredElement):
+            self._assign_target(tgt.value, UNKNOWN, stmt, how, None)
+
+    def _is_weight(self, e: cst.BaseExpression) -> bool:
+        """`self.<parameter or buffer>` or `self.<submodule>.weight` / `.bias`."""
+        if not isinstance(e, cst.Attribute) or self.cls is None:
+            return False
+        if self._is_self_attr(e):
+            fact = self.cls.find_attr(e.attr.value)
+            return fact is not None and fact.what in ("parameter", "buffer")
+        inner = e.value
+        if e.attr.value in ("weight", "bias") and self._is_self_attr(inner):
+            fact = self.cls.find_attr(inner.attr.value)
+            return fact is not None and fact.what == "submodule"
+        return False
+
+    def _under_unset_test(self, attr: str) -> bool:
+        """Whether an enclosing `if` fills self.<attr> only when it is unset: `self.<attr> is None`,
+        `not self.<attr>`, `key not in self.<attr>`, `not hasattr(self, "<attr>")`, possibly `or`-ed
+        with a staleness test (`... or self.<attr>.shape[1] != n`)."""
+        def disjuncts(t: cst.BaseExpression) -> list[cst.BaseExpression]:
+            if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.Or):
+                return disjuncts(t.left) + disjuncts(t.right)
+            return [t]
+
+        def mentions(t: cst.BaseExpression) -> bool:
+            return any(self._is_self_attr(n) and n.attr.value == attr for n in iter_nodes(t))
+
+        def unset(t: cst.BaseExpression) -> bool:
+            if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.Or):
+                # `self.X is None or self.X.shape[0] != n`: refilled when missing or stale; an
+                # or-ed test on something else (`past_len == 0 or self.X is None`) keeps a value
+                # from an earlier call on the other path: carried state
+                ds = disjuncts(t)
+                return any(unset(d) for d in ds) and all(mentions(d) for d in ds)
+            if isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not):
+                x = t.expression
+                if self._is_self_attr(x) and x.attr.value == attr:
+                    return True
+                if isinstance(x, cst.Call) and dotted(x.func) in ("hasattr", "getattr") and len(x.args) >= 2:
+                    return literal_value(x.args[1].value) == attr
+                return False
+            if isinstance(t, cst.Comparison) and len(t.comparisons) == 1:
+                op = t.comparisons[0].operator
+                right = t.comparisons[0].comparator
+                if isinstance(op, (cst.Is, cst.Equal)) and literal_value(right) is None:
+                    left = t.left
+                    if self._is_self_attr(left) and left.attr.value == attr:
+                        return True
+                    if isinstance(left, cst.Call) and dotted(left.func) == "getattr" and len(left.args) >= 2:
+                        return literal_value(left.args[1].value) == attr
+                if isinstance(op, cst.NotIn) and self._is_self_attr(right) and right.attr.value == attr:
+                    return True
+            return False
+
+        return attr in self._cache_hit_attrs or any(unset(c) for c in self._conds)
+
+    def _is_self_attr(self, e: cst.BaseExpression) -> bool:
+        return (
+            self.self_name is not None
+            and isinstance(e, cst.Attribute)
+            and isinstance(e.value, cst.Name)
+            and e.value.value == self.self_name
+        )
+
+    def _bind(self, tgt: cst.BaseExpression, k: str) -> None:
+        if isinstance(tgt, cst.Name):
+            self.env[tgt.value] = k
+            self.kinds[id(tgt)] = k
+        elif isinstance(tgt, (cst.Tuple, cst.List)):
+            for e in tgt.elements:
+                if isinstance(e, (cst.Element, cst.StarredElement)):
+                    self._bind(e.value, k if k in (TENSOR, SHAPE, DATA, CONST) else UNKNOWN)
+
+    def _test(self, test: cst.BaseExpression) -> str:
+        """Evaluate a boolean-context expression; returns DATA / SHAPE / CONST / UNKNOWN."""
+        if isinstance(test, cst.BooleanOperation):
+            a = self._test(test.left)
+            b = self._test(test.right)
+            self.kinds[id(test)] = combine((self.kind(test.left), self.kind(test.right)))
+            k = worst(a, b)
+            c = self._culprit.get(id(test.left)) if a == k else self._culprit.get(id(test.right))
+            if c is None:
+                c = test.left if a == k else test.right
+            self._culprit[id(test)] = c
+            return k
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            k = self._test(test.expression)
+            self.kinds[id(test)] = CONST if k == CONST else k
+            self._culprit[id(test)] = self._culprit.get(id(test.expression), test.expression)
+            return k
+        if isinstance(test, cst.Comparison):
+            ops = [ct.operator for ct in test.comparisons]
+            if all(isinstance(o, (cst.Is, cst.IsNot)) for o in ops):
+                self.eval(test)
+                return CONST
+        k = self.eval(test)
+        tk = truth_kind(k)
+        if id(test) not in self._culprit:
+            self._culprit[id(test)] = test
+        return tk
+
+    def _iter_kind(self, it: cst.BaseExpression, k: str) -> tuple[str, bool]:
+        if isinstance(it, cst.Call):
+            q = self._callee_name(it)
+            if q in ("range", "builtins.range"):
+                kinds = [self.kind(a.value) for a in it.args]
+                ck = combine(kinds) if kinds else CONST
+                return (DATA if ck in (DATA,) or ck in TENSORISH else ck), False
+            if q in ("enumerate", "zip", "reversed", "sorted"):
+                ks = [self._iter_kind(a.value, self.kind(a.value))[0] for a in it.args if a.keyword is None]
+                if q == "zip" and any(x in (CONST, UNKNOWN) for x in ks):
+                    # zip stops at its shortest argument: a Python-length one bounds it
+                    return (CONST if CONST in ks else UNKNOWN), False
+                out = CONST
+                for x in ks:
+                    out = worst(out, x)
+                over = any(self.kind(a.value) in TENSORISH for a in it.args if a.keyword is None)
+                return out, over
+            if isinstance(it.func, cst.Attribute):
+                m = it.func.attr.value
+                if m == "tolist":
+                    # one iteration per row: the trip count is the receiver's first dimension
+                    # (measured: `for t, h, w in grid.tolist()` exports with torch.export and
+                    # onnx-dynamo); the elements are data (EXL102 for the legacy tracer)
+                    if self.kind(it.func.value) in TENSORISH:
+                        return SHAPE, True
+                    return DATA, False
+                if m in DDS_OPS:
+                    return DATA, True
+                if self._static_pieces(m, it, method=True):
+                    return CONST, False  # a fixed number of pieces
+            if q is not None and q.startswith("torch.") and self._static_pieces(q.rsplit(".", 1)[-1], it, method=False):
+                return CONST, False
+            if q is not None and q.rsplit(".", 1)[-1] in DDS_OPS and q.startswith("torch."):
+                return DATA, True
+        if k in TENSORISH:
+            return SHAPE, True
+        if k == DATA:
+            return DATA, False
+        if k == SHAPE:
+            return CONST, False  # iterating x.shape: the rank is static
+        if k == CONST:
+            return CONST, False
+        return UNKNOWN, False
+
+    def _elem_kind(self, it: cst.BaseExpression, k: str) -> str:
+        if isinstance(it, cst.Call):
+            q = self._callee_name(it)
+            if q in ("range", "builtins.range"):
+                kinds = [self.kind(a.value) for a in it.args]
+                ck = combine(kinds) if kinds else CONST
+                return ck if ck in (SHAPE, DATA, CONST) else UNKNOWN
+            if q in ("enumerate", "zip"):
+                return UNKNOWN
+        if k in TENSORISH:
+            return TENSOR
+        if k in (SHAPE, DATA, CONST):
+            return k
+        return UNKNOWN
+
+    def _bind_iter(self, tgt: cst.BaseExpression, it: cst.BaseExpression, k: str) -> None:
+        """Bind a loop target: `for a, b in zip(t, u)` / `for i, row in enumerate(t)` element by
+        element (a tensor's elements are tensors, enumerate's index counts a dim), else as a whole."""
+        if isinstance(it, cst.Call) and isinstance(tgt, (cst.Tuple, cst.List)):
+            q = self._callee_name(it)
+            pos = [a for a in it.args if a.keyword is None and not a.star]
+            elts = [e.value for e in tgt.elements if isinstance(e, cst.Element)]
+            if len(elts) == len(tgt.elements):
+                if q in ("zip", "builtins.zip") and len(pos) == len(elts) and len(pos) == len(it.args):
+                    for e, a in zip(elts, pos):
+                        self._bind(e, self._elem_kind(a.value, self.kind(a.value)))
+                    return
+                if q in ("enumerate", "builtins.enumerate") and len(pos) == 1 and len(elts) == 2:
+                    ik, _ = self._iter_kind(pos[0].value, self.kind(pos[0].value))
+                    # the index is a plain Python int in each (unrolled) iteration: the loop itself
+                    # is the finding
+                    self._bind(elts[0], DATA if ik == DATA else CONST if ik in (SHAPE, CONST) else UNKNOWN)
+                    inner = elts[1]
+                    if not (isinstance(inner, cst.Name) and self.env.get(inner.value) == MODULE):
+                        self._bind(inner, self._elem_kind(pos[0].value, self.kind(pos[0].value)))
+                    return
+        self._bind(tgt, self._elem_kind(it, k))
+
+    def _static_pieces(self, name: str, call: cst.Call, method: bool) -> bool:
+        """chunk(n) / split([a, b, c]) / tensor_split([..]) give a fixed number of tensors."""
+        if name == "chunk":
+            return True
+        if name not in ("split", "tensor_split", "split_with_sizes"):
+            return False
+        pos = [a for a in call.args if a.keyword is None]
+        idx = 0 if method else 1
+        arg = pos[idx].value if idx < len(pos) else None
+        if arg is None:
+            for a in call.args:
+                if a.keyword is not None and a.keyword.value in ("split_size_or_sections", "split_sizes", "sections", "indices_or_sections"):
+                    arg = a.value
+        if arg is None:
+            return False
+        if isinstance(arg, (cst.List, cst.Tuple)):
+            return True
+        if self._is_self_attr(arg) and self.cls is not None:
+            fact = self.cls.find_attr(arg.attr.value)
+            if fact is not None and isinstance(fact.value, (cst.List, cst.Tuple, cst.ListComp)):
+                return True
+        return False
+
+    def _modulelist_class(self, it: cst.BaseExpression) -> Optional[ClassFacts]:
+        if isinstance(it, cst.Subscript):
+            it = it.value
+        if self._is_self_attr(it) and self.cls is not None:
+            fact = self.cls.find_attr(it.attr.value)
+            if fact is not None and fact.what == "submodule":
+                return self.model.submodule_class(fact)
+        return None
+
+    def _callee_name(self, call: cst.Call) -> Optional[str]:
+        q = self.imports.resolve(call.func)
+        if q is not None:
+            return q
+        if isinstance(call.func, cst.Name):
+            return call.func.value
+        return None
+
+    # ----- expressions -----
+    def eval(self, e: cst.BaseExpression) -> str:
+        k = self._eval(e)
+        self.kinds[id(e)] = k
+        return k
+
+    def _eval(self, e: cst.BaseExpression) -> str:
+        t = type(e)
+        if t is cst.Name:
+            v = e.value
+            if v in self.env:
+                k = self.env[v]
+                return UNKNOWN if k == "self" else k
+            if v in ("True", "False"):
+                return CONST
+            if v == "None":
+                return NONE
+            if v in self.model.module_consts:
+                mk = self.model.module_consts[v]
+                return mk if mk in (CONST, NONE) else UNKNOWN
+            fn = self.model.module_functions.get(v)
+            if fn is not None and not self._jit_skipped(fn) and v not in self.model.guard_helpers:
+                # a module function handed on as a value (`get_interface(..., eager_attention_forward)`,
+                # a callback): it runs in the graph, with unknown arguments (annotations apply)
+                self.callees.append((fn, None, [], {}))
+            return UNKNOWN
+        if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis):
+            return CONST
+        if t is cst.FormattedString:
+            worst_k = CONST
+            for part in e.parts:
+                if isinstance(part, cst.FormattedStringExpression):
+                    pk = self.eval(part.expression)
+                    if pk in TENSORISH or pk == DATA:
+                        worst_k = DATA
+            return CONST if worst_k == CONST else DATA
+        if t is cst.Attribute:
+            return self._attribute(e)
+        if t is cst.Call:
+            return self._call(e)
+        if t is cst.Subscript:
+            return self._subscript(e)
+        if t is cst.BinaryOperation:
+            a = self.eval(e.left)
+            b = self.eval(e.right)
+            if isinstance(e.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)) and a in TENSORISH and b in TENSORISH:
+                return MASK if a == MASK or b == MASK else TENSOR
+            k = combine((a, b))
+            self._culprit[id(e)] = e.left if a == k else e.right
+            return k
+        if t is cst.UnaryOperation:
+            a = self.eval(e.expression)
+            if isinstance(e.operator, cst.Not):
+                return truth_kind(a) if a != UNKNOWN else UNKNOWN
+            if isinstance(e.operator, cst.BitInvert) and a == MASK:
+                return MASK
+            return a
+        if t is cst.BooleanOperation:
+            a = self.eval(e.left)
+            b = self.eval(e.right)
+            return combine((a, b)) if (a in TENSORISH or b in TENSORISH) else combine((truth_kind(a) if a != CONST else a, b))
+        if t is cst.Comparison:
+            kinds = [self.eval(e.left)]
+            only_is = True
+            for ct in e.comparisons:
+                kinds.append(self.eval(ct.comparator))
+                if not isinstance(ct.operator, (cst.Is, cst.IsNot)):
+                    only_is = False
+            if only_is:
+                return CONST
+            if any(isinstance(ct.operator, (cst.In, cst.NotIn)) for ct in e.comparisons):
+                # `k in kwargs`, `x in (1, 2)`: Python containment, unless the container is a tensor
+                container = kinds[-1]
+                if container in TENSORISH:
+                    return DATA
+                return kinds[0] if kinds[0] in (SHAPE, DATA) else (CONST if container == CONST else UNKNOWN)
+            k = combine(kinds)
+            if k == TENSOR:
+                return MASK
+            return k
+        if t is cst.IfExp:
+            pol = guard_polarity(e.test, self.imports, self.model.guard_helpers)
+            if pol is not None:
+                # `a if torch.jit.is_tracing() else b`: only the exported side is analysed
+                self.eval(e.test)
+                return self.eval(e.body if pol == "else-not-exported" else e.orelse)
+            tk = self._test(e.test)
+            self.branches.append(Branch(e.test, tk, "ifexp", e, self._culprit.get(id(e.test))))
+            return join(self.eval(e.body), self.eval(e.orelse))
+        if t in (cst.Tuple, cst.List, cst.Set):
+            ks = []
+            for el in e.elements:
+                ks.append(self.eval(el.value))
+            if ks and all(k in (CONST, NONE) for k in ks):
+                return CONST
+            if ks and all(k == SHAPE or k == CONST for k in ks):
+                return SHAPE
+            return UNKNOWN  # a Python sequence (of tensors or mixed): not itself a tensor
+        if t is cst.Dict:
+            for el in e.elements:
+                if isinstance(el, cst.DictElement):
+                    self.eval(el.key)
+                    self.eval(el.value)
+                else:
+                    self.eval(el.value)
+            return UNKNOWN
+        if t in (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp):
+            return self._comprehension(e)
+        if t is cst.Lambda:
+            saved = dict(self.env)
+            for p in e.params.params:
+                self.env[p.name.value] = UNKNOWN
+            self.eval(e.body)
+            self.env = saved
+            return UNKNOWN
+        if t is cst.NamedExpr:
+            k = self.eval(e.value)
+            self._bind(e.target, k)
+            return k
+        if t is cst.Await:
+            return self.eval(e.expression)
+        if t is cst.StarredElement or t is cst.Element:
+            return self.eval(e.value)
+        if t is cst.Yield:
+            if e.value is not None and isinstance(e.value, cst.BaseExpression):
+                self.eval(e.value)
+            return UNKNOWN
+        return UNKNOWN
+
+    def _comprehension(self, e: Any) -> str:
+        saved = dict(self.env)
+        f = e.for_in
+        while f is not None:
+            ik = self.eval(f.iter)
+            lk, over = self._iter_kind(f.iter, ik)
+            self.loops.append(Loop(f, f.iter, lk, over))
+            self._bind_iter(f.target, f.iter, ik)
+            for cond in f.ifs:
+                k = self._test(cond.test)
+                self.branches.append(Branch(cond.test, k, "comprehension", cond, self._culprit.get(id(cond.test))))
+            f = f.inner_for_in
+        if isinstance(e, cst.DictComp):
+            self.eval(e.key)
+            self.eval(e.value)
+            res = UNKNOWN
+        else:
+            ek = self.eval(e.elt)
+            res = CONST if ek == CONST else UNKNOWN  # a list/generator, never a tensor
+        self.env = saved
+        return res
+
+    def _attribute(self, e: cst.Attribute) -> str:
+        attr = e.attr.value
+        base = e.value
+        # self.X
+        if self.self_name is not None and isinstance(base, cst.Name) and base.value == self.self_name:
+            self.self_attr_reads.add(attr)
+            self.attr_events.append((attr, "read"))
+            if attr == "training":
+                return CONST
+            if self.cls is not None:
+                fact = self.cls.find_attr(attr)
+                if fact is not None:
+                    return {
+                        "submodule": MODULE,
+                        "parameter": TENSOR,
+                        "buffer": TENSOR,
+                        "tensor": TENSOR,
+                        "config": CONST,
+                    }.get(fact.what, UNKNOWN)
+                if attr in self.cls.methods:
+                    return UNKNOWN
+            return UNKNOWN
+        bk = self.eval(base)
+        if bk in TENSORISH:
+            if attr in TENSOR_ATTRS_SHAPE:
+                if self._is_weight(base):
+                    return CONST  # a parameter's / buffer's shape is fixed by __init__, never dynamic
+                self._culprit[id(e)] = e
+                return SHAPE
+            if attr in TENSOR_ATTRS_CONST:
+                return CONST
+            return TENSOR  # .T, .mT, .data, .real, .grad ...
+        if bk == SHAPE:
+            return SHAPE
+        if bk == DATA:
+            if attr in TENSOR_ATTRS_SHAPE:
+                # `x.numpy().shape`: an array's shape is the tensor's sizes (symbolic under
+                # torch.export strict, which traces numpy), not a value read from the data
+                self._culprit[id(e)] = e
+                return SHAPE
+            return DATA
+        if bk == CONST:
+            return CONST
+        if bk == MODULE:
+            if attr in ("weight", "bias", "running_mean", "running_var", "in_proj_weight", "in_proj_bias"):
+                return TENSOR
+            if attr == "training":
+                return CONST
+            return UNKNOWN
+        return UNKNOWN
+
+    def _subscript(self, e: cst.Subscript) -> str:
+        vk = self.eval(e.value)
+        index_kinds = []
+        mask = False
+        for el in e.slice:
+            k = self._eval_slice(el.slice)
+            index_kinds.append(k)
+            if k == MASK:
+                mask = True
+        if vk in TENSORISH:
+            self.subscripts.append(Subscript(e, vk, index_kinds, mask))
+            return TENSOR
+        if vk == SHAPE:
+            self._culprit[id(e)] = e
+            return SHAPE
+        if vk == DATA:
+            return DATA
+        if vk == CONST:
+            return CONST if all(k in (CONST, NONE) for k in index_kinds) else UNKNOWN
+        return UNKNOWN
+
+    def _eval_slice(self, s: Any) -> str:
+        if isinstance(s, cst.Index):
+            return self.eval(s.value)
+        if isinstance(s, cst.Slice):
+            k = CONST
+            for part in (s.lower, s.upper, s.step):
+                if part is not None:
+                    pk = self.eval(part)
+                    if pk in TENSORISH:
+                        pk = UNKNOWN  # a tensor bound stays in the graph
+                    k = worst(k, pk) if pk in (DATA, SHAPE, UNKNOWN, CONST) else worst(k, UNKNOWN)
+            return k
+        return UNKNOWN
+
+    def _call(self, e: cst.Call) -> str:
+        func = e.func
+        fname = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        if "check" in fname.lower() and any(isinstance(a.value, cst.Lambda) for a in e.args[1:]):
+            # torch._check(cond, lambda: f"... {int(n)}"): the message callback runs only when
+            # the check fails, never in an export that passes it; its body is not on the path
+            arg_kinds = [UNKNOWN if i and isinstance(a.value, cst.Lambda) else self.eval(a.value)
+                         for i, a in enumerate(e.args)]
+        else:
+            arg_kinds = [self.eval(a.value) for a in e.args]
+        method = None
+        receiver_kind = None
+        qualname = None
+        kind = UNKNOWN
+        if isinstance(func, cst.Attribute):
+            method = func.attr.value
+            base = func.value
+            q = self.imports.resolve(func)
+            if q is not None:
+                qualname = q
+                kind = self._qual_call_kind(q, e, arg_kinds)
+                self._maybe_callee_qual(q, e, arg_kinds)
+            elif self.self_name is not None and isinstance(base, cst.Name) and base.value == self.self_name:
+                receiver_kind = "self"
+                self.self_attr_reads.add(method)
+                kind = self._self_method_call(method, e, arg_kinds)
+            elif isinstance(base, cst.Call) and isinstance(base.func, cst.Name) and base.func.value == "super":
+                self.eval(base)
+                receiver_kind = "super"
+                if self.cls is not None:
+                    for b in self.cls.local_bases:
+                        r = b.find_method(method)
+                        if r is not None:
+                            self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
+                            break
+                kind = TENSOR if method == "forward" else UNKNOWN
+            else:
+                receiver_kind = self.eval(base)
+                if receiver_kind in TENSORISH:
+                    qualname = f"torch.Tensor.{method}"
+                    kind = self._tensor_method_kind(method)
+                    if kind == SHAPE and self._is_weight(base):
+                        kind = CONST  # self.weight.size(0): fixed by __init__
+                elif receiver_kind == SHAPE:
+                    kind = SHAPE if method not in ("__len__",) else CONST
+                elif receiver_kind == DATA:
+                    kind = DATA
+                elif receiver_kind == CONST:
+                    kind = CONST if method not in ("apply",) else UNKNOWN
+                elif receiver_kind == MODULE:
+                    kind = TENSOR if method == "forward" else UNKNOWN
+                    if kind == UNKNOWN and self.cls is not None and self._is_self_attr(base):
+                        # self.sub.method(x), sub's class in another file (summarised there)
+                        kind = self.model.call_returns.get(f"{self.cls.name}.self.{base.attr.value}.{method}", UNKNOWN)
+                d = dotted(base)
+                if method == "apply" and d is not None:
+                    c = self.model.classes.get(d)
+                    if c is not None and c.is_autograd_function:
+                        qualname = f"{d}.apply"
+                        kind = TENSOR
+                        fwd = c.find_method("forward")
+                        if fwd is not None:
+                            # Function.forward(ctx, *args): ctx first, then the call's arguments
+                            self._add_callee(fwd[1], fwd[0], e, arg_kinds, skip_self=False, lead=1)
+                elif d is not None and d in self.model.classes:
+                    c = self.model.classes[d]
+                    r = c.find_method(method)
+                    if r is not None:
+                        self._add_callee(r[1], r[0], e, arg_kinds, skip_self=False)
+        elif isinstance(func, cst.Name):
+            name = func.value
+            if name in self.module_vars:
+                r = self.module_vars[name].find_method("forward")
+                if r is not None:
+                    self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
+                kind = TENSOR
+            elif name in self.env and self.env[name] == MODULE:
+                kind = TENSOR
+            elif name in self.local_funcs:
+                self._add_callee(self.local_funcs[name], self.cls, e, arg_kinds, skip_self=False, local=True)
+            else:
+                q = self.imports.resolve(func)
+                if q is not None:
+                    qualname = q
+                    kind = self._qual_call_kind(q, e, arg_kinds)
+                    self._maybe_callee_qual(q, e, arg_kinds)
+                elif name in self.model.module_functions:
+                    qualname = name
+                    self._add_callee(self.model.module_functions[name], None, e, arg_kinds, skip_self=False)
+                    if name in self.model.guard_helpers:
+                        kind = CONST  # returns a Python bool (an export guard)
+                elif name in self.model.classes:
+                    qualname = name
+                    c = self.model.classes[name]
+                    kind = MODULE if c.is_module else UNKNOWN
+                else:
+                    qualname = name
+                    kind = self._builtin_kind(name, e, arg_kinds)
+        else:
+            fk = self.eval(func)
+            kind = TENSOR if fk == MODULE else UNKNOWN
+        if qualname in CHECK_FUNCS:
+            for a in e.args:
+                for n in iter_names_in(a.value):
+                    self.checked_names.add(n)
+        if (method in ("append", "extend", "insert", "update", "pop", "clear", "setdefault", "add")
+                and isinstance(func, cst.Attribute) and self._is_self_attr(func.value)):
+            attr = func.value.attr.value
+            if self.attr_events and self.attr_events[-1] == (attr, "read"):
+                self.attr_events.pop()
+            self.attr_events.append((attr, "mutate"))
+        site = CallSite(e, qualname, method, receiver_kind, arg_kinds, kind, self, conds=tuple(self._conds))
+        self.calls.append(site)
+        return kind
+
+    def _self_method_call(self, method: str, e: cst.Call, arg_kinds: list[str]) -> str:
+        c = self.cls
+        if c is None:
+            return UNKNOWN
+        fact = c.find_attr(method)
+        if fact is not None and fact.what == "submodule":
+            sub = self.model.submodule_class(fact)
+            if sub is not None:
+                r = sub.find_method("forward")
+                if r is not None:
+                    self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
+            return TENSOR  # self.layer(x)
+        r = c.find_method(method)
+        if r is not None:
+            self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
+            if method == "forward":
+                return TENSOR
+            return UNKNOWN
+        if method in ("register_buffer", "register_parameter", "parameters", "buffers", "named_parameters",
+                      "modules", "children", "state_dict", "to", "eval", "train", "cuda", "cpu", "half", "float"):
+            return UNKNOWN
+        # a method inherited from a base class in another file (summarised there)
+        return self.model.call_returns.get(f"{c.name}.self.{method}", UNKNOWN)
+
+    def _add_callee(self, fn: cst.FunctionDef, cls: Optional[ClassFacts], call: cst.Call, arg_kinds: list[str],
+                    skip_self: bool, local: bool = False, lead: int = 0) -> None:
+        if self._jit_skipped(fn):
+            return  # @torch.jit.unused / @torch.jit.ignore: the author keeps it Python-side
+        pos: list[str] = [UNKNOWN] * lead
+        kw: dict[str, str] = {}
+        for a, k in zip(call.args, arg_kinds):
+            if a.star:
+                # unknown arity: bail out of positional mapping
+                pos.append(UNKNOWN)
+                continue
+            if a.keyword is None:
+                pos.append(k)
+            else:
+                kw[a.keyword.value] = k
+        if local:
+            # a nested function sees the enclosing function's names
+            facts_cls = cls
+        else:
+            facts_cls = cls
+        self.callees.append((fn, facts_cls, pos, kw))
+        self.callee_calls.setdefault(id(fn), call)
+
+    def _jit_skipped(self, fn: cst.FunctionDef) -> bool:
+        for d in fn.decorators:
+            dec = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+            q = self.imports.resolve(dec) or dotted(dec) or ""
+            if q in JIT_SKIP_DECORATORS or q.endswith(("jit.unused", "jit.ignore")):
+                return True
+        return False
+
+    def _maybe_callee_qual(self, q: str, e: cst.Call, arg_kinds: list[str]) -> None:
+        # a function of this file reached through an alias or a class attribute
+        head = q.split(".", 1)[0]
+        if head in self.model.module_functions and "." not in q:
+            self._add_callee(self.model.module_functions[head], None, e, arg_kinds, skip_self=False)
+
+    def _qual_call_kind(self, q: str, e: cst.Call, arg_kinds: list[str]) -> str:
+        if q.startswith("torch."):
+            last = q.rsplit(".", 1)[-1]
+            if q in EXPORT_GUARDS or last in EXPORT_GUARD_NAMES or q in NEVER_DURING_EXPORT:
+                return CONST
+            return torch_func_kind(q)
+        if q.startswith(("math.", "numpy.", "random.", "statistics.")):
+            k = combine(arg_kinds) if arg_kinds else CONST
+            if k in TENSORISH:
+                return DATA
+            return k
+        last = q.rsplit(".", 1)[-1]
+        if last in EXPORT_GUARD_NAMES or last in NEVER_DURING_EXPORT_NAMES:
+            return CONST
+        if q in self.model.classes:
+            return MODULE if self.model.classes[q].is_module else UNKNOWN
+        if q.startswith(".") or not q.startswith(("builtins", "typing", "collections", "functools", "itertools", "operator")):
+            # imported from elsewhere: what the project knows it returns (a function of another
+            # file, summarised there), else unknown
+            return self.model.call_returns.get(q, UNKNOWN)
+        return UNKNOWN
+
+    def _builtin_kind(self, name: str, e: cst.Call, arg_kinds: list[str]) -> str:
+        if name in CONST_BUILTINS:
+            return CONST
+        if name in SCALAR_CONVERSIONS:
+            if not arg_kinds:
+                return CONST
+            k = arg_kinds[0]
+            if k in TENSORISH:
+                self._culprit[id(e)] = e
+                return DATA
+            if k in (SHAPE, DATA, CONST):
+                if k == SHAPE:
+                    self._culprit[id(e)] = self._culprit.get(id(e.args[0].value), e)
+                return k
+            return UNKNOWN
+        if name == "len":
+            if arg_kinds and arg_kinds[0] in TENSORISH:
+                self._culprit[id(e)] = e
+                return SHAPE
+            if arg_kinds and arg_kinds[0] == DATA:
+                return DATA
+            return CONST if arg_kinds and arg_kinds[0] in (SHAPE, CONST) else UNKNOWN
+        if name in ("min", "max", "abs", "round", "sum", "pow", "divmod"):
+            if not arg_kinds:
+                return UNKNOWN
+            k = combine(arg_kinds)
+            if k in TENSORISH and name in ("min", "max", "sum") and len(arg_kinds) == 1:
+                return TENSOR
+            if k in TENSORISH and name in ("min", "max"):
+                return DATA  # comparing tensors in Python
+            return k
+        if name in ("any", "all"):
+            if arg_kinds and arg_kinds[0] in TENSORISH:
+                return DATA
+            return arg_kinds[0] if arg_kinds and arg_kinds[0] in (SHAPE, DATA, CONST) else UNKNOWN
+        if name in ("list", "tuple", "sorted", "reversed", "set"):
+            if arg_kinds and arg_kinds[0] in TENSORISH:
+                return UNKNOWN
+            return arg_kinds[0] if arg_kinds and arg_kinds[0] in (SHAPE, CONST, DATA) else UNKNOWN
+        if name == "range":
+            return combine(arg_kinds) if arg_kinds else CONST
+        if name in ("getattr",):
+            return UNKNOWN
+        return UNKNOWN
+
+    def _tensor_method_kind(self, method: str) -> str:
+        if method in TENSOR_METHODS_DATA:
+            return DATA
+        if method in TENSOR_METHODS_SHAPE:
+            return SHAPE
+        if method in TENSOR_METHODS_CONST:
+            return CONST
+        if method in TENSOR_METHODS_MASK:
+            return MASK
+        return TENSOR

@@ -1,0 +1,333 @@
+"""Helpers over libcst nodes: literal values, annotations, export guards, walking.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator, Optional
+
+import libcst as cst
+
+from exportlint.semantics.apis import (  # noqa: F401
+    ANNOT_CONST,
+    ANNOT_TENSOR,
+    EXPORT_GUARD_NAMES,
+    EXPORT_GUARDS,
+    MISSING,
+    NEVER_DURING_EXPORT,
+    NEVER_DURING_EXPORT_NAMES,
+)
+from exportlint.semantics.imports import ImportMap, dotted
+from exportlint.semantics.kinds import (
+    CONST,
+    NONE,
+    TENSOR,
+    UNKNOWN,
+)
+
+# ---------------------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------------------
+
+
+def literal_value(node: cst.BaseExpression) -> Any:
+    """The Python value of a literal expression, or MISSING."""
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value.replace("_", ""), 0)
+        except ValueError:
+            return MISSING
+    if isinstance(node, cst.Float):
+        try:
+            return float(node.value.replace("_", ""))
+        except ValueError:
+            return MISSING
+    if isinstance(node, cst.SimpleString):
+        try:
+            v = node.evaluated_value
+        except Exception:  # pragma: no cover - defensive
+            return MISSING
+        return v
+    if isinstance(node, cst.ConcatenatedString):
+        try:
+            return node.evaluated_value
+        except Exception:
+            return MISSING
+    if isinstance(node, cst.Name):
+        if node.value == "True":
+            return True
+        if node.value == "False":
+            return False
+        if node.value == "None":
+            return None
+        return MISSING
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        v = literal_value(node.expression)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return -v
+        return MISSING
+    if isinstance(node, (cst.Tuple, cst.List)):
+        out = []
+        for e in node.elements:
+            if not isinstance(e, cst.Element):
+                return MISSING
+            v = literal_value(e.value)
+            if v is MISSING:
+                return MISSING
+            out.append(v)
+        return tuple(out) if isinstance(node, cst.Tuple) else out
+    if isinstance(node, cst.Dict):
+        d = {}
+        for e in node.elements:
+            if not isinstance(e, cst.DictElement):
+                return MISSING
+            k = literal_value(e.key)
+            v = literal_value(e.value)
+            if k is MISSING or v is MISSING:
+                return MISSING
+            try:
+                d[k] = v
+            except TypeError:
+                return MISSING
+        return d
+    return MISSING
+
+
+def body_statements(node: Any) -> Iterable[cst.CSTNode]:
+    """Statements of an IndentedBlock or SimpleStatementSuite (or a Module)."""
+    body = node.body
+    if isinstance(body, (list, tuple)):
+        return body
+    return body.body if hasattr(body, "body") else ()
+
+
+def annotation_kind(ann: Optional[cst.Annotation], imports: ImportMap) -> Optional[str]:
+    if ann is None:
+        return None
+    return _annot_expr_kind(ann.annotation)
+
+
+def _annot_expr_kind(e: cst.BaseExpression) -> Optional[str]:
+    if isinstance(e, (cst.SimpleString, cst.ConcatenatedString)):
+        v = literal_value(e)
+        if isinstance(v, str):
+            try:
+                e = cst.parse_expression(v)
+            except Exception:
+                return UNKNOWN
+        else:
+            return UNKNOWN
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.BitOr):
+        kinds = [_annot_expr_kind(e.left), _annot_expr_kind(e.right)]
+        return _merge_annot(kinds)
+    d = dotted(e)
+    if d is not None:
+        last = d.rsplit(".", 1)[-1]
+        if last in ANNOT_TENSOR:
+            return TENSOR
+        if last in ANNOT_CONST:
+            return CONST if last != "None" else NONE
+        return UNKNOWN
+    if isinstance(e, cst.Subscript):
+        head = dotted(e.value)
+        last = head.rsplit(".", 1)[-1] if head else ""
+        if last in ("Optional", "Union"):
+            kinds = []
+            for el in e.slice:
+                if isinstance(el.slice, cst.Index):
+                    kinds.append(_annot_expr_kind(el.slice.value))
+            return _merge_annot(kinds)
+        if last == "Literal":
+            return CONST
+        if last in ("List", "Tuple", "Sequence", "list", "tuple"):
+            kinds = []
+            for el in e.slice:
+                if isinstance(el.slice, cst.Index):
+                    kinds.append(_annot_expr_kind(el.slice.value))
+            m = _merge_annot([k for k in kinds if k is not None])
+            return CONST if m == CONST else UNKNOWN
+        return UNKNOWN
+    return UNKNOWN
+
+
+_CONTAINER_NAMES = frozenset({"list", "List", "tuple", "Tuple", "dict", "Dict", "Sequence", "Iterable", "Mapping",
+                              "MutableSequence", "set", "Set", "Iterator", "Collection"})
+
+
+def container_annotation(ann: Optional[cst.Annotation]) -> bool:
+    """Does the annotation name a Python container (alone or in a Union / Optional / |)?"""
+    if ann is None:
+        return False
+    for n in iter_nodes(ann.annotation):
+        if isinstance(n, (cst.Name, cst.Attribute)):
+            d = dotted(n)
+            if d is not None and d.rsplit(".", 1)[-1] in _CONTAINER_NAMES:
+                return True
+        elif isinstance(n, (cst.SimpleString, cst.ConcatenatedString)):
+            v = literal_value(n)
+            if isinstance(v, str) and any(c in v for c in ("list", "List", "tuple", "Tuple", "Sequence", "dict", "Dict")):
+                return True
+    return False
+
+
+def _merge_annot(kinds: list[Optional[str]]) -> str:
+    ks = [k for k in kinds if k is not None and k != NONE]
+    if not ks:
+        return NONE
+    if all(k == TENSOR for k in ks):
+        return TENSOR
+    if all(k == CONST for k in ks):
+        return CONST
+    return UNKNOWN
+
+
+def _is_guard_call(node: cst.BaseExpression, imports: ImportMap,
+                   helpers: Optional[dict[str, bool]] = None) -> Optional[bool]:
+    """True: exporting-guard call (True while exporting); False: never True while exporting."""
+    if not isinstance(node, cst.Call):
+        return None
+    if helpers and isinstance(node.func, cst.Name) and node.func.value in helpers:
+        return helpers[node.func.value]
+    q = imports.resolve(node.func) or dotted(node.func) or ""
+    last = q.rsplit(".", 1)[-1]
+    if q in EXPORT_GUARDS or last in EXPORT_GUARD_NAMES:
+        return True
+    if q in NEVER_DURING_EXPORT or last in NEVER_DURING_EXPORT_NAMES:
+        return False
+    return None
+
+
+def guard_value(e: cst.BaseExpression, imports: ImportMap, helpers: Optional[dict[str, bool]] = None) -> Optional[bool]:
+    """The value an expression of export guards has while exporting (True / False), or None
+    when it is no guard expression: `torch.jit.is_tracing() or torch.jit.is_scripting()`."""
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
+        v = guard_value(e.expression, imports, helpers)
+        return None if v is None else not v
+    if isinstance(e, cst.BooleanOperation):
+        a = guard_value(e.left, imports, helpers)
+        b = guard_value(e.right, imports, helpers)
+        if isinstance(e.operator, cst.Or):
+            return True if True in (a, b) else (False if a is False and b is False else None)
+        return False if False in (a, b) else (True if a is True and b is True else None)
+    return _is_guard_call(e, imports, helpers)
+
+
+def guard_helpers(functions: dict[str, cst.FunctionDef], imports: ImportMap) -> dict[str, bool]:
+    """Module functions whose only statement returns an export-guard expression decided
+    whatever the arguments (`def is_tracing(): return torch.jit.is_tracing() or is_scripting()`,
+    `def is_proxy(x): return torch.jit.is_tracing() or isinstance(x, Proxy)`), with the value
+    they return while exporting."""
+    out: dict[str, bool] = {}
+    for name, fn in functions.items():
+        stmts = [st for st in body_statements(fn.body)
+                 if not (isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1
+                         and isinstance(st.body[0], cst.Expr) and isinstance(st.body[0].value, cst.SimpleString))]
+        if len(stmts) != 1 or not isinstance(stmts[0], cst.SimpleStatementLine) or len(stmts[0].body) != 1:
+            continue
+        ret = stmts[0].body[0]
+        if isinstance(ret, cst.Return) and ret.value is not None:
+            v = guard_value(ret.value, imports, out)
+            if v is not None:
+                out[name] = v
+    return out
+
+
+def guard_polarity(test: cst.BaseExpression, imports: ImportMap,
+                   helpers: Optional[dict[str, bool]] = None) -> Optional[str]:
+    """'body-not-exported' when the if-body only runs outside export, 'else-not-exported' for the
+    else side, None when the test is no export guard."""
+    # not G()
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = guard_polarity(test.expression, imports, helpers)
+        if inner == "body-not-exported":
+            return "else-not-exported"
+        if inner == "else-not-exported":
+            return "body-not-exported"
+        return None
+    if isinstance(test, cst.Attribute) and test.attr.value == "training":
+        # export captures inference: models are exported in eval mode (EXL501 checks that)
+        return "body-not-exported"
+    g = _is_guard_call(test, imports, helpers)
+    if g is True:
+        return "else-not-exported"
+    if g is False:
+        return "body-not-exported"
+    if isinstance(test, cst.BooleanOperation):
+        left = guard_polarity(test.left, imports, helpers)
+        right = guard_polarity(test.right, imports, helpers)
+        if isinstance(test.operator, cst.And):
+            # body runs only if both hold: if either side is false while exporting, body is dead
+            if "body-not-exported" in (left, right):
+                return "body-not-exported"
+        else:  # Or: else runs only if both are false; if either is true while exporting, else is dead
+            if "else-not-exported" in (left, right):
+                return "else-not-exported"
+    return None
+
+
+def first_param(fn: cst.FunctionDef) -> Optional[str]:
+    ps = list(fn.params.posonly_params) + list(fn.params.params)
+    return ps[0].name.value if ps else None
+
+
+def iter_names_in(e: cst.BaseExpression) -> Iterator[str]:
+    """Plain names read in a (small) expression."""
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Name):
+            yield n.value
+        elif isinstance(n, cst.Attribute):
+            stack.append(n.value)
+        elif isinstance(n, cst.Comparison):
+            stack.append(n.left)
+            stack.extend(ct.comparator for ct in n.comparisons)
+        elif isinstance(n, cst.BinaryOperation) or isinstance(n, cst.BooleanOperation):
+            stack.extend((n.left, n.right))
+        elif isinstance(n, cst.UnaryOperation):
+            stack.append(n.expression)
+        elif isinstance(n, cst.Call):
+            stack.extend(a.value for a in n.args)
+            stack.append(n.func)
+        elif isinstance(n, cst.Subscript):
+            stack.append(n.value)
+
+
+def names_in(e: cst.BaseExpression) -> set[str]:
+    return set(iter_names_in(e))
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+#: fields that only hold whitespace, comments and punctuation
+_TRIVIA = ("whitespace", "lpar", "rpar", "comma", "leading_lines", "lines_after_decorators", "header",
+           "footer", "semicolon", "equal", "colon", "dot", "star", "operator", "default_indent",
+           "default_newline", "newline", "trailing_whitespace", "lbracket", "rbracket", "lbrace", "rbrace")
+
+
+def child_nodes(n: cst.CSTNode) -> list[cst.CSTNode]:
+    """The child nodes of n without whitespace and punctuation, read from its dataclass fields:
+    several times cheaper than ``CSTNode.children``, which runs libcst's visitor machinery."""
+    t = type(n)
+    names = _CHILD_FIELDS.get(t)
+    if names is None:
+        import dataclasses
+
+        names = tuple(f.name for f in dataclasses.fields(t)
+                      if not any(f.name.startswith(x) for x in _TRIVIA) and f.name != "evaluated_value")
+        _CHILD_FIELDS[t] = names
+    out: list[cst.CSTNode] = []
+    for name in names:
+        v = getattr(n, name)
+        if isinstance(v, cst.CSTNode):
+            out.append(v)
+        elif isinstance(v, (tuple, list)):
+            out.extend(x for x in v if isinstance(x, cst.CSTNode))
+    return out
+
+
+def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Pre-order over a subtree, whitespace and punctuation left out."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(child_nodes(n)))
