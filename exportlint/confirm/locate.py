@@ -616,6 +616,18 @@ def _violated(env: Any, g: Any) -> bool:
     return False
 
 
+def innermost_function(tree: Any, line: int) -> Any:
+    """The innermost ``def`` of an ``ast`` tree whose lines contain ``line``, or None."""
+    import ast
+
+    func = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (node.end_lineno or 0):
+            if func is None or node.lineno > func.lineno:
+                func = node
+    return func
+
+
 def _producer_line(path: str, line: int, guard_text: str) -> Optional[int]:
     """If the guard is about a value made by round()/int(a / b)/min/max…, and the statement at
     ``line`` reads a name assigned earlier in the same function from such a call, that line."""
@@ -628,11 +640,7 @@ def _producer_line(path: str, line: int, guard_text: str) -> Optional[int]:
             tree = ast.parse(fh.read())
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return None
-    func = None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (node.end_lineno or 0):
-            if func is None or node.lineno > func.lineno:
-                func = node
+    func = innermost_function(tree, line)
     if func is None:
         return None
     stmt = None

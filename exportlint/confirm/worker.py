@@ -29,7 +29,7 @@ import traceback
 import warnings
 from typing import Any, Callable, Optional
 
-from exportlint.confirm.locate import Location, UserFiles, exception_chain, exporter_message, \
+from exportlint.confirm.locate import Location, UserFiles, exception_chain, exporter_message, innermost_function, \
     is_constraint_violation, locate, locate_by_draft_export, locate_by_guards, locate_direct, locate_dispatch_node, \
     locate_legacy_op
 
@@ -1150,11 +1150,7 @@ def _reads_shape(path: str, line: int) -> bool:
         tree = ast.parse("".join(linecache.getlines(path)))
     except (SyntaxError, ValueError):
         return False
-    func = None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (node.end_lineno or 0):
-            if func is None or node.lineno > func.lineno:
-                func = node
+    func = innermost_function(tree, line)
     if func is None:
         return False
     stmts = [n for n in ast.walk(func) if isinstance(n, ast.stmt) and n.lineno <= line <= (n.end_lineno or n.lineno)
