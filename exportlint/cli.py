@@ -278,11 +278,13 @@ def _run_lint(args, cfg) -> int:
         print_fixed(fix_run, sys.stderr if machine and not args.output_file else sys.stdout)
     for e in result.errors:
         print(f"exportlint: internal error: {e}", file=sys.stderr)
+    for path, why in result.unreadable:
+        print(f"exportlint: error: {path}: {why}", file=sys.stderr)
     if confirm_result is not None:
         rc = _confirm_status(confirm_result)
         if rc is not None:
             return rc
-    if result.errors or (found and found.unreadable):
+    if result.errors or result.unreadable or (found and found.unreadable):
         return 2
     if args.exit_zero:
         return 0

@@ -719,6 +719,8 @@ class RunResult:
     parsed: int = 0
     cached: int = 0
     seconds: float = 0.0
+    #: (path, reason) of files that could not be read: an error (exit 2), the rest is linted
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
 
 
 #: rounds of re-analysis when the calls between files change the argument kinds
@@ -825,12 +827,13 @@ def _lint_paths(
     digests: dict[str, str] = {}
     texts: dict[str, bytes] = {}
     readable: list[str] = []
+    unreadable: list[tuple[str, str]] = []
     for path in files:
         try:
             with open(path, "rb") as fh:
                 data = fh.read()
         except OSError as e:
-            findings.append(_engine_finding(path, 1, 1, f"cannot read file: {e.strerror or e}"))
+            unreadable.append((path, f"cannot read file: {e.strerror or e}"))
             continue
         texts[path] = data
         digests[path] = hashlib.sha256(data).hexdigest()
@@ -961,7 +964,7 @@ def _lint_paths(
         cache.save()
     findings.sort(key=Finding.sort_key)
     return RunResult(findings, errors, len(files) + (1 if stdin else 0), parsed, len(cached_paths),
-                     time.perf_counter() - t0)
+                     time.perf_counter() - t0, unreadable)
 
 
 def lint_source(source: str, path: str = "<string>", config: Optional[Config] = None,

@@ -50,8 +50,25 @@ def test_unreadable_file(tmp_path, capsys):
     p = tmp_path / "secret.py"
     p.write_text(BAD)
     p.chmod(0)
+    (tmp_path / "ok.py").write_text(BAD)
     rc, out, err = lint_dir(tmp_path, capsys)
-    assert "secret.py:1:1: EXL001" in out
+    assert rc == 2 and "secret.py" in err and "cannot read file" in err
+    assert "ok.py" in out and "secret.py" not in out  # the rest is linted
+
+
+def test_unreadable_file_in_the_engine_is_reported_not_a_finding(tmp_path):
+    """Runs as root too: a path that cannot be opened as a file (a directory) is listed in
+    RunResult.unreadable and the other files are linted."""
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+
+    (tmp_path / "ok.py").write_text(BAD)
+    weird = tmp_path / "dir.py"
+    weird.mkdir()
+    r = lint_paths([str(weird), str(tmp_path / "ok.py")], Config(), jobs=1, use_cache=False)
+    assert [p for p, _ in r.unreadable] == [str(weird)]
+    assert all(f.path != str(weird) for f in r.findings)
+    assert any(f.path.endswith("ok.py") and f.code == "EXL102" for f in r.findings)
 
 
 def test_symlink_loop_and_broken_link(tmp_path, capsys):
