@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 from exportlint import __version__
 from exportlint.config import Config
 from exportlint.context import FileContext, Reported
-from exportlint.findings import EXPORTERS, Finding, Fix, Severity
+from exportlint.findings import EXPORTERS, Finding, Severity
 
 if TYPE_CHECKING:  # pragma: no cover
     import libcst as cst
@@ -279,10 +279,7 @@ class Linter:
                             res.findings.append(_engine_finding(path, e.raw_line, e.raw_column + 1, msg))
                     module = None
                 except RecursionError:
-                    if "EXL003" in self.enabled:
-                        from exportlint.isolation import deepest_line, too_deep_message
-
-                        res.findings.append(_engine_finding(path, *deepest_line(text), too_deep_message("libcst parser"), "EXL003"))
+                    self._too_deep(res, path, text, "libcst parser")
                     module = None
                 except Exception as e:  # libcst can raise others on exotic input
                     if "EXL001" in self.enabled:
@@ -295,10 +292,7 @@ class Linter:
                                           call_returns=call_returns,
                                           project_modules=_project_modules(project, path, text, tree))
                 except RecursionError:
-                    if "EXL003" in self.enabled:
-                        from exportlint.isolation import deepest_line, too_deep_message
-
-                        res.findings.append(_engine_finding(path, *deepest_line(text), too_deep_message("semantic model"), "EXL003"))
+                    self._too_deep(res, path, text, "semantic model")
                     model = None
                 except Exception:
                     res.errors.append(f"{path}: internal error building the semantic model:\n{traceback.format_exc()}")
@@ -314,11 +308,7 @@ class Linter:
                             for _ in rule.check(ctx) or ():
                                 pass
                         except RecursionError:
-                            if "EXL003" in self.enabled:
-                                from exportlint.isolation import deepest_line, too_deep_message
-
-                                res.findings.append(_engine_finding(
-                                    path, *deepest_line(text), too_deep_message(f"rule {rule.code}"), "EXL003"))
+                            self._too_deep(res, path, text, f"rule {rule.code}")
                         except Exception:
                             res.errors.append(f"{path}: internal error in rule {rule.code}:\n{traceback.format_exc()}")
                     reported = ctx.reported
@@ -328,11 +318,7 @@ class Linter:
                             if roots or res.outs:
                                 _keep_parsed(ptext, module)
                         except RecursionError:
-                            if "EXL003" in self.enabled:
-                                from exportlint.isolation import deepest_line, too_deep_message
-
-                                res.findings.append(_engine_finding(
-                                    path, *deepest_line(text), too_deep_message("project calls"), "EXL003"))
+                            self._too_deep(res, path, text, "project calls")
                         except Exception:
                             res.errors.append(f"{path}: internal error resolving calls:\n{traceback.format_exc()}")
         if reported and module is not None:
@@ -396,6 +382,14 @@ class Linter:
         res.findings = out
         return res
 
+
+    def _too_deep(self, res: FileResult, path: str, text: str, where: str) -> None:
+        """EXL003 at the file's deepest line: ``where`` (a parser, the model, a rule) recursed
+        beyond the lint thread's limit (see exportlint/isolation.py)."""
+        if "EXL003" in self.enabled:
+            from exportlint.isolation import deepest_line, too_deep_message
+
+            res.findings.append(_engine_finding(path, *deepest_line(text), too_deep_message(where), "EXL003"))
 
     def _cross_file(self, project: Any, path: str, text: str, module: "cst.Module", model: Any, res: FileResult,
                     ptext: str, tree: Any) -> Any:
