@@ -120,11 +120,7 @@ def dynamic_dims(ctx) -> dict[str, set]:
         params = forward_params(cls) if cls is not None else []
         ds = ec.kwarg("dynamic_shapes")
         if isinstance(ds, cst.Dict):
-            for el in ds.elements:
-                if isinstance(el, cst.DictElement):
-                    k = literal_value(el.key)
-                    if isinstance(k, str):
-                        out.setdefault(k, set()).update(_dims_of(el.value))
+            add_shapes_dict(out, ds)
         da = ec.kwarg("dynamic_axes")
         if isinstance(da, cst.Dict):
             names = literal_value(ec.kwarg("input_names")) if ec.kwarg("input_names") is not None else MISSING
@@ -140,6 +136,16 @@ def dynamic_dims(ctx) -> dict[str, set]:
                         if i < len(params):
                             out.setdefault(params[i], set()).update(dims)
     return out
+
+
+def add_shapes_dict(out: dict[str, set], ds: cst.Dict) -> None:
+    """Add the dims of a ``dynamic_shapes={"x": {0: batch}}`` dict literal to ``out``
+    (forward-parameter name -> dims)."""
+    for el in ds.elements:
+        if isinstance(el, cst.DictElement):
+            k = literal_value(el.key)
+            if isinstance(k, str):
+                out.setdefault(k, set()).update(_dims_of(el.value))
 
 
 def _dims_of(v: cst.BaseExpression) -> set:

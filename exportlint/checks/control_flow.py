@@ -11,7 +11,7 @@ from exportlint.checks.common import call_exporters, declared_dims, declares_dyn
 from exportlint.findings import Severity
 from exportlint.fixes.rewrites import branch_rewrite, item_rewrite
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
-from exportlint.semantics.model import DDS_OPS, iter_nodes, literal_value, names_in
+from exportlint.semantics.model import iter_nodes, literal_value, names_in
 
 #: APIs whose arguments are sizes, counts or positions: a Python number from tensor data there
 #: gives a value-dependent shape (EXL104)

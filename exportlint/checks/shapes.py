@@ -540,7 +540,7 @@ def _export_dims(ctx, cls_name: Optional[str]) -> tuple[dict[str, set], bool]:
     """Forward-parameter -> dims declared dynamic for torch.export (``dynamic_shapes=`` of this
     file's torch.export calls, and the project's declarations for the class when known), and
     whether any ``Dim(...)`` of the file gives a ``min=`` (then the author bounded the dims)."""
-    from exportlint.checks.common import _dims_of, call_exporters, forward_params, model_class_of
+    from exportlint.checks.common import _dims_of, add_shapes_dict, call_exporters, forward_params, model_class_of
 
     out: dict[str, set] = {}
     for ec in ctx.model.export_calls:
@@ -554,11 +554,7 @@ def _export_dims(ctx, cls_name: Optional[str]) -> tuple[dict[str, set], bool]:
                     ds = vals[0] if len(vals) == 1 else None
                     break
         if isinstance(ds, cst.Dict):
-            for el in ds.elements:
-                if isinstance(el, cst.DictElement):
-                    k = literal_value(el.key)
-                    if isinstance(k, str):
-                        out.setdefault(k, set()).update(_dims_of(el.value))
+            add_shapes_dict(out, ds)
         elif isinstance(ds, (cst.Tuple, cst.List)):
             # positional form: one entry per forward input
             cls = model_class_of(ctx, ec)
