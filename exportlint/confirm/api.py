@@ -82,6 +82,8 @@ class TargetResult:
     #: worker phases: building the model + eager reference, eager runs on the other inputs
     build_seconds: float = 0.0
     variant_seconds: float = 0.0
+    #: the project's export calls whose dynamic dims the target was exported with (none of its own)
+    dynamic_shapes_from: Optional[dict] = None
 
     @property
     def failed(self) -> bool:
@@ -90,7 +92,8 @@ class TargetResult:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "spec": self.spec, "path": self.path, "line": self.line,
                 "error": self.error, "error_stage": self.error_stage, "seconds": round(self.seconds, 3),
-                "exporters": {e: o.to_dict() for e, o in self.outcomes.items()}}
+                "exporters": {e: o.to_dict() for e, o in self.outcomes.items()},
+                **({"dynamic_shapes_from": self.dynamic_shapes_from} if self.dynamic_shapes_from else {})}
 
 
 @dataclass
@@ -212,12 +215,16 @@ def _resolve_targets(config: Any, targets: Optional[Sequence[str]], paths: Itera
 def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[str]] = None,
                 paths: Sequence[Path] = (), exporters: Optional[tuple[str, ...]] = None,
                 progress: Optional[Callable[[str], None]] = None, jobs: int = 1,
-                fork_server: Optional[bool] = None) -> ConfirmResult:
+                fork_server: Optional[bool] = None, project_dims: Optional[list] = None) -> ConfirmResult:
     """Trial-export each target (own process each) and set verdicts on ``findings``.
 
     With more than one target, workers are forked from a server that imported torch once
     (``fork_server``; default on where ``os.fork`` exists, off with EXPORTLINT_CONFIRM_FORK=0):
     each target still gets its own process, session, time and memory limit.
+
+    ``project_dims``: the dynamic dims the project's export calls declare per model class
+    (``project_dims.project_dims``; read from ``paths``, or the config root, when None). A
+    target that declares no dims of its own is exported with those of its model's class.
     """
     t0 = time.monotonic()
     exporters = tuple(exporters or getattr(config, "target_exporters", None) or EXPORTERS)
@@ -249,6 +256,15 @@ def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[
     base_job = {"exporters": list(exporters), "opset": getattr(config, "opset", None),
                 "rtol": float(getattr(config, "rtol", 1e-4)), "atol": float(getattr(config, "atol", 1e-5)),
                 "findings": value_findings, "cwd": str(getattr(config, "root", "") or "") or None}
+    if project_dims is None and tlist:
+        from exportlint.confirm.project_dims import project_dims as _read_dims
+
+        try:
+            project_dims = _read_dims(config, paths)
+        except Exception:  # noqa: BLE001 - the static read never stops a confirm run
+            project_dims = []
+    if project_dims:
+        base_job["project_dims"] = project_dims
 
     def one(i: int, t: Target) -> TargetResult:
         tr = TargetResult(name=t.name, spec=t.spec, path=t.path, line=t.line,
@@ -388,6 +404,7 @@ def _absorb(tr: TargetResult, run: RunOutcome, timeout: float, memory: int) -> N
             if ev.get("path"):
                 tr.path, tr.line = ev["path"], ev.get("line") or 1
             tr.build_seconds = float(ev.get("seconds") or 0.0)
+            tr.dynamic_shapes_from = ev.get("dynamic_shapes_from") or None
             ee = ev.get("eager_error")
             if ee:
                 where = f" ({_short(ee['path'])}:{ee['line']})" if ee.get("path") and ee.get("line") else ""

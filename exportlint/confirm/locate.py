@@ -561,6 +561,10 @@ class GuardRecorder:
         picks += [r for r in self.records if r.frames and r.violated]
         # strict mode names sources its own way: compare the guards' form with sizes blanked out
         picks += [r for r in self.records if r.frames and _guard_shape(_norm_guard(r.text)) in shapes]
+        if "specialized it to be a constant" in message:
+            # a dim pinned to a constant: a guard on one size symbol pins it; a relation
+            # between two sizes (``x * mask`` makes them equal) only unifies them
+            picks = [r for r in picks if _symbols(r.expr) == 1] + [r for r in picks if _symbols(r.expr) != 1]
         for r in picks:
             stack = _dedupe_innermost_first(r.frames)
             best = stack[0]
@@ -572,6 +576,13 @@ class GuardRecorder:
                 how = "guard-provenance (producer)"
             return Location(best[0], best[1], how, stack)
         return None
+
+
+def _symbols(expr: Any) -> int:
+    try:
+        return len([s for s in expr.free_symbols if str(s).startswith("s")])
+    except Exception:  # noqa: BLE001
+        return 0
 
 
 def _norm_guard(text: str) -> str:
@@ -599,8 +610,8 @@ def _violated(env: Any, g: Any) -> bool:
         return False
     for s in syms:
         vr = env.var_to_range.get(s)
-        lo = int(vr.lower) if vr is not None and vr.lower.is_finite else 0
-        hi = int(vr.upper) if vr is not None and vr.upper.is_finite else 1 << 20
+        lo = _finite_int(vr.lower if vr is not None else None, 0)
+        hi = _finite_int(vr.upper if vr is not None else None, 1 << 20)
         h = int(hint[s])
         for v in sorted({lo, lo + 1, h - 1, h + 1, h + 2, 2 * h + 1, min(hi, 4 * h + 3), hi}):
             if v == h or v < lo or v > hi:
@@ -614,6 +625,17 @@ def _violated(env: Any, g: Any) -> bool:
             if r is sympy.false:
                 return True
     return False
+
+
+def _finite_int(v: Any, default: int) -> int:
+    """A range bound as an int; torch's ``int_oo`` (an unbounded Dim: ``Dim.DYNAMIC``,
+    ``Dim("b")`` without ``max``) is not sympy-finite and ``int()`` of it raises."""
+    try:
+        if v is None or v.is_finite is not True:
+            return default
+        return int(v)
+    except (TypeError, ValueError, AttributeError, OverflowError):
+        return default
 
 
 def innermost_function(tree: Any, line: int) -> Any:

@@ -205,6 +205,46 @@ def build_spec(obj: Any, mod: Any, users: UserFiles) -> dict:
     return raw
 
 
+def apply_project_dims(spec: dict, entries: Optional[list]) -> Optional[dict]:
+    """Declare the dims the project's export calls declare for the model's class (read
+    statically by ``project_dims.py``) when the target gives none of its own: each as
+    ``Dim.DYNAMIC`` (equal sizes unify; a specialised dim raises, as a named Dim does).
+    Returns {"where": [...], "dims": {param: [dims]}} when applied, else None."""
+    if not entries or spec.get("dynamic_shapes") is not None or spec.get("dynamic_axes") is not None:
+        return None
+    import inspect
+
+    import torch
+
+    from exportlint.confirm.project_dims import dims_for
+
+    cls = type(spec["model"])
+    try:
+        entry = dims_for(entries, inspect.getsourcefile(cls) or "", cls.__name__)
+    except (TypeError, OSError):
+        entry = None
+    if entry is None:
+        return None
+    try:
+        sig = inspect.signature(spec["model"].forward)
+        bound = sig.bind(*spec["args"], **spec["kwargs"]).arguments
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in sig.parameters.values()):
+        return None  # no dict form of dynamic_shapes names them reliably
+    ds: dict = {}
+    used: dict = {}
+    for name, value in bound.items():
+        dims = [d for d in entry["dims"].get(name, []) if isinstance(value, torch.Tensor) and d < value.dim()]
+        ds[name] = {d: torch.export.Dim.DYNAMIC for d in dims} if dims else None
+        if dims:
+            used[name] = dims
+    if not used:
+        return None
+    spec["dynamic_shapes"] = ds
+    return {"where": list(entry.get("where", [])), "dims": used}
+
+
 def _call_user(fn: Callable, stage: str, users: UserFiles) -> Any:
     try:
         return fn()
@@ -389,7 +429,7 @@ def _declared_sizes(dims: list[tuple[Any, int, Any]]) -> dict[tuple[int, int], i
     roots: dict[str, tuple[int, int, int]] = {}  # root name -> (hint, min, max)
     for t, d, dim in dims:
         root = getattr(dim, "root", None) or dim
-        name = getattr(root, "__name__", None)
+        name = _dim_name(root, t, d)
         if not isinstance(name, str) or not hasattr(root, "min"):
             continue
         fn = getattr(dim, "fn", None)
@@ -410,11 +450,23 @@ def _declared_sizes(dims: list[tuple[Any, int, Any]]) -> dict[tuple[int, int], i
     out = {}
     for t, d, dim in dims:
         root = getattr(dim, "root", None) or dim
-        name = getattr(root, "__name__", None)
+        name = _dim_name(root, t, d)
         if name in new_root:
             fn = getattr(dim, "fn", None)
             out[(id(t), d)] = int(fn(new_root[name])) if fn is not None else new_root[name]
     return out
+
+
+def _dim_name(root: Any, t: Any, d: int) -> Optional[str]:
+    """A Dim's name; for ``Dim.DYNAMIC`` (no name) the example size, so dims of the same size
+    move together (they may be one dimension torch unifies). ``Dim.AUTO`` accepts a static
+    result: no variant."""
+    name = getattr(root, "__name__", None)
+    if isinstance(name, str):
+        return name
+    if type(root).__name__ == "_DimHint" and str(getattr(root, "type", root)).split(".")[-1] == "DYNAMIC":
+        return f"<size {int(t.shape[d])}>"
+    return None
 
 
 def _untie(t, dim: int):
@@ -757,6 +809,7 @@ def run_job(job: dict, emit: Emitter) -> None:
     torch.manual_seed(0)
     spec = build_spec(obj, mod, users)
     model = spec["model"]
+    dims_from = apply_project_dims(spec, job.get("project_dims"))
     try:
         model.eval()
     except Exception:  # noqa: BLE001
@@ -789,7 +842,8 @@ def run_job(job: dict, emit: Emitter) -> None:
                        "traceback": _user_traceback(e, users), "path": path, "line": line}
         ref, base_cov = None, {}
     emit("loaded", path=where[0], line=where[1], seconds=round(time.time() - t0, 3),
-         inputs=[list(t.shape) for t in tensor_leaves((spec["args"], spec["kwargs"]))], eager_error=eager_error)
+         inputs=[list(t.shape) for t in tensor_leaves((spec["args"], spec["kwargs"]))], eager_error=eager_error,
+         dynamic_shapes_from=dims_from)
 
     t_var = time.time()
     variants = []
