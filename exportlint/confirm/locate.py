@@ -300,11 +300,9 @@ def locate_dispatch_node(exc: BaseException, model: Any, args: tuple, kwargs: di
         return None
     programs = [ep]
     try:
-        from torch.onnx._internal.exporter import _decomp, _registration
+        from exportlint.confirm.onnx_locate import _onnx_decomposition_table
 
-        registry = _registration.ONNXRegistry.from_torchlib()
-        table = _decomp.create_onnx_friendly_decomposition_table(set(registry.functions.keys()))
-        programs.insert(0, ep.run_decompositions(table))
+        programs.insert(0, ep.run_decompositions(_onnx_decomposition_table()))
     except Exception:  # noqa: BLE001
         pass
     for prog in programs:
@@ -540,6 +538,15 @@ class GuardRecorder:
                     p = self.users.resolve(fs.filename)
                     if p and fs.lineno:
                         frames.append((p, int(fs.lineno)))
+            except Exception:  # noqa: BLE001
+                pass
+        if not frames:
+            # retracing a program (run_decompositions): the node being retraced is the current
+            # meta, and its stack_trace names the user line the guard comes from
+            try:
+                from torch.fx.traceback import get_current_meta
+
+                frames = _frames_from_text((get_current_meta() or {}).get("stack_trace") or "", self.users)
             except Exception:  # noqa: BLE001
                 pass
         printed = str(g)

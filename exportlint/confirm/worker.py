@@ -697,7 +697,9 @@ class _NotComparable(Exception):
     pass
 
 
-def export_with(exporter: str, model: Any, spec: dict, opset: Optional[int], workdir: str) -> Exported:
+def export_with(exporter: str, model: Any, spec: dict, opset: Optional[int], workdir: str,
+                verbose: bool = False) -> Exported:
+    """Export ``model``; ``verbose`` (legacy only) writes each node's source into its doc string."""
     import torch
 
     args, kwargs = clone_inputs(spec["args"], spec["kwargs"])
@@ -727,7 +729,7 @@ def export_with(exporter: str, model: Any, spec: dict, opset: Optional[int], wor
         if names is None:
             names = _input_names(model, spec)
         path = os.path.join(workdir, "legacy.onnx")
-        torch.onnx.export(model, args, path, kwargs=kwargs or None, dynamo=False, verbose=False,
+        torch.onnx.export(model, args, path, kwargs=kwargs or None, dynamo=False, verbose=verbose,
                           opset_version=opset, input_names=names, output_names=spec.get("output_names"),
                           dynamic_axes=axes)
         import onnx
@@ -991,7 +993,7 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
     except _NotComparable as e:
         res["parity"] = f"not compared: {e}"
     except Exception as e:  # noqa: BLE001
-        res["divergences"].append({"variant": "example input", "kind": "example",
+        res["divergences"].append({"variant": "example input", "kind": "example", "raised": True,
                                    "message": f"the exported program fails on the example input: {exporter_message(e)}"})
     # perturbed inputs
     checked = []
@@ -1003,7 +1005,7 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
         except Exception as e:  # noqa: BLE001
             if kind == "shape" and _is_input_rejection(e) and not name.startswith("declared dynamic dims"):
                 continue  # static shapes: the program refuses the input, which is not a divergence
-            res["divergences"].append({"variant": name, "kind": kind,
+            res["divergences"].append({"variant": name, "kind": kind, "raised": True,
                                        "message": f"the exported program fails where eager works: {exporter_message(e)}"})
             continue
         checked.append(name)
@@ -1018,6 +1020,7 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
     timing["parity"] = round(time.time() - t1, 3)
     t1 = time.time()
     guard_loc: dict = {}
+    onnx_cache: dict = {}
     for d in res["divergences"]:
         if d["variant"] == "dynamic shapes" or (d.get("kind") == "shape" and exporter != "onnx-legacy"
                                                 and spec.get("dynamic_shapes")):
@@ -1040,10 +1043,22 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
                 continue
         d["location"] = _divergence_location(d, res["tracer_warnings"], job.get("findings", []), base_cov,
                                              cov_by_variant.get(d["variant"]))
+        if d["location"] is None and ex.proto is not None:
+            inputs = {"example input": (args, kwargs)}
+            inputs.update({name: (a, k) for name, _, a, k, _ in variants})
+            d["location"] = _onnx_location(d, exporter, ex, pristine, spec, job, users, inputs.get(d["variant"]),
+                                           onnx_cache)
     if res["divergences"]:
         res["status"] = "diverged"
         first = res["divergences"][0]
         res["message"] = f"{first['variant']}: {first.get('message') or 'values differ'}"
+        ex_fail = next((d for d in res["divergences"] if d["variant"] == "example input" and d.get("raised")), None)
+        if ex_fail is not None:
+            # the export passed but its program cannot run on the very input it was exported
+            # with (onnxruntime raises): a failure, at the line of the node that raised
+            res["status"] = "fail"
+            res["message"] = ex_fail["message"]
+            res["location"] = ex_fail.get("location")
     if ex.proto is not None and res["status"] == "pass":
         bad = {k: v for k, v in res["onnx"].items() if v != "ok"}
         if "checker" in bad:
@@ -1125,6 +1140,57 @@ def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: d
     return None
 
 
+def _onnx_location(d: dict, exporter: str, ex: Exported, pristine: _Pristine, spec: dict, job: dict,
+                   users: UserFiles, example: Optional[tuple], cache: dict) -> Optional[dict]:
+    """A divergence of an exported ONNX model no guard, branch or TracerWarning explains: the
+    source of the node onnxruntime raised in (legacy: re-exported verbosely for the nodes'
+    source), or for dynamo the first value that differs (``onnx_locate.py``)."""
+    from exportlint.confirm.onnx_locate import failing_node, locate_by_decomposition_guards, \
+        locate_first_diverging_value, locate_onnx_node
+
+    msg = d.get("message") or ""
+    try:
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+            warnings.simplefilter("ignore")
+            if d.get("raised") and failing_node(msg):
+                proto = ex.proto
+                if exporter == "onnx-legacy":
+                    if "verbose" not in cache:
+                        try:
+                            with tempfile.TemporaryDirectory() as wd:
+                                cache["verbose"] = export_with(exporter, pristine.fresh(), spec, job.get("opset"), wd,
+                                                               verbose=True).proto
+                        except Exception:  # noqa: BLE001
+                            cache["verbose"] = None
+                    proto = cache["verbose"]
+                loc = locate_onnx_node(proto, msg, users)
+                return loc.to_dict() if loc else None
+            if exporter == "onnx-dynamo" and not d.get("raised") and d.get("kind") == "shape" \
+                    and spec.get("dynamic_shapes"):
+                if "decomp" not in cache:
+                    a, k = clone_inputs(spec["args"], spec["kwargs"])
+                    loc = locate_by_decomposition_guards(pristine.fresh(), a, k, spec.get("dynamic_shapes"), users)
+                    cache["decomp"] = loc.to_dict() if loc else None
+                if cache["decomp"]:
+                    return cache["decomp"]
+            if exporter == "onnx-dynamo" and not d.get("raised") and example is not None \
+                    and d["variant"] != "dynamic shapes":
+                key = ("value", d["variant"])
+                if key not in cache:
+                    a, k = clone_inputs(*example)
+                    sa, sk = clone_inputs(spec["args"], spec["kwargs"])
+
+                    def same(e, g):
+                        return compare(e, g, job["rtol"], job["atol"])["ok"]
+                    loc = locate_first_diverging_value(ex.proto, pristine.fresh(), sa, sk, spec.get("dynamic_shapes"),
+                                                       (a, k), users, same)
+                    cache[key] = loc.to_dict() if loc else None
+                return cache[key]
+    except Exception:  # noqa: BLE001 - a second pass never breaks the verdict
+        return None
+    return None
+
+
 def _tracer_warnings(caught, users: UserFiles) -> list[list]:
     out = []
     for w in caught:
@@ -1148,7 +1214,7 @@ def _divergence_location(div: dict, tracer_warnings: list, findings: list[dict],
     elif div.get("kind") == "value":
         # other values, same shapes: only a tensor's *data* turned into a Python value can bake
         # them in (not a constant torch.tensor(3), not a value read from a shape)
-        tracer_warnings = [t for t in tracer_warnings if str(t[2]).startswith("Converting a tensor to a Python")
+        tracer_warnings = [t for t in tracer_warnings if str(t[2]).startswith(_DATA_TO_CONSTANT)
                            and not _reads_shape(t[0], t[1])]
     if div.get("variant") == "dynamic shapes":
         # a requested dynamic dimension exported static: a shape branch that ran is the usual cause
@@ -1181,6 +1247,8 @@ def _divergence_location(div: dict, tracer_warnings: list, findings: list[dict],
 
 
 _SHAPE_READ = None
+#: TracerWarnings of a tensor's data turned into a constant of the trace (Python numbers, NumPy)
+_DATA_TO_CONSTANT = ("Converting a tensor to a Python", "Converting a tensor to a NumPy array")
 
 
 def _reads_shape(path: str, line: int) -> bool:
