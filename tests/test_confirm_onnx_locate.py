@@ -112,7 +112,8 @@ def test_legacy_model_that_onnxruntime_cannot_run_fails_at_the_node_line(tmp_pat
     assert o.status == "fail", o
     assert o.line == _line(text, "r[mask, 0] = r_in[mask]") and o.how == "onnx-node-source", o
     assert "ONNXRuntimeError" in o.message
-    assert any(f.code == "EXL901" and f.line == o.line for f in res.findings)
+    e901 = [f for f in res.findings if f.code == "EXL901" and f.line == o.line]
+    assert e901 and "To fix: the export succeeded but the exported model fails when run" in e901[0].message
 
 
 POOL = """\

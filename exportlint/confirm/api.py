@@ -762,6 +762,11 @@ def advice(message: str, exception: Optional[str] = None) -> str:
         return ("this line specialises a dimension the export declares dynamic: keep the size arithmetic "
                 "symbolic (`//` instead of int(a / b), no round()/float() on sizes, no Python branching on "
                 "sizes), or declare the dimension static / with a range it really has" + hint)
+    if "ONNXRuntimeError" in m or m.startswith("the exported program fails"):
+        return ("the export succeeded but the exported model fails when run (onnxruntime) in the node made "
+                "from this line: a size, index or type fixed at export time does not hold, or the op's "
+                "translation does not fit this opset: try another opset or exporter, or rewrite the line with "
+                "plainer tensor ops")
     if "GuardOnDataDependentSymNode" in exc or "data-dependent" in m or "Could not guard on" in m \
             or "Could not extract specialized integer" in m:
         return ("a value read from tensor data (.item(), int(t), a data-dependent size) decides a branch or "
