@@ -95,9 +95,11 @@ def test_confirm_exports_with_the_project_dims(tmp_path):
     cfg = _project(tmp_path)
     cfg.confirm_timeout = 240.0
     line = MODEL.splitlines().index("        if h.shape[0] == 4:") + 1
+    said: list[str] = []
     res = run_confirm(cfg, [], targets=["net", "other"], paths=[tmp_path],
-                      exporters=("export-nonstrict", "onnx-legacy"), fork_server=False)
+                      exporters=("export-nonstrict", "onnx-legacy"), fork_server=False, progress=said.append)
     assert not res.errors, res.errors
+    assert any("exporting with the dynamic dims x[0], mask[0] declared at scripts/export.py:" in s for s in said), said
     by = {t.name: t for t in res.targets}
     net = by["net"]
     assert net.dynamic_shapes_from and net.dynamic_shapes_from["dims"] == {"x": [0], "mask": [0]}

@@ -291,6 +291,11 @@ def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[
                      seconds=ev.get("seconds"), where=f"{_short(loc['path'])}:{loc['line']}" if loc else None)
             if kind == "loaded":
                 say(f"{prefix}: model built in {ev.get('seconds', 0):.1f}s")
+                dfrom = ev.get("dynamic_shapes_from")
+                if dfrom:
+                    dims = ", ".join(f"{n}{d}" for n, d in dfrom.get("dims", {}).items())
+                    say(f"{prefix}: exporting with the dynamic dims {dims} declared at "
+                        f"{', '.join(dfrom.get('where', [])) or 'the project export calls'}")
             elif kind == "exporter-start":
                 say(f"{prefix}: {ev['exporter']} …")
             elif kind == "exporter":
