@@ -97,7 +97,8 @@ def test_confirm_exports_with_the_project_dims(tmp_path):
     line = MODEL.splitlines().index("        if h.shape[0] == 4:") + 1
     said: list[str] = []
     res = run_confirm(cfg, [], targets=["net", "other"], paths=[tmp_path],
-                      exporters=("export-nonstrict", "onnx-legacy"), fork_server=False, progress=said.append)
+                      exporters=("export-nonstrict", "onnx-dynamo", "onnx-legacy"), fork_server=False,
+                      progress=said.append)
     assert not res.errors, res.errors
     assert any("exporting with the dynamic dims x[0], mask[0] declared at scripts/export.py:" in s for s in said), said
     by = {t.name: t for t in res.targets}
@@ -107,6 +108,10 @@ def test_confirm_exports_with_the_project_dims(tmp_path):
     # the declared batch dim is specialised by the shape branch: a failure at that line
     assert o.status == "fail" and o.line == line, o
     assert "Constraints violated" in o.message or "specialized" in o.message
+    # the ONNX dynamo exporter retries with Dim.AUTO and then reports the dim it inferred static
+    # ("... but tracing inferred a static shape of 4"): the same guard, the same line
+    dy = net.outcomes["onnx-dynamo"]
+    assert dy.status == "fail" and dy.line == line, dy
     lg = net.outcomes["onnx-legacy"]
     # legacy exports with dynamic_axes on the batch and bakes the branch: wrong at other batch sizes
     assert lg.status == "diverged", lg

@@ -761,7 +761,7 @@ def advice(message: str, exception: Optional[str] = None) -> str:
     m = message or ""
     exc = exception or ""
     if any(k in m for k in ("Constraints violated", "specialized it to be a constant",
-                            "requested dynamic but exported static")):
+                            "requested dynamic but exported static", "but tracing inferred a static shape")):
         fix = re.search(r"Suggested fixes:\s*(.+?)(?:\s+The error above|$)", m)
         hint = f" (torch suggests: {' '.join(fix.group(1).split())[:160]})" if fix else ""
         return ("this line specialises a dimension the export declares dynamic: keep the size arithmetic "

@@ -471,7 +471,11 @@ def _strip_ansi(s: str) -> str:
 _PRODUCER_FUNCS = ("RoundToInt", "TruncToInt", "FloorToInt", "CeilToInt", "IntTrueDiv", "FloatTrueDiv",
                    "ToFloat", "Min", "Max", "RoundDecimal", "PythonMod")
 _CONSTRAINT_MARKERS = ("Constraints violated", "specialized it to be a constant", "Specializations unexpectedly",
-                       "requested dynamic but exported static", "marked as dynamic but")
+                       "requested dynamic but exported static", "marked as dynamic but",
+                       # the ONNX dynamo exporter retries with Dim.AUTO, then compares with the hints
+                       "but tracing inferred a static shape")
+#: the message says a declared dim became a constant (not that two dims must be equal)
+_PINNED_MARKERS = ("specialized it to be a constant", "but tracing inferred a static shape")
 
 
 def is_constraint_violation(text: str) -> bool:
@@ -568,7 +572,7 @@ class GuardRecorder:
         picks += [r for r in self.records if r.frames and r.violated]
         # strict mode names sources its own way: compare the guards' form with sizes blanked out
         picks += [r for r in self.records if r.frames and _guard_shape(_norm_guard(r.text)) in shapes]
-        if "specialized it to be a constant" in message:
+        if any(m in message for m in _PINNED_MARKERS):
             # a dim pinned to a constant: a guard on one size symbol pins it; a relation
             # between two sizes (``x * mask`` makes them equal) only unifies them
             picks = [r for r in picks if _symbols(r.expr) == 1] + [r for r in picks if _symbols(r.expr) != 1]
