@@ -784,8 +784,12 @@ def advice(message: str, exception: Optional[str] = None) -> str:
     if "Unsupported" in m or "torch._dynamo.exc" in exc:
         return ("torch.export's strict tracer (dynamo) cannot trace this Python: move it out of forward, "
                 "make it plain tensor code, or export with strict=False")
-    if "TypeError" in m or "keyword" in m:
+    if re.search(r"forward\(\) (got|missing|takes)|unexpected keyword|positional argument|multiple values for", m):
         return "the exporter cannot bind the inputs/outputs as written: pass plain positional tensors"
+    if "TypeError" in m:
+        return ("Python or library code on this line gets a traced value (a tensor or a symbolic size) it does "
+                "not accept: use the torch equivalent (torch.round, torch.div(..., rounding_mode=...), "
+                "tensor methods) or compute the value outside the exported forward")
     return "rewrite this line with operations the exporter supports, or stop targeting this exporter"
 
 

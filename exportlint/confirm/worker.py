@@ -1043,11 +1043,15 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
                 continue
         d["location"] = _divergence_location(d, res["tracer_warnings"], job.get("findings", []), base_cov,
                                              cov_by_variant.get(d["variant"]))
+        inputs = {"example input": (args, kwargs)}
+        inputs.update({name: (a, k) for name, _, a, k, _ in variants})
         if d["location"] is None and ex.proto is not None:
-            inputs = {"example input": (args, kwargs)}
-            inputs.update({name: (a, k) for name, _, a, k, _ in variants})
             d["location"] = _onnx_location(d, exporter, ex, pristine, spec, job, users, inputs.get(d["variant"]),
                                            onnx_cache)
+        if d["location"] is None and exporter != "onnx-legacy" and not d.get("raised") \
+                and inputs.get(d["variant"]) is not None:
+            d["location"] = _line_location(exporter, ex, pristine, spec, job, users, inputs[d["variant"]],
+                                           onnx_cache, d["variant"])
     if res["divergences"]:
         res["status"] = "diverged"
         first = res["divergences"][0]
@@ -1189,6 +1193,43 @@ def _onnx_location(d: dict, exporter: str, ex: Exported, pristine: _Pristine, sp
     except Exception:  # noqa: BLE001 - a second pass never breaks the verdict
         return None
     return None
+
+
+def _line_location(exporter: str, ex: Exported, pristine: _Pristine, spec: dict, job: dict, users: UserFiles,
+                   example: tuple, cache: dict, variant: str) -> Optional[dict]:
+    """A divergence nothing else explains: the first user line whose value differs between
+    eager and the exported FX program (the dynamo exporter's: re-exported non-strict)."""
+    from exportlint.confirm.diverge_locate import locate_first_diverging_line
+
+    key = ("line", variant)
+    if key in cache:
+        return cache[key]
+    cache[key] = None
+    try:
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+            warnings.simplefilter("ignore")
+            import torch
+
+            ep = ex.ep
+            if ep is None:
+                if "ep" not in cache:
+                    sa, sk = clone_inputs(spec["args"], spec["kwargs"])
+                    try:
+                        cache["ep"] = torch.export.export(pristine.fresh(), sa, sk or None,
+                                                          dynamic_shapes=spec.get("dynamic_shapes"), strict=False)
+                    except Exception:  # noqa: BLE001
+                        cache["ep"] = None
+                ep = cache["ep"]
+            if ep is None:
+                return None
+
+            def same(e, g):
+                return compare(e, g, job["rtol"], job["atol"])["ok"]
+            loc = locate_first_diverging_line(pristine.fresh(), ep, clone_inputs(*example), users, same)
+            cache[key] = loc.to_dict() if loc else None
+    except Exception:  # noqa: BLE001 - a second pass never breaks the verdict
+        return None
+    return cache[key]
 
 
 def _tracer_warnings(caught, users: UserFiles) -> list[list]:

@@ -1,0 +1,53 @@
+"""--confirm places a silent divergence that no guard, TracerWarning or flipped branch explains
+at the first user line whose value differs between eager and the exported FX program."""
+
+from __future__ import annotations
+
+import importlib.util
+import textwrap
+
+import pytest
+
+from exportlint.config import Config
+from exportlint.confirm.api import advice, run_confirm
+
+HAVE_EXPORT_STACK = all(importlib.util.find_spec(m) for m in ("torch", "onnx", "onnxruntime", "onnxscript"))
+needs_torch = pytest.mark.skipif(not HAVE_EXPORT_STACK, reason="torch / onnx / onnxruntime not installed")
+
+# torch 2.13 exports round(size * 5, -1) as size * 5: no guard, no warning, other numbers at
+# other sizes (measured; the "round() of a size" class of real reports)
+ROUND = """\
+    import torch
+
+
+    class Bucketed(torch.nn.Module):
+        def forward(self, x):
+            y = x * 2
+            z = y * round(x.shape[0] * 5, -1)
+            return z + 1
+
+
+    example_args = (torch.ones(14),)
+    dynamic_shapes = {"x": {0: torch.export.Dim("n", min=2, max=1024)}}
+"""
+
+
+@pytest.mark.slow
+@needs_torch
+def test_divergence_without_guard_is_placed_at_the_first_line_that_differs(tmp_path):
+    f = tmp_path / "bucketed.py"
+    f.write_text(textwrap.dedent(ROUND))
+    cfg = Config(root=tmp_path)
+    cfg.confirm_timeout = 240.0
+    res = run_confirm(cfg, [], paths=[f], exporters=("export-nonstrict",), fork_server=False)
+    assert not res.errors, res.errors
+    o = res.targets[0].outcomes["export-nonstrict"]
+    assert o.status == "diverged", o
+    line = next(i for i, t in enumerate(f.read_text().splitlines(), 1) if "round(" in t)
+    assert o.line == line and o.how == "first-diverging-line", o
+    assert any(x.code == "EXL902" and x.line == line for x in res.findings)
+
+
+def test_advice_tells_binding_errors_from_python_on_traced_values():
+    assert "bind the inputs" in advice("TypeError: forward() got an unexpected keyword argument 'y'")
+    assert "torch equivalent" in advice("TypeError: type Tensor doesn't define __round__ method")
