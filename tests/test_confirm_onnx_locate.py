@@ -173,3 +173,42 @@ def test_legacy_numpy_tracer_warning_places_a_value_divergence(tmp_path):
     assert o.status == "diverged", o
     assert o.line == _line(text, "labels = labels.detach().cpu().numpy()"), o
     assert any(f.code == "EXL902" and f.line == o.line for f in res.findings)
+
+
+ACCUMULATE = """\
+    import torch
+
+
+    class Acc(torch.nn.Module):
+        def forward(self, x, idx):
+            y = x * 2
+            out = torch.zeros(4).index_put_((idx,), y, accumulate=True)
+            return out + 1
+
+
+    example_args = (torch.randn(5), torch.tensor([0, 1, 1, 3, 1]))
+"""
+
+
+@pytest.mark.slow
+@needs_torch
+def test_legacy_wrong_numbers_on_the_example_input_at_the_first_onnx_line_that_differs(tmp_path):
+    # index_put_(accumulate=True) with duplicate indices: the legacy export gives other numbers
+    # on the very input it traced (EXPORT_FACTS.md); no TracerWarning: the first line whose
+    # ONNX value (node source from a verbose export) differs from eager's
+    from exportlint.findings import Finding, Severity
+
+    f = tmp_path / "acc.py"
+    f.write_text(textwrap.dedent(ACCUMULATE))
+    text = f.read_text()
+    line = _line(text, "index_put_")
+    device = Finding(code="EXL302", severity=Severity.WARNING, path=str(f), line=line, column=15, end_line=line,
+                     end_column=30, message="factory without device")
+    cfg = Config(root=tmp_path)
+    cfg.confirm_timeout = 240.0
+    res = run_confirm(cfg, [device], paths=[f], exporters=("onnx-legacy",), fork_server=False)
+    o = res.targets[0].outcomes["onnx-legacy"]
+    assert o.status == "diverged" and o.line == line and o.how == "first-diverging-onnx-line", o
+    # a device-placement finding on that line is not what the divergence proves
+    assert device.verdict != "confirmed"
+    assert any(x.code == "EXL902" and x.line == line for x in res.findings)

@@ -620,6 +620,19 @@ def _match(f_path: str, f_line: int, f_end: int, hit: _Hit, innermost_only: bool
     return best
 
 
+#: rules about device placement: what they predict (a failure once the model runs on another
+#: device) shows on the confirm machine only as a device error, never as a divergence or an
+#: unrelated failure on the same line
+_DEVICE_RULES = ("EXL301", "EXL302", "EXL303")
+_DEVICE_WORDS = ("device", "cuda")
+
+
+def _explains(f: Finding, hit: "_Hit") -> bool:
+    if f.code in _DEVICE_RULES:
+        return hit.kind == "fail" and any(w in (hit.message or "").lower() for w in _DEVICE_WORDS)
+    return True
+
+
 def _confirmable(f: Finding, exporter: str) -> bool:
     """Static findings a real failure can confirm: the export rules (EXL1xx-EXL4xx) that name the
     failing exporter."""
@@ -637,7 +650,7 @@ def join_findings(config: Any, findings: list[Finding], results: list[TargetResu
     for i, h in enumerate(hits):
         for innermost in (True, False):
             scored = [(_match(abs_paths[id(f)], f.line, f.end_line, h, innermost), f) for f in findings
-                      if _confirmable(f, h.exporter)]
+                      if _confirmable(f, h.exporter) and _explains(f, h)]
             top = max((sc for sc, _ in scored), default=0)
             fs = [f for sc, f in scored if sc and sc == top]  # exact lines win over neighbours
             if fs:

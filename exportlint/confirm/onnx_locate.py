@@ -206,3 +206,69 @@ def locate_first_diverging_value(proto: Any, model: Any, args: tuple, kwargs: di
                 return Location(frames[0][0], frames[0][1], "first-diverging-onnx-value", frames)
             return None
     return None
+
+
+def locate_first_diverging_onnx_line(proto: Any, model: Any, example: tuple, feed_names: Optional[list],
+                                     users: UserFiles, same: Any) -> Optional[Location]:
+    """Any ONNX exporter: the first user line (in eager order) whose last ONNX value differs
+    from the last tensor eager made on that line. Each node's line comes from its source
+    (dynamo metadata; legacy doc strings of a verbose export); values of other shapes are not
+    compared (a line's last op may differ between eager and the graph), only values that
+    disagree. ``feed_names``: the ONNX input names for the example's tensor leaves, in order."""
+    import copy
+
+    import onnx
+    import onnxruntime as ort
+    import torch
+    from torch.utils import _pytree
+
+    from exportlint.confirm.diverge_locate import eager_lines
+
+    a, k = example
+    order, eager = eager_lines(model, copy.deepcopy(a), copy.deepcopy(k), users)
+    if not order:
+        return None
+    try:
+        inferred = onnx.shape_inference.infer_shapes(proto)
+    except Exception:  # noqa: BLE001
+        inferred = proto
+    vinfo = {v.name: v for v in list(inferred.graph.value_info) + list(inferred.graph.output)}
+    by_line: dict[tuple[str, int], str] = {}
+    for node in proto.graph.node:  # the top-level graph, in topological order
+        frames = node_frames(node, users)
+        if frames and node.output and node.output[0] in vinfo:
+            by_line[frames[0]] = node.output[0]
+    if not by_line:
+        return None
+    m2 = onnx.ModelProto()
+    m2.CopyFrom(proto)
+    have = {o.name for o in m2.graph.output}
+    for name in set(by_line.values()):
+        if name not in have:
+            m2.graph.output.append(vinfo[name])
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    opts.intra_op_num_threads = 1
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    sess = ort.InferenceSession(m2.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+    inputs = [i.name for i in sess.get_inputs()]
+    tensors = [t for t in _pytree.tree_leaves((a, k)) if isinstance(t, torch.Tensor)]
+    if feed_names and len(feed_names) == len(tensors) and set(inputs) <= set(feed_names):
+        by = dict(zip(feed_names, tensors))
+        feed = {n: by[n].detach().cpu().numpy() for n in inputs}
+    elif len(inputs) == len(tensors):
+        feed = {n: t.detach().cpu().numpy() for n, t in zip(inputs, tensors)}
+    else:
+        return None
+    outs = dict(zip([o.name for o in sess.get_outputs()], sess.run(None, feed)))
+    for where in order:
+        name = by_line.get(where)
+        if name is None or name not in outs:
+            continue
+        e = eager[where]
+        g = torch.as_tensor(outs[name])
+        if tuple(e.shape) != tuple(g.shape):
+            continue
+        if not same([e], [g]):
+            return Location(where[0], where[1], "first-diverging-onnx-line", [where])
+    return None

@@ -740,6 +740,7 @@ def export_with(exporter: str, model: Any, spec: dict, opset: Optional[int], wor
     problems = _exported_input_problems(proto, spec, "onnx")
     ex = Exported(_ort_runner_lazy(proto, names if exporter == "onnx-legacy" else None), proto=proto)
     ex.problems = problems  # type: ignore[attr-defined]
+    ex.input_names = names if exporter == "onnx-legacy" else None  # type: ignore[attr-defined]
     return ex
 
 
@@ -1150,24 +1151,28 @@ def _onnx_location(d: dict, exporter: str, ex: Exported, pristine: _Pristine, sp
     source of the node onnxruntime raised in (legacy: re-exported verbosely for the nodes'
     source), or for dynamo the first value that differs (``onnx_locate.py``)."""
     from exportlint.confirm.onnx_locate import failing_node, locate_by_decomposition_guards, \
-        locate_first_diverging_value, locate_onnx_node
+        locate_first_diverging_onnx_line, locate_first_diverging_value, locate_onnx_node
 
     msg = d.get("message") or ""
     try:
         with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
             warnings.simplefilter("ignore")
+            def sourced_proto():  # legacy nodes name their source only in a verbose export
+                if exporter != "onnx-legacy":
+                    return ex.proto
+                if "verbose" not in cache:
+                    try:
+                        with tempfile.TemporaryDirectory() as wd:
+                            cache["verbose"] = export_with(exporter, pristine.fresh(), spec, job.get("opset"), wd,
+                                                           verbose=True).proto
+                    except Exception:  # noqa: BLE001
+                        cache["verbose"] = None
+                return cache["verbose"]
+
+            def same(e, g):
+                return compare(e, g, job["rtol"], job["atol"])["ok"]
             if d.get("raised") and failing_node(msg):
-                proto = ex.proto
-                if exporter == "onnx-legacy":
-                    if "verbose" not in cache:
-                        try:
-                            with tempfile.TemporaryDirectory() as wd:
-                                cache["verbose"] = export_with(exporter, pristine.fresh(), spec, job.get("opset"), wd,
-                                                               verbose=True).proto
-                        except Exception:  # noqa: BLE001
-                            cache["verbose"] = None
-                    proto = cache["verbose"]
-                loc = locate_onnx_node(proto, msg, users)
+                loc = locate_onnx_node(sourced_proto(), msg, users)
                 return loc.to_dict() if loc else None
             if exporter == "onnx-dynamo" and not d.get("raised") and d.get("kind") == "shape" \
                     and spec.get("dynamic_shapes"):
@@ -1183,11 +1188,20 @@ def _onnx_location(d: dict, exporter: str, ex: Exported, pristine: _Pristine, sp
                 if key not in cache:
                     a, k = clone_inputs(*example)
                     sa, sk = clone_inputs(spec["args"], spec["kwargs"])
-
-                    def same(e, g):
-                        return compare(e, g, job["rtol"], job["atol"])["ok"]
-                    loc = locate_first_diverging_value(ex.proto, pristine.fresh(), sa, sk, spec.get("dynamic_shapes"),
-                                                       (a, k), users, same)
+                    try:
+                        loc = locate_first_diverging_value(ex.proto, pristine.fresh(), sa, sk,
+                                                           spec.get("dynamic_shapes"), (a, k), users, same)
+                    except Exception:  # noqa: BLE001
+                        loc = None
+                    cache[key] = loc.to_dict() if loc else None
+                if cache[key]:
+                    return cache[key]
+            if not d.get("raised") and example is not None and d["variant"] != "dynamic shapes":
+                key = ("onnx-line", d["variant"])
+                if key not in cache:
+                    proto = sourced_proto()
+                    loc = None if proto is None else locate_first_diverging_onnx_line(
+                        proto, pristine.fresh(), clone_inputs(*example), getattr(ex, "input_names", None), users, same)
                     cache[key] = loc.to_dict() if loc else None
                 return cache[key]
     except Exception:  # noqa: BLE001 - a second pass never breaks the verdict
