@@ -51,3 +51,29 @@ def test_divergence_without_guard_is_placed_at_the_first_line_that_differs(tmp_p
 def test_advice_tells_binding_errors_from_python_on_traced_values():
     assert "bind the inputs" in advice("TypeError: forward() got an unexpected keyword argument 'y'")
     assert "torch equivalent" in advice("TypeError: type Tensor doesn't define __round__ method")
+
+
+def test_a_divergence_placed_where_values_first_differ_never_refutes_an_earlier_finding(tmp_path):
+    from exportlint.confirm.api import ExporterOutcome, TargetResult, join_findings
+    from exportlint.findings import Finding, Severity
+
+    src = tmp_path / "m.py"
+    src.write_text("\n".join(f"line{i}" for i in range(1, 30)) + "\n")
+    p = str(src.resolve())
+
+    def verdict(how: str) -> str:
+        f = Finding(code="EXL102", severity=Severity.ERROR, path=str(src), line=5, column=1, end_line=5,
+                    end_column=2, message="value read", exporters=("export-strict",))
+        tr = TargetResult(name="t", spec="t", path=p, line=1, outcomes={"export-strict": ExporterOutcome(
+            "export-strict", status="diverged", divergences=[
+                {"variant": "negated", "message": "values differ",
+                 "location": {"path": p, "line": 9, "how": how, "stack": [[p, 9]]}}])})
+        tr.coverage = {p: {5, 9}}
+        tr.loaded_files = {p}
+        join_findings(Config(root=tmp_path), [f], [tr], ("export-strict",))
+        return f.verdict
+
+    # the baked value shows at line 9; the constant may come from line 5: not refuted
+    assert verdict("first-diverging-line") == "not-reached"
+    # a TracerWarning names the line whose value became a constant: line 5 is not it
+    assert verdict("TracerWarning") == "refuted"

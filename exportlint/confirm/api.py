@@ -563,6 +563,9 @@ def _hits(tr: TargetResult) -> list[_Hit]:
 
 
 _CONFIRMABLE = re.compile(r"^EXL[1-4]\d\d$")
+#: divergences placed where the values first differ: the cause (a value baked into a constant)
+#: may lie earlier, so they never refute a finding on another line
+_SYMPTOM_HOWS = ("first-diverging-line", "first-diverging-onnx-line", "first-diverging-onnx-value")
 _SPANS: dict[str, list[tuple[int, int]]] = {}
 
 
@@ -688,7 +691,8 @@ def join_findings(config: Any, findings: list[Finding], results: list[TargetResu
                     per_exp.setdefault(e, "not-reached")
                 elif o.status == "pass":
                     per_exp[e] = "refuted"
-                elif o.status == "diverged" and all(h.path for h in _hits(tr) if h.exporter == e):
+                elif o.status == "diverged" and all(h.path and h.how not in _SYMPTOM_HOWS
+                                                    for h in _hits(tr) if h.exporter == e):
                     per_exp[e] = "refuted"
                 else:
                     per_exp.setdefault(e, "not-reached")  # the exporter stopped elsewhere first
