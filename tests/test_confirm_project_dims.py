@@ -47,6 +47,10 @@ def build():
 
 def build_other():
     return Other(), (torch.randn(4, 8),)
+
+
+def build_one():
+    return Net(), (torch.randn(1, 8), torch.ones(1, 8))
 '''
 
 SCRIPT = '''\
@@ -72,7 +76,7 @@ def _project(tmp_path: Path, script: bool = True) -> Config:
         (tmp_path / "scripts").mkdir()
         (tmp_path / "scripts" / "export.py").write_text(SCRIPT)
     cfg = Config(root=tmp_path)
-    cfg.targets = {"net": "models.net:build", "other": "models.net:build_other"}
+    cfg.targets = {"net": "models.net:build", "other": "models.net:build_other", "one": "models.net:build_one"}
     return cfg
 
 
@@ -130,3 +134,19 @@ def test_confirm_without_project_dims_keeps_static_shapes(tmp_path):
     t = res.targets[0]
     assert t.dynamic_shapes_from is None
     assert t.outcomes["export-nonstrict"].status == "pass", t.outcomes
+
+
+@pytest.mark.slow
+@needs_torch
+def test_a_declared_dim_of_example_size_one_is_not_declared(tmp_path):
+    # torch specialises sizes 0 and 1 whatever the code does; the project's export script may
+    # use another example: confirm does not turn that into a failure of the model
+    cfg = _project(tmp_path)
+    cfg.confirm_timeout = 240.0
+    said: list[str] = []
+    res = run_confirm(cfg, [], targets=["one"], paths=[tmp_path], exporters=("export-nonstrict",),
+                      fork_server=False, progress=said.append)
+    t = res.targets[0]
+    assert t.dynamic_shapes_from["dims"] == {} and "x[0] (example size 1)" in t.dynamic_shapes_from["skipped"]
+    assert t.outcomes["export-nonstrict"].status == "pass", t.outcomes
+    assert any("not declaring x[0] (example size 1)" in s for s in said), said

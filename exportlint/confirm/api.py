@@ -293,9 +293,13 @@ def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[
                 say(f"{prefix}: model built in {ev.get('seconds', 0):.1f}s")
                 dfrom = ev.get("dynamic_shapes_from")
                 if dfrom:
+                    where = ", ".join(dfrom.get("where", [])) or "the project export calls"
                     dims = ", ".join(f"{n}{d}" for n, d in dfrom.get("dims", {}).items())
-                    say(f"{prefix}: exporting with the dynamic dims {dims} declared at "
-                        f"{', '.join(dfrom.get('where', [])) or 'the project export calls'}")
+                    if dims:
+                        say(f"{prefix}: exporting with the dynamic dims {dims} declared at {where}")
+                    if dfrom.get("skipped"):
+                        say(f"{prefix}: not declaring {', '.join(dfrom['skipped'])} from {where}: the example "
+                            "input's size there is 0 or 1, which torch always specialises")
             elif kind == "exporter-start":
                 say(f"{prefix}: {ev['exporter']} …")
             elif kind == "exporter":

@@ -234,15 +234,23 @@ def apply_project_dims(spec: dict, entries: Optional[list]) -> Optional[dict]:
         return None  # no dict form of dynamic_shapes names them reliably
     ds: dict = {}
     used: dict = {}
+    skipped: list[str] = []
     for name, value in bound.items():
         dims = [d for d in entry["dims"].get(name, []) if isinstance(value, torch.Tensor) and d < value.dim()]
+        # a size of 0 or 1 in the target's example is specialised by torch whatever the code
+        # does; the project's own export call may use another example: not declared here
+        skipped += [f"{name}[{d}] (example size {int(value.shape[d])})" for d in dims if value.shape[d] < 2]
+        dims = [d for d in dims if value.shape[d] >= 2]
         ds[name] = {d: torch.export.Dim.DYNAMIC for d in dims} if dims else None
         if dims:
             used[name] = dims
     if not used:
-        return None
+        return {"where": list(entry.get("where", [])), "dims": {}, "skipped": skipped} if skipped else None
     spec["dynamic_shapes"] = ds
-    return {"where": list(entry.get("where", [])), "dims": used}
+    out = {"where": list(entry.get("where", [])), "dims": used}
+    if skipped:
+        out["skipped"] = skipped
+    return out
 
 
 def _call_user(fn: Callable, stage: str, users: UserFiles) -> Any:
