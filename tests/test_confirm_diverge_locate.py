@@ -77,3 +77,33 @@ def test_a_divergence_placed_where_values_first_differ_never_refutes_an_earlier_
     assert verdict("first-diverging-line") == "not-reached"
     # a TracerWarning names the line whose value became a constant: line 5 is not it
     assert verdict("TracerWarning") == "refuted"
+
+
+@needs_torch
+def test_an_input_where_eager_itself_is_unstable_is_no_evidence_of_divergence():
+    # normalising a constant input divides rounding noise by sqrt(eps): two runtimes may
+    # legitimately disagree there (seen on RAFT's instance norms with the all-zeros variant)
+    import torch
+
+    from exportlint.confirm.worker import _ill_conditioned, _Pristine, output_leaves
+
+    class Norm(torch.nn.Module):
+        def forward(self, x):
+            return (x - x.mean(-1, keepdim=True)) / torch.sqrt(x.var(-1, keepdim=True) + 1e-10)
+
+    class Scale(torch.nn.Module):
+        def forward(self, x):
+            return x * 3 + 1
+
+    job = {"rtol": 1e-4, "atol": 1e-5}
+    zeros = (torch.zeros(2, 16),)
+    for cls, unstable in ((Norm, True), (Scale, False)):
+        p = _Pristine(cls().eval())
+        with torch.no_grad():
+            ref = output_leaves(p.fresh()(*zeros))
+        assert _ill_conditioned(p, zeros, {}, ref, job) is unstable, cls
+    p = _Pristine(Norm().eval())
+    x = (torch.randn(2, 16),)
+    with torch.no_grad():
+        ref = output_leaves(p.fresh()(*x))
+    assert _ill_conditioned(p, x, {}, ref, job) is False  # a generic input: stable

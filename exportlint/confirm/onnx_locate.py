@@ -236,8 +236,10 @@ def locate_first_diverging_onnx_line(proto: Any, model: Any, example: tuple, fee
     by_line: dict[tuple[str, int], str] = {}
     for node in proto.graph.node:  # the top-level graph, in topological order
         frames = node_frames(node, users)
-        if frames and node.output and node.output[0] in vinfo:
-            by_line[frames[0]] = node.output[0]
+        outs = [o for o in node.output if o]
+        # the last output, like the last tensor eager made (chunk/split: the last piece)
+        if frames and outs and outs[-1] in vinfo:
+            by_line[frames[0]] = outs[-1]
     if not by_line:
         return None
     m2 = onnx.ModelProto()

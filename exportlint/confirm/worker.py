@@ -1024,6 +1024,11 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
                 expect, got = [expect[i] for i in keep], [got[i] for i in keep]
         cmp = compare(expect, got, job["rtol"], job["atol"])
         if not cmp["ok"]:
+            if _ill_conditioned(pristine, a, k, expect, job):
+                # eager itself moves this much when the input moves by rounding noise (a norm
+                # over a constant input divides by sqrt(eps)): no evidence of a divergence
+                res.setdefault("ill_conditioned", []).append(name)
+                continue
             res["divergences"].append({"variant": name, "kind": kind, **cmp})
     res["variants_checked"] = checked
     timing["parity"] = round(time.time() - t1, 3)
@@ -1151,6 +1156,32 @@ def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: d
                 a, k = clone_inputs(args, kwargs)
                 return locate_by_draft_export(pristine.fresh(), a, k, ds, users, message=text)
     return None
+
+
+def _ill_conditioned(pristine: _Pristine, args, kwargs, expect: list, job: dict) -> bool:
+    """True if eager's outputs on ``args`` change beyond the tolerances when the float inputs
+    move by a millionth of their scale: the reference itself is unstable at this input."""
+    import torch
+
+    gen = torch.Generator().manual_seed(1)
+
+    def nudge(t):
+        if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel():
+            scale = float(t.detach().abs().max()) or 1.0
+            return t + torch.randn(t.shape, generator=gen, dtype=t.dtype) * (1e-6 * scale)
+        return t
+    try:
+        a, k = clone_inputs(args, kwargs)
+        a, k = _tree_map(nudge, a), _tree_map(nudge, k)
+        with torch.no_grad(), warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+            warnings.simplefilter("ignore")
+            again = output_leaves(pristine.fresh()(*a, **k))
+        if len(again) != len(expect):
+            return False
+        keep = [i for i, e in enumerate(expect) if e.is_floating_point() or e.is_complex()]
+        return not compare([expect[i] for i in keep], [again[i] for i in keep], job["rtol"], job["atol"])["ok"]
+    except Exception:  # noqa: BLE001 - unknown: the divergence stands
+        return False
 
 
 def _onnx_location(d: dict, exporter: str, ex: Exported, pristine: _Pristine, spec: dict, job: dict,
