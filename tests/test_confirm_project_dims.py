@@ -150,3 +150,14 @@ def test_a_declared_dim_of_example_size_one_is_not_declared(tmp_path):
     assert t.dynamic_shapes_from["dims"] == {} and "x[0] (example size 1)" in t.dynamic_shapes_from["skipped"]
     assert t.outcomes["export-nonstrict"].status == "pass", t.outcomes
     assert any("not declaring x[0] (example size 1)" in s for s in said), said
+
+
+def test_project_dims_through_a_named_dict(tmp_path):
+    # the usual script: the dims are built first, then passed by name
+    cfg = _project(tmp_path, script=False)
+    (tmp_path / "export_named.py").write_text(
+        "import torch\nfrom torch.export import Dim\n\nfrom models.net import Net\n\n\n"
+        "def main():\n    batch = Dim('batch')\n    ds = {'x': {0: batch}, 'mask': (batch, None)}\n"
+        "    m = Net()\n    torch.export.export(m, (torch.randn(4, 8), torch.ones(4, 8)), dynamic_shapes=ds)\n")
+    net = dims_for(project_dims(cfg, [tmp_path]), str(tmp_path / "models" / "net.py"), "Net")
+    assert net is not None and net["dims"] == {"x": [0], "mask": [0]}

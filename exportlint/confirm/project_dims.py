@@ -75,7 +75,14 @@ def project_dims(config: Any, paths: Sequence[Path] = ()) -> list[dict]:
             params = project.forward_params(cfi, cname)
             key = (os.path.realpath(cfi.path), cname)
             entry = merged.setdefault(key, {"path": key[0], "class": cname, "dims": {}, "where": []})
-            for k, dims in ec.dynamic.items():
+            declared = dict(ec.dynamic)
+            if "*" in declared:  # dynamic_shapes=ds: the dict literal assigned to ds before the call
+                named = _named_declaration(fi.path, ec.line)
+                if named:
+                    declared.pop("*")
+                    for k, dims in named.items():
+                        declared.setdefault(k, set()).update(dims)
+            for k, dims in declared.items():
                 ints = sorted(d for d in dims if isinstance(d, int) and d >= 0)
                 if not ints or not isinstance(k, str):
                     continue
@@ -115,3 +122,45 @@ def dims_for(entries: list[dict], cls_path: str, cls_name: str) -> Optional[dict
         if e.get("class") == cls_name and e.get("path") == real:
             return e
     return None
+
+
+_TREES: dict[str, Any] = {}
+
+
+def _named_declaration(path: str, line: int) -> dict[str, set]:
+    """``export(..., dynamic_shapes=ds)`` / ``dynamic_axes=axes`` at ``line`` where ``ds`` is a
+    name: the dims of the dict literal last assigned to it before the call, in the same
+    function (or module). {} when it is not such a literal."""
+    import ast
+
+    from exportlint.confirm.locate import innermost_function
+    from exportlint.semantics.index import _dims
+
+    tree = _TREES.get(path)
+    if tree is None:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                tree = ast.parse(fh.read())
+        except (OSError, SyntaxError, ValueError):
+            return {}
+        _TREES[path] = tree
+    scope = innermost_function(tree, line) or tree
+    out: dict[str, set] = {}
+    for call in ast.walk(scope):
+        if not (isinstance(call, ast.Call) and call.lineno == line):
+            continue
+        for kw in call.keywords:
+            if kw.arg not in ("dynamic_shapes", "dynamic_axes") or not isinstance(kw.value, ast.Name):
+                continue
+            value = None
+            for node in ast.walk(scope):
+                if isinstance(node, ast.Assign) and node.lineno < line and isinstance(node.value, ast.Dict) and any(
+                        isinstance(t, ast.Name) and t.id == kw.value.id for t in node.targets):
+                    if value is None or node.lineno > value.lineno:
+                        value = node
+            if value is None:
+                continue
+            for k, v in zip(value.value.keys, value.value.values):
+                if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    out.setdefault(k.value, set()).update(_dims(v, kw.arg))
+    return out
