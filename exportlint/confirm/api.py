@@ -567,9 +567,10 @@ def _hits(tr: TargetResult) -> list[_Hit]:
 
 
 _CONFIRMABLE = re.compile(r"^EXL[1-4]\d\d$")
-#: divergences placed where the values first differ: the cause (a value baked into a constant)
-#: may lie earlier, so they never refute a finding on another line
-_SYMPTOM_HOWS = ("first-diverging-line", "first-diverging-onnx-line", "first-diverging-onnx-value")
+#: divergences placed where the values first differ (or where onnxruntime raised): the cause (a
+#: value baked into a constant) may lie earlier, so they never refute a finding on another line
+_SYMPTOM_HOWS = ("first-diverging-line", "first-diverging-onnx-line", "first-diverging-onnx-value",
+                 "onnx-node-source")
 _SPANS: dict[str, list[tuple[int, int]]] = {}
 
 
