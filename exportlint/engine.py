@@ -685,12 +685,34 @@ def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, No
     gc.set_threshold(max(t[0], 50_000), max(t[1], 20), max(t[2], 100))
 
 
+#: INTERNAL TEST HOOK, not a feature: a worker process that is about to lint a file whose path
+#: ends with this value kills itself with SIGSEGV, standing in for a native crash the guards of
+#: isolation.py do not predict (none is known: tests/test_robustness.py uses it to check that
+#: the run survives one, see workers.py). Read once at import; empty in normal runs.
+_CRASH_HOOK = os.environ.get("_EXPORTLINT_TEST_CRASH_SUFFIX", "")
+
+
+def _crashed_result(path: str, how: str, data: bytes) -> tuple[str, list[dict], list[str], list, list, dict]:
+    """A file whose analyser process died (workers.Crashed): EXL003 at its most deeply nested
+    line (the likely cause: the native parser's stack), the run goes on."""
+    from exportlint.isolation import deepest_line
+
+    line, col = deepest_line(data.decode("utf-8", "replace"))
+    msg = (f"exportlint's analyser process died with {how} while analysing this file; exportlint skipped it "
+           "(the line is the file's most deeply nested one, the likely cause)")
+    return path, [_engine_finding(path, line, col, msg, "EXL003").to_dict()], [], [], [], {}
+
+
 def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dict]:
     """item: a path, or (path, roots, call_returns). Returns findings, errors, outs (target,
     root, key), deps, returns."""
     assert _WORKER is not None
     global _PROJECT
     path, roots, call_returns = (item, (), None) if isinstance(item, str) else item
+    if _CRASH_HOOK and path.endswith(_CRASH_HOOK):  # tests only, see _CRASH_HOOK
+        import signal
+
+        os.kill(os.getpid(), signal.SIGSEGV)
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -784,11 +806,14 @@ def lint_paths(
     codes: Optional[frozenset[str]] = None,
     stdin: Optional[tuple[str, bytes]] = None,
     progress: Optional[Callable[[int], None]] = None,
+    isolate: bool = True,
 ) -> RunResult:
     """Lint files as one project: calls between them are followed (``semantics.project``),
     findings are reported only in these files. Per file, the cache key is its content, the
     project facts, the content of the files its calls resolved through, and the argument
-    kinds of the calls other files make into it."""
+    kinds of the calls other files make into it. ``isolate`` (Linux): lint in forked worker
+    processes even for one file, so a native crash costs that file only (``workers.py``);
+    False lints small runs in this process (a caller with threads of its own)."""
     # young-generation collections every 700 allocations rescan the parse trees and indexes a
     # run keeps alive: a larger threshold cut a cold timm models+layers run's CPU time ~12%
     # (bench/speed.py --timm); restored on return (the language server calls this too)
@@ -796,7 +821,7 @@ def lint_paths(
     gc.set_threshold(max(gc_was[0], 50_000), max(gc_was[1], 20), max(gc_was[2], 100))
     try:
         return _lint_paths(files, config, jobs=jobs, use_cache=use_cache, codes=codes, stdin=stdin,
-                           progress=progress)
+                           progress=progress, isolate=isolate)
     finally:
         gc.set_threshold(*gc_was)
 
@@ -810,6 +835,7 @@ def _lint_paths(
     codes: Optional[frozenset[str]] = None,
     stdin: Optional[tuple[str, bytes]] = None,
     progress: Optional[Callable[[int], None]] = None,
+    isolate: bool = True,
 ) -> RunResult:
     from exportlint.semantics.project import join_roots, roots_digest
 
@@ -900,17 +926,24 @@ def _lint_paths(
                 linter.project_facts = facts
             items = [(p, inp[p][0], inp[p][1]) for p in todo]
             results: Iterable[tuple]
-            if n_jobs > 1 and len(items) >= 8:
+            global _WORKER
+            fork = sys.platform.startswith("linux")
+            # worker processes that may die (workers.py): with fork even a one-file run lints
+            # in one (2-4 ms), so a native crash costs that file only
+            if (n_jobs > 1 and len(items) >= 8) or (fork and isolate):
                 if pool is None:
                     import multiprocessing as mp
 
-                    method = "fork" if sys.platform.startswith("linux") else "spawn"
-                    pool = mp.get_context(method).Pool(n_jobs, initializer=_worker_init,
-                                                       initargs=(config, linter.enabled, facts))
+                    from exportlint.workers import Pool
+
+                    _WORKER = linter  # a forked worker has it; a spawned one builds its own
+                    pool = Pool(n_jobs if n_jobs > 1 and len(items) >= 8 else 1, _worker_lint,
+                                context=mp.get_context("fork" if fork else "spawn"),
+                                initializer=None if fork else _worker_init,
+                                initargs=(config, linter.enabled, facts))
                 chunk = max(1, min(16, len(items) // (n_jobs * 8) or 1))
-                results = pool.imap_unordered(_worker_lint, items, chunksize=chunk)
+                results = (_pool_answer(r, texts) for r in pool.imap_unordered(items, chunksize=chunk))
             else:
-                global _WORKER
                 _WORKER = linter
                 results = (_worker_lint(it) for it in items)
             for path, fdicts, errs, file_outs, deps, rets in results:
@@ -926,10 +959,14 @@ def _lint_paths(
             parsed += len(items)
             inp = inputs()
             todo = [p for p in readable if analysed_with.get(p) != digest_of(inp[p])]
+    except BaseException:
+        if pool is not None:
+            pool.terminate()
+            pool = None
+        raise
     finally:
         if pool is not None:
             pool.close()
-            pool.join()
     if stdin is not None:
         if linter is None:
             linter = Linter(config, codes)
@@ -959,6 +996,20 @@ def _lint_paths(
     findings.sort(key=Finding.sort_key)
     return RunResult(findings, errors, len(files) + (1 if stdin else 0), parsed, len(cached_paths),
                      time.perf_counter() - t0, unreadable)
+
+
+def _pool_answer(r: Any, texts: dict[str, bytes]) -> tuple:
+    """A worker's answer as ``_worker_lint`` returns it; a crashed or failed file as its
+    finding or internal error (the other files are not affected)."""
+    from exportlint.workers import Crashed, Failed
+
+    if isinstance(r, Crashed):
+        path = r.item[0] if isinstance(r.item, tuple) else r.item
+        return _crashed_result(path, r.how(), texts.get(path, b""))
+    if isinstance(r, Failed):
+        path = r.item[0] if isinstance(r.item, tuple) else r.item
+        return path, [], [f"{path}: internal error:\n{r.traceback}"], [], [], {}
+    return r
 
 
 def lint_source(source: str, path: str = "<string>", config: Optional[Config] = None,
