@@ -47,9 +47,33 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 # exporter. Everything else (configs, tokenizers, data pipelines) is skipped before parsing.
 _MODEL_RE = re.compile(r"\bdef\s+forward\b")
 _QUANT_CONVERT_RE = re.compile(r"\bquantization\.(?:convert|quantize|quantize_dynamic|quantize_qat|prepare|prepare_qat)\s*\(")
+#: _QUANT_CONVERT_RE without its leading ``\b`` (checked at each hit: ``_at_word_start``)
+_QUANT_CONVERT_NOB = re.compile(_QUANT_CONVERT_RE.pattern[2:])
 _EXPORT_RE = re.compile(
     r"\b(?:export|trace|trace_module|dynamo_export|draft_export|export_for_training|export_for_inference)\s*\("
 )
+
+
+def _at_word_start(rx: "re.Pattern[str]", text: str) -> bool:
+    """``re.compile(r"\b" + rx.pattern).search(text) is not None`` for a pattern that starts
+    with a word-character literal (which ``re`` then scans for quickly; see index.py)."""
+    from exportlint.semantics.index import at_word_start
+
+    return at_word_start(rx, text)
+
+
+def _has_forward_def(text: str) -> bool:
+    """``_MODEL_RE.search(text) is not None`` (the same pattern), faster: see index.py."""
+    from exportlint.semantics.index import has_forward_def
+
+    return has_forward_def(text)
+
+
+def _has_export_call(text: str) -> bool:
+    """``_EXPORT_RE.search(text) is not None`` (the same pattern), faster: see index.py."""
+    from exportlint.semantics.index import has_export_call
+
+    return has_export_call(text)
 
 
 #: CPython refuses more than 200 nested brackets; libcst's native parser instead overflows the
@@ -238,8 +262,8 @@ class Linter:
         from exportlint.suppress import parse_suppressions
 
         res = FileResult(path)
-        is_model = "forward" in text and _MODEL_RE.search(text) is not None
-        has_export = ("export" in text or "trace" in text) and _EXPORT_RE.search(text) is not None
+        is_model = _has_forward_def(text)
+        has_export = _has_export_call(text)
         sup = parse_suppressions(text)
         reported: list[Reported] = []
         module = None
@@ -255,7 +279,7 @@ class Linter:
             else:
                 ptext = text
                 tree = None
-                if project is not None and not has_export and not _QUANT_CONVERT_RE.search(text):
+                if project is not None and not has_export and not _at_word_start(_QUANT_CONVERT_NOB, text):
                     # (a file that converts a model to eager-quantized is read whole: EXL404
                     # reports at the conversion, wherever it is)
                     ptext, tree = _reduced(text, path, roots, project)
@@ -775,7 +799,7 @@ def _project_facts(files: list[str], texts: dict[str, bytes], known: Optional[di
         k = known.get(p)
         if k is None:
             data = texts.get(p, b"")
-            k = (b"export" in data or b"trace" in data) and _EXPORT_RE.search(data.decode("utf-8", "replace")) is not None
+            k = (b"export" in data or b"trace" in data) and _has_export_call(data.decode("utf-8", "replace"))
             # an ExportDB-style module's `dynamic_shapes = {...}` declares its export's dims
             k = k or (b"dynamic_shapes" in data and b"example_args" in data)
         if k:

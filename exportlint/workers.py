@@ -61,6 +61,8 @@ class Failed:
 
 def _serve(conn: Any, fn: Callable[[Any], Any], initializer: Optional[Callable[..., None]], initargs: tuple) -> None:
     """A worker: batches of items in, one answer per item out, until ``None``."""
+    # Ctrl-C reaches the whole process group: the parent stops the workers (no traceback here)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer(*initargs)
     while True:
