@@ -471,8 +471,10 @@ def one_file_main(args: argparse.Namespace) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="exl-onefile-"))
     cfg = tmp / "pyproject.toml"
     cfg.write_text(f'[tool.exportlint]\ncache-dir = "{(tmp / "c").as_posix()}"\n')
-    # pre-commit passes the changed files: here, the N largest .py files of the same folder tree
-    sib = sorted((p for p in one.parent.parent.rglob("modeling_*.py") if p != one), key=lambda p: -p.stat().st_size)
+    # pre-commit passes the changed files: here, that file and the model files that follow it
+    # in the folder tree (for bert: the next models' modeling_*.py, alphabetically)
+    sib = sorted(one.parent.parent.glob(f"*/{one.name.split('_')[0]}_*.py"))
+    sib = sib[sib.index(one) + 1:] if one in sib else sib
     hook = [str(one)] + [str(p) for p in sib[: max(args.hook_files - 1, 0)]] if args.hook_files > 1 else []
     el = [sys.executable, "-m", "exportlint", "--format", "json"]
 
@@ -511,7 +513,8 @@ def one_file_main(args: argparse.Namespace) -> int:
     n_lines = one.read_bytes().count(b"\n")
     print(f"one-file call: {one} ({n_lines} lines); exportlint code: {code}")
     if hook:
-        print(f"hook call: that file and {len(hook) - 1} more modeling_*.py of {one.parent.parent}")
+        hook_lines = sum(Path(h).read_bytes().count(b"\n") for h in hook)
+        print(f"hook call: that file and {', '.join(Path(h).name for h in hook[1:])} ({hook_lines} lines in all)")
     print(f"{n} interleaved runs of each, wall seconds median / best; load average at start {load0[0]:.1f}, "
           f"at end {os.getloadavg()[0]:.1f}")
     fm, fb = statistics.median(times[floor]), min(times[floor])
