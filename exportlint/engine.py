@@ -642,7 +642,10 @@ class Cache:
         key = config.fingerprint()
         if codes is not None:  # an explicit rule set (API callers) is part of the key too
             key += "-" + hashlib.sha256(",".join(sorted(codes)).encode()).hexdigest()[:8]
-        self.file = self.dir / f"v{__version__}-{_code_fingerprint()}-{key}.json"
+        fp = _code_fingerprint()
+        self.file = self.dir / f"v{__version__}-{fp}-{key}.json"
+        #: stored indexes of imported files (semantics/index_store.py), per exportlint code
+        self.index_dir = self.dir / f"index-v{__version__}-{fp}"
         self.entries: dict[str, list[Any]] = {}
         self.dirty = False
         try:
@@ -685,6 +688,11 @@ class Cache:
                         old.unlink()
                     except OSError:
                         pass
+            for old in self.dir.glob("index-v*"):  # and indexes of another exportlint code
+                if old != self.index_dir and old.is_dir():
+                    import shutil
+
+                    shutil.rmtree(old, ignore_errors=True)
             fd, tmp = tempfile.mkstemp(dir=self.dir, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(self.entries, fh, separators=(",", ":"))
@@ -699,6 +707,9 @@ class Cache:
 
 _WORKER: Optional[Linter] = None
 _PROJECT: Any = None
+#: the cache's folder of stored indexes of imported files (semantics/index_store.py), set by
+#: lint_paths when the cache is on; forked workers inherit it, spawned ones do without
+_INDEX_DIR: Optional[str] = None
 
 
 def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, None, None)) -> None:
@@ -746,6 +757,7 @@ def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dic
         from exportlint.semantics.project import Project
 
         _PROJECT = Project(keep_texts=False)
+    _PROJECT.store_dir = _INDEX_DIR
     r = _WORKER.lint_bytes(data, path, project=_PROJECT, roots=roots, call_returns=call_returns)
     outs = [(t, root, key) for (t, root), key in zip(r.outs, r.out_keys)]
     return path, [f.to_dict() for f in r.findings], r.errors, outs, sorted(r.deps), r.returns
@@ -865,6 +877,8 @@ def _lint_paths(
 
     t0 = time.perf_counter()
     cache = Cache(config, codes) if use_cache else None
+    global _INDEX_DIR
+    _INDEX_DIR = str(cache.index_dir) if cache is not None else None
     findings_of: dict[str, list[Finding]] = {}
     findings: list[Finding] = []
     errors: list[str] = []

@@ -124,6 +124,8 @@ class Project:
         self.keep_texts = keep_texts
         #: installed-packages roots -> the top-level packages of the files added from them
         self._installed: dict[Path, set[str]] = {}
+        #: a folder of stored indexes (``index_store``: the engine's cache), or None
+        self.store_dir: Optional[str] = None
         for f in files:
             self.add_file(f)
 
@@ -191,7 +193,16 @@ class Project:
             text = data.decode("utf-8", "replace")  # not kept: the index is what matters
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         self.digests[ap] = digest
-        fi = index_source(text, ap, module, is_pkg, digest)
+        store = self.store_dir
+        fi = None
+        if store is not None:
+            from exportlint.semantics import index_store
+
+            fi = index_store.load(store, ap, module, is_pkg, digest)
+        if fi is None:
+            fi = index_source(text, ap, module, is_pkg, digest)
+            if store is not None:
+                index_store.save(store, fi)
         self._by_module.setdefault(module, fi)
         return fi
 
