@@ -727,11 +727,15 @@ def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, No
 _CRASH_HOOK = os.environ.get("_EXPORTLINT_TEST_CRASH_SUFFIX", "")
 
 
-def _crashed_result(path: str, how: str, data: bytes) -> tuple[str, list[dict], list[str], list, list, dict]:
+def _crashed_result(path: str, how: str, data: bytes, linter: Linter) -> tuple[str, list[dict], list[str], list, list, dict]:
     """A file whose analyser process died (workers.Crashed): EXL003 at its most deeply nested
-    line (the likely cause: the native parser's stack), the run goes on."""
+    line (the likely cause: the native parser's stack), unless EXL003 is off for it; the run
+    goes on."""
     from exportlint.isolation import deepest_line
 
+    ignored = linter.config.ignored_for_path(_relpath(path, linter.config.root))
+    if "EXL003" not in linter.enabled or any("EXL003".startswith(p) or p == "ALL" for p in ignored or ()):
+        return path, [], [], [], [], {}
     line, col = deepest_line(data.decode("utf-8", "replace"))
     msg = (f"exportlint's analyser process died with {how} while analysing this file; exportlint skipped it "
            "(the line is the file's most deeply nested one, the likely cause)")
@@ -989,7 +993,7 @@ def _lint_paths(
                                 initializer=None if fork else _worker_init,
                                 initargs=(config, linter.enabled, facts))
                 chunk = max(1, min(16, len(items) // (n_jobs * 8) or 1))
-                results = (_pool_answer(r, texts) for r in pool.imap_unordered(items, chunksize=chunk))
+                results = (_pool_answer(r, texts, linter) for r in pool.imap_unordered(items, chunksize=chunk))
             else:
                 _WORKER = linter
                 results = (_worker_lint(it) for it in items)
@@ -1047,14 +1051,14 @@ def _lint_paths(
                      time.perf_counter() - t0, unreadable)
 
 
-def _pool_answer(r: Any, texts: dict[str, bytes]) -> tuple:
+def _pool_answer(r: Any, texts: dict[str, bytes], linter: Linter) -> tuple:
     """A worker's answer as ``_worker_lint`` returns it; a crashed or failed file as its
     finding or internal error (the other files are not affected)."""
     from exportlint.workers import Crashed, Failed
 
     if isinstance(r, Crashed):
         path = r.item[0] if isinstance(r.item, tuple) else r.item
-        return _crashed_result(path, r.how(), texts.get(path, b""))
+        return _crashed_result(path, r.how(), texts.get(path, b""), linter)
     if isinstance(r, Failed):
         path = r.item[0] if isinstance(r.item, tuple) else r.item
         return path, [], [f"{path}: internal error:\n{r.traceback}"], [], [], {}

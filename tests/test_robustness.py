@@ -175,6 +175,10 @@ def test_a_worker_that_dies_costs_its_file_only(tmp_path, jobs, n_ok):
                             "concise", "-j", jobs], capture_output=True, text=True, timeout=120, env=env)
             for _ in range(2)]
     assert [o.returncode for o in outs] == [1, 1] and outs[0].stdout == outs[1].stdout == r.stdout
+    # EXL003 turned off: the crashed file is silent like any other EXL003, the rest is reported
+    off = subprocess.run([sys.executable, "-m", "exportlint", str(tmp_path), "--no-cache", "--format", "concise",
+                          "-j", jobs, "--ignore", "EXL003"], capture_output=True, text=True, timeout=120, env=env)
+    assert off.returncode == 1 and "native_crash.py" not in off.stdout and off.stdout.count("EXL102") == n_ok
 
 
 def test_pool_reruns_the_batch_of_a_dead_worker(tmp_path):
