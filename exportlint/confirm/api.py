@@ -7,6 +7,8 @@ findings:
 - ``confirmed``: an exporter the finding names failed or diverged at the finding's lines;
 - ``refuted``: the finding's line ran, and the exporters it names passed with no divergence
   (or failed/diverged somewhere else);
+- ``untested``: a device-placement finding (EXL301-EXL303) whose line ran in a passing export:
+  the trial export runs on one device, so it cannot show a failure that needs a second one;
 - ``not-reached``: the file was loaded by a target but the line did not run for these inputs
   (or every exporter stopped before it);
 - new ``EXL901`` findings for failures no static finding predicted, ``EXL902`` for silent
@@ -694,6 +696,10 @@ def join_findings(config: Any, findings: list[Finding], results: list[TargetResu
                     continue
                 if not ran:
                     per_exp.setdefault(e, "not-reached")
+                elif o.status in ("pass", "diverged") and f.code in _DEVICE_RULES:
+                    # the trial export runs on one device (CPU): an outcome that is not a device
+                    # error cannot show a hazard that needs a second one (neither confirms nor refutes)
+                    per_exp.setdefault(e, "untested")
                 elif o.status == "pass":
                     per_exp[e] = "refuted"
                 elif o.status == "diverged" and all(h.path and h.how not in _SYMPTOM_HOWS
@@ -706,7 +712,7 @@ def join_findings(config: Any, findings: list[Finding], results: list[TargetResu
                 f.details.setdefault("confirm", {})["flipped_by"] = tr.flips[key]
         if per_exp:
             vals = set(per_exp.values())
-            f.verdict = "confirmed" if "confirmed" in vals else "refuted" if "refuted" in vals else "not-reached"
+            f.verdict = next((v for v in ("confirmed", "refuted", "untested") if v in vals), "not-reached")
             c = f.details.setdefault("confirm", {})
             c["exporters"] = per_exp
             if evidence:
