@@ -1177,3 +1177,29 @@ class M(nn.Module):
 """
     found = [(f.code, set(f.exporters)) for f in lint(src)]
     assert found == [("EXL101", {"export-strict", "export-nonstrict", "onnx-dynamo"})]
+
+
+def test_exl116_follows_parallel_assignment():
+    """timm mobilevit: `new_h, new_w = math.ceil(H / p) * p, math.ceil(W / p) * p` then a reshape
+    to `new_h // p`. Measured (torch 2.13, H/W declared dynamic, checked at 18x22): strict and
+    non-strict fail with `Constraints violated (h, w)`, the legacy export runs only at the
+    example size (onnxruntime: Reshape fails), onnx-dynamo exports and matches."""
+    src = """
+import math
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+class M(nn.Module):
+    def forward(self, x):
+        B, C, H, W = x.shape
+        new_h, new_w = math.ceil(H / 2) * 2, math.ceil(W / 2) * 2
+        n_h, n_w = new_h // 2, new_w // 2
+        if new_h != H or new_w != W:
+            x = F.interpolate(x, size=(new_h, new_w), mode="bilinear")
+        return x.reshape(B * C * n_h, 2, n_w, 2)
+"""
+    found = [f for f in lint(src) if f.code == "EXL116"]
+    assert {(f.line, f.column) for f in found} == {(line_of(src, "new_h, new_w ="), 24),
+                                                   (line_of(src, "new_h, new_w ="), 46)}
+    assert all("onnx-dynamo" not in f.exporters and "onnx-legacy" in f.exporters for f in found)
