@@ -43,8 +43,10 @@ def _local_values(fn) -> dict[str, list[cst.BaseExpression]]:
     out: dict[str, list[cst.BaseExpression]] = {}
     for name, value, _ in assignments_in_scope(fn.node):
         out.setdefault(name, []).append(value)
+    plain = set(out)
     for name, value in _parallel_assignments(fn.node.body):
-        out.setdefault(name, []).append(value)
+        if name not in plain:  # names also assigned plainly keep what they had (no new ambiguity)
+            out.setdefault(name, []).append(value)
     return out
 
 
