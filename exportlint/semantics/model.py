@@ -361,12 +361,16 @@ class SemanticModel:
 
     def exporters_at(self, node: cst.CSTNode, fn: Optional[cst.FunctionDef]) -> Optional[frozenset]:
         """The exporters under which `node` (inside function `fn`) runs: None for every exporter."""
-        out: Optional[frozenset] = self.fn_only.get(id(fn)) if fn is not None else None
+        owner = None
         for f in self.functions:
-            s = f.node_only.get(id(node))
-            if s is not None:
-                out = s if out is None else (out & s)
+            if id(node) in f.kinds or id(node) in f.node_only:
+                owner = f
                 break
+        key = id(owner.node) if owner is not None else (id(fn) if fn is not None else None)
+        out: Optional[frozenset] = self.fn_only.get(key) if key is not None else None
+        s = owner.node_only.get(id(node)) if owner is not None else None
+        if s is not None:
+            out = s if out is None else (out & s)
         return out
 
     def _project_module(self, name: str) -> bool:
