@@ -1203,3 +1203,24 @@ class M(nn.Module):
     assert {(f.line, f.column) for f in found} == {(line_of(src, "new_h, new_w ="), 24),
                                                    (line_of(src, "new_h, new_w ="), 46)}
     assert all("onnx-dynamo" not in f.exporters and "onnx-legacy" in f.exporters for f in found)
+
+
+def test_guard_anywhere_in_the_test_narrows_it():
+    """`x.sum() > 0 and not torch.jit.is_tracing()`: under the legacy tracer the test is False
+    whatever the data (the tracer still warns on the conversion, but the traced program is the
+    same for every input), so only torch.export and onnx-dynamo depend on the data."""
+    src = """
+import torch
+from torch import nn
+
+class M(nn.Module):
+    def forward(self, x):
+        if x.sum() > 0 and not torch.jit.is_tracing():
+            return x
+        if not torch.jit.is_tracing() and x.mean() > 0:
+            return -x
+        return x * 2
+"""
+    found = {f.line: set(f.exporters) for f in lint(src) if f.code == "EXL101"}
+    assert found == {line_of(src, "x.sum() > 0"): {"export-strict", "export-nonstrict", "onnx-dynamo"},
+                     line_of(src, "x.mean() > 0"): {"export-strict", "export-nonstrict", "onnx-dynamo"}}

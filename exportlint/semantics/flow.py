@@ -300,10 +300,9 @@ class FunctionFacts:
             k = self._test(st.test)
             self.branches.append(Branch(st.test, k, construct, st, self._culprit.get(id(st.test))))
         elif has_plain_part(st.test, self.imports, self.model.guard_helpers):
-            # `if not torch.jit.is_tracing() and n == m:`: the plain part is tested only where the
-            # guards let it through (never report on the guard itself)
-            where = sides[1] if isinstance(st.test, cst.BooleanOperation) and isinstance(st.test.operator, cst.Or) \
-                else sides[0]
+            # `if not torch.jit.is_tracing() and n == m:`: the plain part decides the branch only
+            # where both sides can run (never report on the guard itself)
+            where = sides[0] & sides[1]
             if self._narrow(where, (st.test,)):
                 k = self._test(st.test)
                 self.branches.append(Branch(st.test, k, construct, st, self._culprit.get(id(st.test))))
