@@ -364,6 +364,10 @@ class Linter:
             pos = resolve_positions(module, ptext, items)
             for r in reported:
                 exps = tuple(e for e in r.exporters if e in self.targets)
+                only = model.exporters_at(r.node, r.anchor[0] if r.anchor else None)
+                if only is not None:
+                    # under an export guard (`if not torch.jit.is_tracing():`): only where it runs
+                    exps = tuple(e for e in exps if e in only)
                 if r.exporters and not exps:
                     continue  # breaks only exporters this project does not target
                 line, col, eline, ecol = pos.get(id(r.node), (1, 1, 1, 1))
