@@ -7,6 +7,7 @@ quote the messages): the false-alarm reproducers are patterns all four exporters
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 from conftest import lint
@@ -1224,3 +1225,70 @@ class M(nn.Module):
     found = {f.line: set(f.exporters) for f in lint(src) if f.code == "EXL101"}
     assert found == {line_of(src, "x.sum() > 0"): {"export-strict", "export-nonstrict", "onnx-dynamo"},
                      line_of(src, "x.mean() > 0"): {"export-strict", "export-nonstrict", "onnx-dynamo"}}
+
+
+def test_exl404_conversion_in_another_file_of_the_project(tmp_path):
+    # the torchvision layout: the model file has QuantStub; a helper in another file converts
+    # (measured, torch 2.13: strict fails at `x = self.quant(x)` of the converted model)
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    model = textwrap.dedent("""
+    import torch
+    from torch.ao.quantization import DeQuantStub, QuantStub
+    from .utils import quantize_model
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quant = QuantStub()
+            self.ff = torch.ao.nn.quantized.FloatFunctional()
+            self.conv = torch.nn.Conv2d(3, 3, 1)
+            self.dequant = DeQuantStub()
+
+        def forward(self, x):
+            x = self.quant(x)
+            return self.dequant(self.ff.add(self.conv(x), x))
+
+    def build(quantize=False):
+        m = Net()
+        if quantize:
+            quantize_model(m)
+        return m
+    """)
+    utils = textwrap.dedent("""
+    import torch
+
+    def quantize_model(model):
+        model.qconfig = torch.ao.quantization.get_default_qconfig("x86")
+        torch.ao.quantization.prepare(model, inplace=True)
+        torch.ao.quantization.convert(model, inplace=True)
+    """)
+    (pkg / "net.py").write_text(model)
+    (pkg / "utils.py").write_text(utils)
+    res = lint_paths([str(pkg / "net.py"), str(pkg / "utils.py")], Config(), use_cache=False, jobs=1)
+    at = sorted((os.path.basename(x.path), x.line) for x in res.findings if x.code == "EXL404")
+    conv_line = line_of(utils, "quantization.convert(model")
+    assert at == [("net.py", line_of(model, "x = self.quant(x)")), ("utils.py", line_of(utils, "quantization.prepare(model")),
+                  ("utils.py", conv_line)]
+    stub = next(x for x in res.findings if x.code == "EXL404" and x.path.endswith("net.py"))
+    assert f"utils.py:{conv_line}" in stub.message
+    # FloatFunctional alone is no class finding; without the converting file, nothing at all
+    res = lint_paths([str(pkg / "net.py")], Config(), use_cache=False, jobs=1)
+    assert [x for x in res.findings if x.code == "EXL404"] == []
+
+
+def test_quant_conversion_fact_reads_the_import_form(tmp_path):
+    from exportlint.engine import _quant_conversion
+
+    a = tmp_path / "a.py"
+    text = ("from torch.ao.quantization import (\n    get_default_qconfig,\n    convert as to_int8,\n)\n\n"
+            "def convert(m):\n    return m\n\ndef q(m):\n    return to_int8(m)\n")
+    assert _quant_conversion([str(a)], {str(a): text.encode()}) == (str(a), 10)
+    # quantize_dynamic / prepare leave QuantStubs identities: no static conversion
+    b = tmp_path / "b.py"
+    other = "import torch\nm = torch.ao.quantization.quantize_dynamic(m)\ndef convert(x):\n    return x\nconvert(1)\n"
+    assert _quant_conversion([str(b)], {str(b): other.encode()}) is None
