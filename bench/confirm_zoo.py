@@ -75,7 +75,7 @@ def main() -> int:
                     else:
                         line = "(no line)"
                 print(f"{name:28s} {e:17s} {o.status:8s} {o.seconds or 0:6.1f}s  {line}")
-                if o.status in ("fail", "diverged", "timeout"):
+                if o.status in ("fail", "diverged", "timeout") or o.message:
                     print(f"{'':28s}   {o.message[:220]}")
         print(res.summary_line())
     wall = time.perf_counter() - t0

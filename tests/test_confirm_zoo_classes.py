@@ -115,3 +115,40 @@ def test_a_binding_error_of_the_projects_own_call_is_placed_there(tmp_path):
         assert locate(e, "onnx-legacy", users) is None
     else:
         raise AssertionError("expected a binding error")
+
+
+@needs_torch
+def test_a_script_object_the_exporter_cannot_flatten_is_placed_at_the_op_that_uses_it(tmp_path):
+    import torch
+    import torch.ao.quantization as q
+
+    from exportlint.confirm.script_objects import locate_script_object_use
+
+    mod, f = _load(tmp_path, "qcase", """
+        import torch
+
+        class Mlp(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc1 = torch.nn.Linear(4, 8)
+                self.fc2 = torch.nn.Linear(8, 2)
+
+            def forward(self, x):
+                x = x * 2
+                h = torch.relu(self.fc1(x))
+                return self.fc2(h)
+    """)
+    m = q.quantize_dynamic(mod.Mlp().eval(), {torch.nn.Linear}, dtype=torch.qint8)
+    x = torch.randn(3, 4)
+    try:  # measured: fails before tracing, no frame of the model on the stack
+        torch.export.export(m, (x,), strict=False)
+    except Exception as e:  # noqa: BLE001
+        exc = e
+    else:
+        pytest.skip("this torch exports quantized packed params")
+    users = UserFiles([str(tmp_path)])
+    assert locate(exc, "export-nonstrict", users) is None
+    loc = locate_script_object_use(m, (x,), {}, str(exc), users)
+    assert loc is not None and loc.line == _line(f, "self.fc1(x)"), loc
+    # a message naming no TorchScript class: nothing to look for
+    assert locate_script_object_use(m, (x,), {}, "some other error", users) is None

@@ -1161,6 +1161,15 @@ def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: d
             if exporter == "onnx-legacy":
                 a, _ = clone_inputs(args, kwargs)
                 return locate_legacy_op(exc, pristine.fresh(), a, users)
+            if "__torch__.torch.classes." in text:
+                # a TorchScript object in the module's state (quantized packed params): the
+                # exporter fails before tracing; the op that takes the object has the line
+                from exportlint.confirm.script_objects import locate_script_object_use
+
+                a, k = clone_inputs(args, kwargs)
+                loc = locate_script_object_use(pristine.fresh(), a, k, text, users)
+                if loc:
+                    return loc
             if "DispatchError" in names or "step 3/3" in text:
                 a, k = clone_inputs(args, kwargs)
                 loc = locate_dispatch_node(exc, pristine.fresh(), a, k, ds, users)
