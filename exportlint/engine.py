@@ -69,25 +69,50 @@ def _max_nesting(text: str) -> int:
 
 def _python_syntax_error(text: str, path: str) -> Optional[SyntaxError]:
     """CPython's own verdict (exact line and column), or None when it compiles."""
+    return _python_syntax_check(text, path)[0]
+
+
+#: digests of texts that compiled in this process: a project run re-analyses a file in later
+#: rounds from the same text, and CPython's verdict on it does not change
+_COMPILED: set[str] = set()
+
+
+def _checked_syntax(text: str, path: str) -> tuple[Optional[SyntaxError], Any]:
+    """``_python_syntax_check`` once per text and process: (None, None) when this text
+    compiled before (the tree was used then: the file's index is cached by content)."""
+    key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    if key in _COMPILED:
+        return None, None
+    err, tree = _python_syntax_check(text, path)
+    if err is None:
+        if len(_COMPILED) > 100_000:  # long sessions (the language server)
+            _COMPILED.clear()
+        _COMPILED.add(key)
+    return err, tree
+
+
+def _python_syntax_check(text: str, path: str) -> tuple[Optional[SyntaxError], Any]:
+    """(CPython's verdict or None, the file's ``ast.Module`` when it compiles). The tree is
+    the whole file's: the project index reads it instead of parsing a skeleton again."""
     from exportlint.isolation import python_limits
 
     try:
         with python_limits():  # what `import` accepts, not the lint thread's raised limit
-            compile(text, path, "exec", 0x400, dont_inherit=True)  # ast.PyCF_ONLY_AST
+            tree = compile(text, path, "exec", 0x400, dont_inherit=True)  # ast.PyCF_ONLY_AST
     except SyntaxError as e:
-        return e
+        return e, None
     except ValueError as e:  # NUL bytes
         err = SyntaxError(str(e))
         err.lineno, err.offset = 1, 1
-        return err
+        return err, None
     except (RecursionError, MemoryError) as e:  # deeper than CPython's parser accepts
         from exportlint.isolation import deepest_line
 
         err = SyntaxError(f"Python's parser refuses it: {type(e).__name__}: {e}")
         err.lineno, err.offset = deepest_line(text)
         err.too_deep = True  # type: ignore[attr-defined]
-        return err
-    return None
+        return err, None
+    return None, tree
 
 
 def _syntax_finding(path: str, err: SyntaxError) -> Finding:
@@ -248,7 +273,7 @@ class Linter:
         if is_model or has_export or roots:
             # always: CPython places syntax errors exactly, and refuses code too deep for it
             # (and for libcst's native parser: isolation.py) in a few % of libcst's time
-            err = _python_syntax_error(text, path)
+            err, ast_tree = _checked_syntax(text, path)
             if err is not None:
                 if ("EXL003" if getattr(err, "too_deep", False) else "EXL001") in self.enabled:
                     res.findings.append(_syntax_finding(path, err))
@@ -258,7 +283,8 @@ class Linter:
                 if project is not None and not has_export and not _QUANT_CONVERT_RE.search(text):
                     # (a file that converts a model to eager-quantized is read whole: EXL404
                     # reports at the conversion, wherever it is)
-                    ptext, tree = _reduced(text, path, roots, project)
+                    ptext, tree = _reduced(text, path, roots, project, ast_tree)
+                ast_tree = None
                 try:
                     module = None
                     if ptext is not text:
@@ -470,15 +496,16 @@ def _keep_parsed(text: str, m: "cst.Module") -> None:
         _MODULES_CHARS[0] += len(text)
 
 
-def _reduced(text: str, path: str, roots: Any, project: Any) -> tuple[str, Any]:
+def _reduced(text: str, path: str, roots: Any, project: Any, ast_tree: Any = None) -> tuple[str, Any]:
     """(text to parse with libcst, the file's index or None): the bodies no export entry of
     the file can reach are blanked (``semantics.reduce``); lines and columns of the rest are
-    kept. The index (with the outline) is cached by content, so a re-analysis reads no ast."""
+    kept. The index (with the outline) is cached by content, so a re-analysis reads no ast;
+    ``ast_tree``: the whole file's tree when the syntax check just built it."""
     from exportlint.semantics.index import index_source
     from exportlint.semantics.reduce import reduce_source
 
     mod, is_pkg = project.add_file(path, text)
-    fi = index_source(text, os.path.abspath(path), mod, is_pkg)
+    fi = index_source(text, os.path.abspath(path), mod, is_pkg, tree=ast_tree)
     if not fi.ok or fi.outline is None:
         return text, fi
     try:

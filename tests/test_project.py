@@ -332,7 +332,7 @@ def test_reduce_changes_no_finding(tmp_path):
     key = lambda f: (f.path, f.line, f.column, f.code, f.message)  # noqa: E731
     reduced = sorted(map(key, lint_paths(files, Config(), jobs=1, use_cache=False).findings))
     orig = engine._reduced
-    engine._reduced = lambda text, path, roots, project: (text, None)
+    engine._reduced = lambda text, path, roots, project, *_: (text, None)
     try:
         full = sorted(map(key, lint_paths(files, Config(), jobs=1, use_cache=False).findings))
     finally:
@@ -382,7 +382,7 @@ def test_reduce_on_odd_sources(tmp_path, src):
     key = lambda f: (f.line, f.column, f.code, f.message)  # noqa: E731
     r1 = lint_paths([str(p)], Config(), jobs=1, use_cache=False)
     orig = engine._reduced
-    engine._reduced = lambda text, path, roots, project: (text, None)
+    engine._reduced = lambda text, path, roots, project, *_: (text, None)
     try:
         r2 = lint_paths([str(p)], Config(), jobs=1, use_cache=False)
     finally:

@@ -123,6 +123,50 @@ def skeleton_and_docs(text: str, code: Optional[list[str]] = None) -> tuple[str,
     return "".join(out), ends, docs
 
 
+def _statements(body: list) -> Iterable[ast.AST]:
+    """Every statement at any depth (defs and classes only occur as statements: no walk of
+    expressions needed)."""
+    stack = list(reversed(body))
+    while stack:
+        st = stack.pop()
+        yield st
+        for sub in ("handlers", "cases", "finalbody", "orelse", "body"):
+            b = getattr(st, sub, None)
+            if b:
+                stack.extend(reversed(b))
+
+
+def docs_of_tree(tree: ast.Module, text: str) -> list[tuple[int, int]]:
+    """The docstring spans ``skeleton_and_docs`` finds, from the whole file's tree: the first
+    statement of a function's or class's body, on lines of its own after the header, a
+    string (or implicitly joined strings) spanning several lines and nothing else on them
+    but whitespace, backslashes and comments, its first line opening with a triple quote."""
+    lines: Optional[list[str]] = None
+    out: list[tuple[int, int]] = []
+    for node in _statements(tree.body):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or not node.body:
+            continue
+        first = node.body[0]
+        if not isinstance(first, ast.Expr) or first.end_lineno is None or first.end_lineno <= first.lineno:
+            continue
+        v = first.value
+        if not (isinstance(v, ast.JoinedStr) or (isinstance(v, ast.Constant) and isinstance(v.value, (str, bytes)))):
+            continue
+        if lines is None:
+            lines = split_lines(text)
+        a, b = first.lineno, first.end_lineno
+        if b > len(lines) or len(node.body) > 1 and node.body[1].lineno <= b:
+            continue
+        la = lines[a - 1].encode("utf-8", "surrogatepass")
+        if la[: first.col_offset].strip() or not _DOC_START.match(lines[a - 1].lstrip()):
+            continue
+        rest = lines[b - 1].encode("utf-8", "surrogatepass")[first.end_col_offset:].strip()
+        if rest and not rest.startswith(b"#") and rest != b"\\":
+            continue
+        out.append((a, b))
+    return sorted(out)
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as Python's tokenizer counts them (``str.splitlines`` also splits on form feeds
     and other separators, which would shift ``ast`` line numbers)."""
@@ -236,15 +280,47 @@ class Outline:
 def _func(fn: ast.AST, ends: Optional[dict[int, int]] = None) -> Func:
     start = min([fn.lineno] + [d.lineno for d in fn.decorator_list])
     first = fn.body[0]
-    body = first.lineno if first.lineno > _header_end(fn) else 0
+    # (a decorated nested def first in the body starts at its decorator)
+    first_line = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", ())])
+    body = first_line if first_line > _header_end(fn) else 0
     end = (ends or {}).get(fn.lineno, fn.end_lineno)
     return Func(fn.name, start, max(end, fn.end_lineno), body)
 
 
-def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[int, int]] = None) -> Outline:
+def _skeleton_end(st: ast.AST, code: list[str]) -> int:
+    """The last line a statement of the whole file's tree has in ``skeleton``'s tree, where
+    the body of every function but ``__init__`` becomes one ``...`` on the first line of its
+    body that holds more than strings and comments (``code``: ``code_lines``)."""
+    while True:
+        if isinstance(st, _FUNCS) and st.name != "__init__" and st.body:
+            first = st.body[0]
+            a = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", ())])
+            for ln in range(a, min(st.end_lineno, len(code)) + 1):
+                if code[ln - 1].strip():
+                    return ln
+            return st.end_lineno
+        last = None
+        for sub in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for x in getattr(st, sub, None) or ():
+                if last is None or x.lineno >= last.lineno:
+                    last = x
+        if last is None:
+            return st.end_lineno
+        st = last
+
+
+def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[int, int]] = None,
+            whole_code: Optional[list[str]] = None) -> Outline:
     """Spans of the file's functions, classes and assignments; with ``ends`` (from
-    ``skeleton``) the tree may be the skeleton's."""
+    ``skeleton``) the tree may be the skeleton's; with ``whole_code`` (``code_lines``) the
+    tree is the whole file's and the spans are the ones its skeleton gives."""
     o = Outline(lines=n_lines)
+    if whole_code is not None and len(whole_code) == n_lines:
+        def end_of(st: ast.AST) -> int:
+            return _skeleton_end(st, whole_code)
+    else:
+        def end_of(st: ast.AST) -> int:
+            return st.end_lineno
     blines: Optional[list[bytes]] = None
     body = tree.body
     for i, st in enumerate(body):
@@ -264,7 +340,7 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
                         f.drop = _init_drop(item, blines, ends)
                     methods.append(f)
                 else:
-                    other.append((item.lineno, item.end_lineno))
+                    other.append((item.lineno, end_of(item)))
             o.classes[st.name] = (methods, other)
         elif isinstance(st, (ast.Assign, ast.AnnAssign)):
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
@@ -277,7 +353,7 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
             else:
                 o.other.append((st.lineno, st.end_lineno))
         else:
-            o.other.append((st.lineno, st.end_lineno))
+            o.other.append((st.lineno, end_of(st)))
     return o
 
 
