@@ -316,8 +316,10 @@ def test_reduce_keeps_lines_and_reached_code():
     kept = {i for i, (a, b) in enumerate(zip(lines, rl)) if a == b and a.strip()}
     body = lambda s: next(i for i, ln in enumerate(lines) if s in ln)  # noqa: E731
     for s in ("if x.sum() > 0:", "x = helper(x)", 'return x * TABLE["a"]', "self.proj = make()",
-              'self.register_buffer("scale"', "TABLE = {", "def no_weight_decay"):
+              'self.register_buffer("scale"', "TABLE = {"):
         assert body(s) in kept, s
+    # a removed function keeps its name and line; its header shrinks (reduce.COMPACT_HEADERS)
+    assert rl[body("def no_weight_decay")].strip() == "def no_weight_decay():"
     for s in ("model = Net(**kwargs)", "model.load()", "n = d * 2", 'return {"scale"}', "UNUSED = dict", "print(\"small\")"):
         assert body(s) not in kept, s
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: methods always kept on a class that defines a forward
@@ -183,12 +183,25 @@ class Func:
     #: for ``__init__``: statements the semantic model does not read (spans), when the
     #: function is kept
     drop: list = field(default_factory=list)
+    #: the line of ``def`` (after the decorators)
+    def_line: int = 0
+    #: for ``__init__``: its parameter list as the model reads it (names, and the defaults
+    #: that may be literals; no annotations), on one line; None when it cannot be written so
+    sig: Optional[str] = None
+    #: for ``__init__``: ``self.x = <value>`` statements written shorter (``_init_drop``)
+    shrink: list = field(default_factory=list)
 
 
 #: what the model reads in ``__init__``: ``self.x = ...`` and these ``self.<call>(...)``
 _INIT_CALLS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
 #: set False to keep ``__init__`` bodies whole
 PRUNE_INIT = True
+#: set False to keep the headers of functions as written. The headers of removed functions
+#: become ``def name():`` (the model reads only their names and decorators), and the
+#: header of a kept ``__init__`` keeps only what its readers use (``_compact_sig``): timm's
+#: signatures are long (annotated, defaulted parameters on lines of their own)
+COMPACT_HEADERS = True
+_DEF_HEAD = re.compile(r"([ \t]*(?:async[ \t]+)?def[ \t]+)([^\W\d]\w*)[ \t]*\(")
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
 
 
@@ -218,9 +231,69 @@ def _real_end(st: ast.AST, ends: Optional[dict[int, int]]) -> int:
     return end
 
 
-def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] = None) -> list[tuple[int, int]]:
+#: values of ``self.x = <value>`` the model classifies as Python config whatever they hold
+#: (``model._InitScanner._classify``: literals and these node types), unless a list, tuple
+#: or list comprehension (whose type ``flow._static_pieces`` reads)
+_CONFIG_VALUES = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp,
+                  ast.Subscript, ast.Dict, ast.Set, ast.DictComp, ast.SetComp)
+
+
+def _dotted_head(e: ast.AST) -> Optional[str]:
+    while isinstance(e, ast.Attribute):
+        e = e.value
+    return e.id if isinstance(e, ast.Name) else None
+
+
+def torch_names(tree: ast.Module) -> Optional[set]:
+    """Local names the file's module-level imports bind to torch (or torchvision, functorch):
+    what the model and the rules may resolve to a torch API. None when a star import from torch leaves it open."""
+    out: set = {"torch"}
+    stack = list(tree.body)  # module-level statements, in blocks too (not in defs or classes)
+    while stack:
+        st = stack.pop()
+        if isinstance(st, (*_FUNCS, ast.ClassDef)):
+            continue
+        for sub in ("body", "orelse", "finalbody", "handlers"):
+            stack.extend(getattr(st, sub, None) or ())
+        if isinstance(st, ast.Import):
+            for a in st.names:
+                if a.name.startswith("torch") or a.name.startswith("functorch"):
+                    out.add(a.asname or a.name.split(".", 1)[0])
+        elif isinstance(st, ast.ImportFrom) and not st.level and (st.module or "").startswith(("torch", "functorch")):
+            for a in st.names:
+                if a.name == "*":
+                    return None
+                out.add(a.asname or a.name)
+    return out
+
+
+def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: set) -> Optional[str]:
+    """A shorter value for ``self.x = <v>`` in ``__init__`` that the model and the rules read
+    as they read ``v``: a constructor call of no torch API without its arguments (only the
+    callee's name decides what the attribute is: a submodule of a local or project class,
+    or unknown), or ``0`` for a Python config value. None: keep ``v``."""
+    if isinstance(v, ast.Call):
+        head = _dotted_head(v.func)
+        if head is None or head in torchish or not (v.args or v.keywords):
+            return None
+        f = v.func
+        if f.end_lineno != f.lineno or f.lineno > len(blines):
+            return None
+        try:
+            return blines[f.lineno - 1][f.col_offset:f.end_col_offset].decode("utf-8", "surrogatepass") + "()"
+        except UnicodeDecodeError:
+            return None
+    if isinstance(v, _CONFIG_VALUES) and not (isinstance(v, ast.Constant) and v.value is Ellipsis):
+        return "0"
+    return None
+
+
+def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] = None,
+               shrink: Optional[list] = None, torchish: Optional[set] = None) -> list[tuple[int, int]]:
     """Spans of statements of ``__init__`` (at any depth) the model does not read; each
-    occupies its lines alone (no other statement, no block header shares them)."""
+    occupies its lines alone (no other statement, no block header shares them). With
+    ``shrink``, also the ``self.x = <value>`` statements (alone on their lines) whose value
+    can be shorter (``_shrunk_value``): (first line, last line, new statement)."""
     args = fn.args.posonlyargs + fn.args.args
     if not args:
         return []
@@ -241,8 +314,17 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
                 for c in getattr(st, "cases", ()):
                     block(c.body)
                 continue
-            if _init_keeps(st, self_name):
-                continue
+            keep = _init_keeps(st, self_name)
+            new = None
+            if keep:
+                if shrink is None or torchish is None or not isinstance(st, ast.Assign) or len(st.targets) != 1:
+                    continue
+                t = st.targets[0]
+                if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name):
+                    continue
+                new = _shrunk_value(st.value, blines, torchish)
+                if new is None:
+                    continue
             start = min([st.lineno] + [d.lineno for d in getattr(st, "decorator_list", ())])
             prev_end = _real_end(body[i - 1], ends) if i > 0 else 0
             nxt = body[i + 1] if i + 1 < len(body) else None
@@ -255,7 +337,10 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
                 continue
             if start == st.lineno and not starts_line(st, start):
                 continue
-            out.append((start, end))
+            if new is not None:
+                shrink.append((start, end, f"{self_name}.{st.targets[0].attr} = {new}"))
+            else:
+                out.append((start, end))
 
     block(fn.body)
     return out
@@ -284,7 +369,37 @@ def _func(fn: ast.AST, ends: Optional[dict[int, int]] = None) -> Func:
     first_line = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", ())])
     body = first_line if first_line > _header_end(fn) else 0
     end = (ends or {}).get(fn.lineno, fn.end_lineno)
-    return Func(fn.name, start, max(end, fn.end_lineno), body)
+    return Func(fn.name, start, max(end, fn.end_lineno), body, def_line=fn.lineno)
+
+
+#: defaults the model reads as "not a literal" whatever they say (``nodes.literal_value``
+#: gives MISSING for these node types): written as ``_``
+_NOT_LITERAL = (ast.Name, ast.Attribute, ast.Call, ast.BinOp, ast.BoolOp, ast.Compare, ast.Lambda, ast.IfExp,
+                ast.Subscript, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Starred)
+
+
+def _compact_sig(fn: ast.AST, blines: list[bytes]) -> Optional[str]:
+    """``(self, sizes=(1, 2, 3))`` for ``__init__``: what its readers use of its header (the
+    first parameter's name, ``model._collect_attrs``; the parameters whose default is a
+    list or tuple display, ``checks.shapes._init_defaults``, which reads only those), on one
+    line. None when a parameter is positional-only or such a default spans lines."""
+    a = fn.args
+    if a.posonlyargs or not a.args:
+        return None
+    parts = [a.args[0].arg]
+    pos = a.args
+    defs = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
+    for p, d in list(zip(pos, defs))[1:] + list(zip(a.kwonlyargs, a.kw_defaults)):
+        if not isinstance(d, (ast.Tuple, ast.List)):
+            continue
+        if d.end_lineno != d.lineno or d.lineno > len(blines):
+            return None
+        try:
+            v = blines[d.lineno - 1][d.col_offset:d.end_col_offset].decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            return None
+        parts.append(f"{p.arg}={v}")
+    return "(" + ", ".join(parts) + ")"
 
 
 def _skeleton_end(st: ast.AST, code: list[str]) -> int:
@@ -315,6 +430,7 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
     ``skeleton``) the tree may be the skeleton's; with ``whole_code`` (``code_lines``) the
     tree is the whole file's and the spans are the ones its skeleton gives."""
     o = Outline(lines=n_lines)
+    torchish: Any = False  # not computed yet
     if whole_code is not None and len(whole_code) == n_lines:
         def end_of(st: ast.AST) -> int:
             return _skeleton_end(st, whole_code)
@@ -337,7 +453,12 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
                     if item.name == "__init__" and PRUNE_INIT and text and f.body:
                         if blines is None:
                             blines = [ln.encode("utf-8", "surrogatepass") for ln in split_lines(text)]
-                        f.drop = _init_drop(item, blines, ends)
+                        if COMPACT_HEADERS and torchish is False:
+                            torchish = torch_names(tree)
+                        f.drop = _init_drop(item, blines, ends, f.shrink if COMPACT_HEADERS else None,
+                                            torchish if COMPACT_HEADERS else None)
+                        if COMPACT_HEADERS:
+                            f.sig = _compact_sig(item, blines)
                     methods.append(f)
                 else:
                     other.append((item.lineno, end_of(item)))
@@ -438,11 +559,21 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
                 done_assign.add(i)
                 (names if tn & names else init_names).update(idents(a, b))
     spans: list[tuple[int, int, bool]] = [(a, b, True) for a, b in o.docs]  # first: later spans overwrite
+    heads: list[tuple[Func, str]] = []  # (function, its new parameter list)
+    shrinks: list[tuple[int, int, str]] = []
     for f in o.funcs + [m for methods, _ in o.classes.values() for m in methods]:
         if id(f) not in kept and f.body:
             spans.append((f.body, f.end, True))
+            if COMPACT_HEADERS and f.def_line and f.body > f.def_line:
+                heads.append((f, "()"))
         elif id(f) in kept and f.drop:
             spans.extend((a, b, True) for a, b in f.drop)
+        if id(f) in kept and f.shrink and "__init__" not in names:
+            shrinks.extend(f.shrink)
+        if (id(f) in kept and f.sig is not None and f.body > f.def_line > 0 and "__init__" not in names
+                and f.name == "__init__"):
+            # (an export-path function naming __init__ may call it: then its header stays)
+            heads.append((f, f.sig))
     for i, (_, a, b) in enumerate(o.assigns):
         if i not in done_assign:
             spans.append((a, b, False))
@@ -460,6 +591,26 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         if is_body:
             nl = "\r\n" if first.endswith("\r\n") else "\n"
             out[a - 1] = f"{indent}...{nl}"
+    for a, b, new in shrinks:
+        first = out[a - 1]
+        indent = first[: len(first) - len(first.lstrip(" \t"))]
+        if not first.strip():
+            continue
+        nl = "\r\n" if first.endswith("\r\n") else "\n"
+        out[a - 1] = f"{indent}{new}{nl}"
+        for ln in range(a + 1, b + 1):
+            src = out[ln - 1]
+            out[ln - 1] = "\r\n" if src.endswith("\r\n") else ("\n" if src.endswith("\n") else "")
+    for f, sig in heads:
+        line = out[f.def_line - 1]
+        m = _DEF_HEAD.match(line)
+        if m is None or m.group(2) != f.name or (sig == "()" and out[f.body - 1].strip() != "..."):
+            continue  # (a body left as it was keeps its header)
+        nl = "\r\n" if line.endswith("\r\n") else "\n"
+        out[f.def_line - 1] = f"{m.group(1)}{f.name}{sig}:{nl}"
+        for ln in range(f.def_line + 1, f.body):
+            src = out[ln - 1]
+            out[ln - 1] = "\r\n" if src.endswith("\r\n") else ("\n" if src.endswith("\n") else "")
     return "".join(out)
 
 
