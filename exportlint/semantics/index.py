@@ -189,10 +189,13 @@ def index_source(text: str, path: str, module: str, is_package: bool, digest: Op
 
 
 def _may_export(text: str) -> bool:
-    return ("export" in text or "trace" in text) and _EXPORT_CALL_RE.search(text) is not None
+    return (("export" in text or "trace" in text) and _EXPORT_FAST_RE.search(text) is not None
+            and _EXPORT_CALL_RE.search(text) is not None)
 
 
 _FORWARD_RE = re.compile(r"\bdef\s+forward\b")
+#: a superset of _EXPORT_CALL_RE's matches, much cheaper to scan for (a prefilter)
+_EXPORT_FAST_RE = re.compile(r"(?:export|trace)\w*\s*\(")
 _EXPORT_CALL_RE = re.compile(r"\b(?:export|trace|trace_module|dynamo_export|draft_export|export_for_training|export_for_inference)\s*\(")
 
 

@@ -288,6 +288,21 @@ def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: set) -> Optional[st
     return None
 
 
+def _module_value(v: ast.AST, blines: list[bytes], torchish: Optional[set]) -> Optional[str]:
+    """A shorter value for a module-level ``name = <v>`` that the model reads as it reads
+    ``v`` (``model._static_kind``: a literal is a constant, a call of a torch API may be a
+    tensor, anything else is unknown): a call of no torch API without its arguments, and
+    ``_`` for a display (dict, list, ...) holding a call (never a literal). None: keep ``v``."""
+    if torchish is None:
+        return None
+    if isinstance(v, ast.Call):
+        return _shrunk_value(v, blines, torchish)
+    if isinstance(v, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and v.end_lineno > v.lineno:
+        if any(isinstance(n, ast.Call) for n in ast.walk(v)):
+            return "_"
+    return None
+
+
 def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] = None,
                shrink: Optional[list] = None, torchish: Optional[set] = None) -> list[tuple[int, int]]:
     """Spans of statements of ``__init__`` (at any depth) the model does not read; each
@@ -360,6 +375,9 @@ class Outline:
     code: Optional[list] = None
     #: multi-line docstrings of functions and classes (spans): never read by the model
     docs: list = field(default_factory=list)
+    #: index in ``assigns`` -> the assignment written shorter, same static kind
+    #: (``_module_value``)
+    assign_short: dict = field(default_factory=dict)
 
 
 def _func(fn: ast.AST, ends: Optional[dict[int, int]] = None) -> Func:
@@ -470,6 +488,14 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
             nxt = body[i + 1].lineno if i + 1 < len(body) else n_lines + 1
             if (len(tn) == len(targets) and "__all__" not in tn and st.lineno > prev_end
                     and st.end_lineno < nxt):
+                if COMPACT_HEADERS and isinstance(st, ast.Assign) and text:
+                    if torchish is False:
+                        torchish = torch_names(tree)
+                    if blines is None:
+                        blines = [ln.encode("utf-8", "surrogatepass") for ln in split_lines(text)]
+                    short = _module_value(st.value, blines, torchish)
+                    if short is not None:
+                        o.assign_short[len(o.assigns)] = " = ".join(t.id for t in targets) + " = " + short
                 o.assigns.append((tn, st.lineno, st.end_lineno))
             else:
                 o.other.append((st.lineno, st.end_lineno))
@@ -577,6 +603,8 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
     for i, (_, a, b) in enumerate(o.assigns):
         if i not in done_assign:
             spans.append((a, b, False))
+        elif i in o.assign_short:
+            shrinks.append((a, b, o.assign_short[i]))
     if sum(b - a + 1 for a, b, _ in spans) < _MIN_SAVED_FRACTION * len(lines):
         return None
     out = list(lines)
