@@ -104,6 +104,8 @@ def _python_syntax_check(text: str, path: str) -> tuple[Optional[SyntaxError], A
     the whole file's: the project index reads it instead of parsing a skeleton again."""
     from exportlint.isolation import python_limits
 
+    was_on = gc.isenabled()
+    gc.disable()  # the tree is acyclic (as in parse_module): no collection needs to scan it
     try:
         with python_limits():  # what `import` accepts, not the lint thread's raised limit
             tree = compile(text, path, "exec", 0x400, dont_inherit=True)  # ast.PyCF_ONLY_AST
@@ -120,6 +122,9 @@ def _python_syntax_check(text: str, path: str) -> tuple[Optional[SyntaxError], A
         err.lineno, err.offset = deepest_line(text)
         err.too_deep = True  # type: ignore[attr-defined]
         return err, None
+    finally:
+        if was_on:
+            gc.enable()
     return None, tree
 
 
