@@ -259,7 +259,7 @@ def _first_self_read(ctx, cls, name: str):
     for fn in ctx.model.functions:
         if fn.cls is not cls:
             continue
-        for n in iter_nodes(fn.node):
+        for n in fn.nodes():
             if (isinstance(n, cst.Attribute) and n.attr.value == name and isinstance(n.value, cst.Name)
                     and n.value.value == "self"):
                 return n
@@ -383,7 +383,7 @@ def _batch_first_names(ctx, fn, inputs: set) -> set:
             bf.add(n)
         else:
             bf.discard(n)
-    for node in iter_nodes(fn.node):
+    for node in fn.nodes():
         targets = []
         if isinstance(node, cst.Assign):
             targets = [t.target for t in node.targets if not isinstance(t.target, cst.Name)]
