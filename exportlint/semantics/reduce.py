@@ -238,16 +238,39 @@ _CONFIG_VALUES = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp,
                   ast.Subscript, ast.Dict, ast.Set, ast.DictComp, ast.SetComp)
 
 
+#: torch constructors whose arguments no reader of ``__init__`` looks at: what the attribute
+#: is (parameter, submodule) follows from the name alone, and no rule or op-table record
+#: names them (tests/test_project.py checks the tables)
+_ARGLESS_TORCH = frozenset({
+    "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Identity", "torch.nn.Dropout",
+    "torch.nn.Dropout1d", "torch.nn.Dropout2d", "torch.nn.Dropout3d", "torch.nn.AlphaDropout",
+    "torch.nn.FeatureAlphaDropout",
+})
+
+
+def _qualified(e: ast.AST, names: dict) -> Optional[str]:
+    parts = []
+    while isinstance(e, ast.Attribute):
+        parts.append(e.attr)
+        e = e.value
+    if not isinstance(e, ast.Name) or names.get(e.id) is None:
+        return None
+    return ".".join([names[e.id]] + list(reversed(parts)))
+
+
 def _dotted_head(e: ast.AST) -> Optional[str]:
     while isinstance(e, ast.Attribute):
         e = e.value
     return e.id if isinstance(e, ast.Name) else None
 
 
-def torch_names(tree: ast.Module) -> Optional[set]:
+def torch_names(tree: ast.Module) -> Optional[dict]:
     """Local names the file's module-level imports bind to torch (or torchvision, functorch):
-    what the model and the rules may resolve to a torch API. None when a star import from torch leaves it open."""
-    out: set = {"torch"}
+    what the model and the rules may resolve to a torch API, with the module or name each
+    stands for (None: bound more than once). None when a star import from torch leaves it
+    open."""
+    out: dict = {"torch": "torch"}
+    bound: dict = {}
     stack = list(tree.body)  # module-level statements, in blocks too (not in defs or classes)
     while stack:
         st = stack.pop()
@@ -257,25 +280,40 @@ def torch_names(tree: ast.Module) -> Optional[set]:
             stack.extend(getattr(st, sub, None) or ())
         if isinstance(st, ast.Import):
             for a in st.names:
+                local = a.asname or a.name.split(".", 1)[0]
+                bound.setdefault(local, set()).add(a.name if a.asname else local)
                 if a.name.startswith("torch") or a.name.startswith("functorch"):
-                    out.add(a.asname or a.name.split(".", 1)[0])
-        elif isinstance(st, ast.ImportFrom) and not st.level and (st.module or "").startswith(("torch", "functorch")):
+                    out[local] = None
+        elif isinstance(st, ast.ImportFrom):
             for a in st.names:
                 if a.name == "*":
-                    return None
-                out.add(a.asname or a.name)
+                    if not st.level and (st.module or "").startswith(("torch", "functorch")):
+                        return None
+                    continue
+                local = a.asname or a.name
+                bound.setdefault(local, set()).add(("." * st.level) + f"{st.module or ''}.{a.name}")
+                if not st.level and (st.module or "").startswith(("torch", "functorch")):
+                    out[local] = None
+    for local in out:
+        b = bound.get(local)
+        if b is not None:
+            out[local] = next(iter(b)) if len(b) == 1 else None
     return out
 
 
-def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: set) -> Optional[str]:
+def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: dict) -> Optional[str]:
     """A shorter value for ``self.x = <v>`` in ``__init__`` that the model and the rules read
     as they read ``v``: a constructor call of no torch API without its arguments (only the
     callee's name decides what the attribute is: a submodule of a local or project class,
     or unknown), or ``0`` for a Python config value. None: keep ``v``."""
     if isinstance(v, ast.Call):
         head = _dotted_head(v.func)
-        if head is None or head in torchish or not (v.args or v.keywords):
+        if head is None or not (v.args or v.keywords):
             return None
+        if head in torchish:
+            q = _qualified(v.func, torchish)
+            if q not in _ARGLESS_TORCH:
+                return None
         f = v.func
         if f.end_lineno != f.lineno or f.lineno > len(blines):
             return None
@@ -288,7 +326,7 @@ def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: set) -> Optional[st
     return None
 
 
-def _module_value(v: ast.AST, blines: list[bytes], torchish: Optional[set]) -> Optional[str]:
+def _module_value(v: ast.AST, blines: list[bytes], torchish: Optional[dict]) -> Optional[str]:
     """A shorter value for a module-level ``name = <v>`` that the model reads as it reads
     ``v`` (``model._static_kind``: a literal is a constant, a call of a torch API may be a
     tensor, anything else is unknown): a call of no torch API without its arguments, and
@@ -304,7 +342,7 @@ def _module_value(v: ast.AST, blines: list[bytes], torchish: Optional[set]) -> O
 
 
 def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] = None,
-               shrink: Optional[list] = None, torchish: Optional[set] = None) -> list[tuple[int, int]]:
+               shrink: Optional[list] = None, torchish: Optional[dict] = None) -> list[tuple[int, int]]:
     """Spans of statements of ``__init__`` (at any depth) the model does not read; each
     occupies its lines alone (no other statement, no block header shares them). With
     ``shrink``, also the ``self.x = <value>`` statements (alone on their lines) whose value
@@ -319,9 +357,40 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
         b = blines[line - 1] if 0 < line <= len(blines) else b""
         return not b[: st.col_offset].strip()
 
+    def header(st: ast.AST) -> None:
+        """``if``/``elif``/``while``/``for``/``with`` headers on lines of their own become
+        ``if 0:`` ... (``_InitScanner`` reads the blocks, never the tests or targets)."""
+        if isinstance(st, (ast.If, ast.While)):
+            last, new = st.test, "{kw} 0"
+        elif isinstance(st, ast.For):
+            last, new = st.iter, "for _ in 0"
+        elif isinstance(st, ast.With) and st.items:
+            last, new = st.items[-1].context_expr, "with 0"
+            if st.items[-1].optional_vars is not None:
+                last = st.items[-1].optional_vars
+        else:
+            return
+        first = st.body[0]
+        body_line = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", ())])
+        if body_line <= last.end_lineno or not starts_line(st, st.lineno):
+            return
+        kw = blines[st.lineno - 1][st.col_offset:].split(None, 1)[0] if st.lineno <= len(blines) else b""
+        if kw not in (b"if", b"elif", b"while", b"for", b"with") and not kw.startswith((b"if", b"elif", b"while")):
+            return
+        word = kw.decode()
+        for k in ("elif", "if", "while", "for", "with"):
+            if word.startswith(k):
+                word = k
+                break
+        if (word in ("if", "elif", "while")) != isinstance(st, (ast.If, ast.While)):
+            return
+        shrink.append((st.lineno, body_line - 1, new.format(kw=word) + ":"))
+
     def block(body: list) -> None:
         for i, st in enumerate(body):
             if isinstance(st, _COMPOUND) or type(st).__name__ in ("TryStar", "Match"):
+                if shrink is not None and torchish is not None:
+                    header(st)
                 for sub in ("body", "orelse", "finalbody"):
                     block(getattr(st, sub, None) or [])
                 for h in getattr(st, "handlers", ()):
@@ -335,10 +404,19 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
                 if shrink is None or torchish is None or not isinstance(st, ast.Assign) or len(st.targets) != 1:
                     continue
                 t = st.targets[0]
-                if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name):
-                    continue
-                new = _shrunk_value(st.value, blines, torchish)
-                if new is None:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name:
+                    new = _shrunk_value(st.value, blines, torchish)
+                    if new is None:
+                        continue
+                    new = f"{self_name}.{t.attr} = {new}"
+                elif t.end_lineno == t.lineno and t.lineno <= len(blines):
+                    # (a, self.b) = ..., self.d[k] = ...: the model records only `self.x = ...`
+                    try:
+                        tt = blines[t.lineno - 1][t.col_offset:t.end_col_offset].decode("utf-8", "surrogatepass")
+                    except UnicodeDecodeError:
+                        continue
+                    new = f"{tt} = 0"
+                else:
                     continue
             start = min([st.lineno] + [d.lineno for d in getattr(st, "decorator_list", ())])
             prev_end = _real_end(body[i - 1], ends) if i > 0 else 0
@@ -353,7 +431,7 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
             if start == st.lineno and not starts_line(st, start):
                 continue
             if new is not None:
-                shrink.append((start, end, f"{self_name}.{st.targets[0].attr} = {new}"))
+                shrink.append((start, end, new))
             else:
                 out.append((start, end))
 
@@ -639,6 +717,22 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         for ln in range(f.def_line + 1, f.body):
             src = out[ln - 1]
             out[ln - 1] = "\r\n" if src.endswith("\r\n") else ("\n" if src.endswith("\n") else "")
+    if COMPACT_HEADERS:
+        # a `...` right after another at the same indentation (only blank or comment lines
+        # between: the same block) says nothing more
+        prev = None
+        for i, line in enumerate(out):
+            st = line.strip()
+            if not st or st.startswith("#"):
+                continue
+            if st == "...":
+                ind = line[: len(line) - len(line.lstrip(" \t"))]
+                if prev == ind:
+                    out[i] = "\r\n" if line.endswith("\r\n") else ("\n" if line.endswith("\n") else "")
+                    continue
+                prev = ind
+            else:
+                prev = None
     return "".join(out)
 
 
