@@ -188,7 +188,8 @@ class Func:
     #: for ``__init__``: its parameter list as the model reads it (names, and the defaults
     #: that may be literals; no annotations), on one line; None when it cannot be written so
     sig: Optional[str] = None
-    #: for ``__init__``: ``self.x = <value>`` statements written shorter (``_init_drop``)
+    #: for ``__init__``: statements written shorter (``_init_drop``): (first line, last line,
+    #: new text, the attribute ``x`` of a ``self.x = <value>`` or None)
     shrink: list = field(default_factory=list)
 
 
@@ -384,7 +385,7 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
                 break
         if (word in ("if", "elif", "while")) != isinstance(st, (ast.If, ast.While)):
             return
-        shrink.append((st.lineno, body_line - 1, new.format(kw=word) + ":"))
+        shrink.append((st.lineno, body_line - 1, new.format(kw=word) + ":", None))
 
     def block(body: list) -> None:
         for i, st in enumerate(body):
@@ -400,15 +401,21 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
                 continue
             keep = _init_keeps(st, self_name)
             new = None
+            attr = None
             if keep:
                 if shrink is None or torchish is None or not isinstance(st, ast.Assign) or len(st.targets) != 1:
                     continue
                 t = st.targets[0]
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name:
                     new = _shrunk_value(st.value, blines, torchish)
-                    if new is None:
+                    attr = t.attr
+                    if new is not None:
+                        new = f"{self_name}.{t.attr} = {new}"
+                    elif isinstance(st.value, (ast.List, ast.Tuple, ast.ListComp)) or (
+                            isinstance(st.value, ast.Call) and _dotted_head(st.value.func) not in torchish):
+                        new = ""  # kept as written, unless no kept code names the attribute
+                    else:
                         continue
-                    new = f"{self_name}.{t.attr} = {new}"
                 elif t.end_lineno == t.lineno and t.lineno <= len(blines):
                     # (a, self.b) = ..., self.d[k] = ...: the model records only `self.x = ...`
                     try:
@@ -431,7 +438,7 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
             if start == st.lineno and not starts_line(st, start):
                 continue
             if new is not None:
-                shrink.append((start, end, new))
+                shrink.append((start, end, new, attr))  # ("": as written unless unused)
             else:
                 out.append((start, end))
 
@@ -682,7 +689,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         if i not in done_assign:
             spans.append((a, b, False))
         elif i in o.assign_short:
-            shrinks.append((a, b, o.assign_short[i]))
+            shrinks.append((a, b, o.assign_short[i], None))
     if sum(b - a + 1 for a, b, _ in spans) < _MIN_SAVED_FRACTION * len(lines):
         return None
     out = list(lines)
@@ -697,7 +704,14 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         if is_body:
             nl = "\r\n" if first.endswith("\r\n") else "\n"
             out[a - 1] = f"{indent}...{nl}"
-    for a, b, new in shrinks:
+    for a, b, new, attr in shrinks:
+        if attr is not None and attr not in names:
+            # `self.x = <value the model reads only for its kind>` where no kept code outside
+            # __init__ names x: no analysed function reads self.x (the rules that read
+            # attributes no function uses look for torch constructors, never shortened here)
+            new = "..."
+        elif not new:
+            continue
         first = out[a - 1]
         indent = first[: len(first) - len(first.lstrip(" \t"))]
         if not first.strip():
