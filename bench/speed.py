@@ -6,6 +6,10 @@
     python bench/speed.py --timm     # issue 9's goals on the installed timm's models+layers, one run:
                                      # cold -j1 / libcst floor (<= 0.5), warm / ruff E,F no-cache (<= 1.0)
     python bench/speed.py --timm --code /work/main   # the same for another checkout (before/after)
+    python bench/speed.py --one-file [FILE]   # only the one-file call (issue 13's goal): import libcst,
+                                     # exportlint FILE cold and warm, ratio, median of --one-file-runs;
+                                     # also a pre-commit-style call on a few files (--hook-files)
+    python bench/speed.py --one-file --code /tmp/before   # the same for another checkout
 
 Corpus: the ``transformers/models`` tree of the transformers wheel from PyPI, fetched with
 ``pip download --no-deps transformers`` into ``bench/.corpus/`` (git-ignored) when absent.
@@ -281,13 +285,20 @@ def main(argv: list[str] | None = None) -> int:
                     help="the whole-project goals on timm's models+layers (installed timm): cold -j1 / floor "
                          "(target <= 0.5) and warm / ruff --select E,F --no-cache (target <= 1.0)")
     ap.add_argument("--code", default=None,
-                    help="with --timm: the exportlint checkout to measure (default: this one), for before/after")
+                    help="with --timm or --one-file: the exportlint checkout to measure (default: this one), for before/after")
+    ap.add_argument("--one-file", nargs="?", const="", default=None, metavar="FILE",
+                    help="only the one-file call: FILE (default: the installed transformers' modeling_bert.py) "
+                         "cold and warm, next to `python -c 'import libcst'` (target <= 1.5x, better 1.2x)")
+    ap.add_argument("--hook-files", type=int, default=5,
+                    help="with --one-file: also a pre-commit-style call on this many sibling files (0: skip)")
     args = ap.parse_args(argv)
     if args._floor:
         floor_main(int(args._floor[0]), args._floor[1])
         return 0
     if args.timm:
         return timm_main(args)
+    if args.one_file is not None:
+        return one_file_main(args)
 
     root, version = fetch_corpus()
     files = sorted(glob.glob(str(root / "**" / "*.py"), recursive=True))
@@ -438,6 +449,109 @@ def main(argv: list[str] | None = None) -> int:
     phases(files, 40 if args.quick else 100, args.profile)
     load1 = os.getloadavg()
     print(f"\nload average at end {load1[0]:.1f} {load1[1]:.1f} {load1[2]:.1f}")
+    return 0
+
+
+def one_file_main(args: argparse.Namespace) -> int:
+    """Issue 13's goal alone: ``exportlint FILE`` (cold: --no-cache; warm: cache hit) next to
+    ``python -c "import libcst"``, interleaved, median of N runs; and a pre-commit-style call on a
+    few files of the same folder. No corpus download."""
+    import importlib.util
+
+    if args.one_file:
+        one = Path(args.one_file).resolve()
+    else:
+        spec = importlib.util.find_spec("transformers")
+        if spec is None or not spec.submodule_search_locations:
+            print("transformers is not installed: name a file (--one-file FILE)")
+            return 0
+        one = Path(list(spec.submodule_search_locations)[0]) / "models" / "bert" / "modeling_bert.py"
+    code = Path(args.code).resolve() if args.code else ROOT
+    env = dict(os.environ, PYTHONPATH=str(code))
+    tmp = Path(tempfile.mkdtemp(prefix="exl-onefile-"))
+    cfg = tmp / "pyproject.toml"
+    cfg.write_text(f'[tool.exportlint]\ncache-dir = "{(tmp / "c").as_posix()}"\n')
+    (tmp / "e").mkdir()
+    cfg2 = tmp / "e" / "pyproject.toml"
+    cfg2.write_text(f'[tool.exportlint]\ncache-dir = "{(tmp / "e" / "c").as_posix()}"\n')
+    EDITED = "exportlint FILE  cold, edited (index stored)"
+    # pre-commit passes the changed files: here, that file and the model files that follow it
+    # in the folder tree (for bert: the next models' modeling_*.py, alphabetically)
+    sib = sorted(one.parent.parent.glob(f"*/{one.name.split('_')[0]}_*.py"))
+    sib = sib[sib.index(one) + 1:] if one in sib else sib
+    hook = [str(one)] + [str(p) for p in sib[: max(args.hook_files - 1, 0)]] if args.hook_files > 1 else []
+    el = [sys.executable, "-m", "exportlint", "--format", "json"]
+
+    cpu: dict[str, list[float]] = {}
+
+    def timed(cmd: list[str], key: str = "") -> float:
+        """Wall seconds; the CPU seconds (user+sys of the process and its workers, which a
+        loaded machine inflates far less) go to cpu[key]."""
+        t = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=tmp)
+        err = p.stderr.read() if p.stderr else b""
+        _, status, ru = os.wait4(p.pid, 0)
+        w = time.perf_counter() - t
+        rc = os.waitstatus_to_exitcode(status)
+        p.returncode = rc
+        if rc not in (0, 1):
+            raise SystemExit(f"{cmd[:5]} failed ({rc}): {err.decode()[-2000:]}")
+        cpu.setdefault(key, []).append(ru.ru_utime + ru.ru_stime)
+        return w
+
+    floor = 'python -c "import libcst"'
+    cmds = {
+        floor: [sys.executable, "-c", "import libcst"],
+        "python -c import libcst + parse_module(FILE)": [sys.executable, "-c",
+            f"import libcst; libcst.parse_module(open({str(one)!r}, 'rb').read())"],
+        "exportlint FILE  cold (--no-cache)": el + ["--no-cache", str(one)],
+        "exportlint FILE  warm (cache hit)": el + ["--config", str(cfg), str(one)],
+        # the file changed since the last run, the files it imports did not (the editor and
+        # pre-commit case): the findings cache misses, the stored index of imports hits
+        EDITED: el + ["--config", str(cfg2), str(one)],
+    }
+    if hook:
+        cmds[f"exportlint {len(hook)} files cold (hook)"] = el + ["--no-cache"] + hook
+        cmds[f"exportlint {len(hook)} files warm (hook)"] = el + ["--config", str(cfg)] + hook
+    # an installed exportlint has its bytecode compiled (pip does it); a checkout run with
+    # PYTHONDONTWRITEBYTECODE=1 would recompile ~40 modules per call (~0.13 s): not what users feel
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(code / "exportlint")], check=False,
+                   stdout=subprocess.DEVNULL, env=dict(env, PYTHONDONTWRITEBYTECODE=""))
+    timed(cmds["exportlint FILE  warm (cache hit)"])  # fills the cache and the page cache
+    timed(cmds[EDITED])
+    if hook:
+        timed(cmds[f"exportlint {len(hook)} files warm (hook)"])
+    load0 = os.getloadavg()
+    n = args.one_file_runs
+    times: dict[str, list[float]] = {k: [] for k in cmds}
+    for _ in range(n):
+        for k, c in cmds.items():
+            if k == EDITED:  # forget the findings, keep the stored index of the imported files
+                for f in (tmp / "e" / "c").glob("v*.json"):
+                    f.unlink()
+            times[k].append(timed(c, k))
+    n_lines = one.read_bytes().count(b"\n")
+    print(f"one-file call: {one} ({n_lines} lines); exportlint code: {code}")
+    if hook:
+        hook_lines = sum(Path(h).read_bytes().count(b"\n") for h in hook)
+        print(f"hook call: that file and {', '.join(Path(h).name for h in hook[1:])} ({hook_lines} lines in all)")
+    print(f"{n} interleaved runs of each, wall seconds median / best, and the median CPU seconds (user+sys "
+          f"of the process tree); load average at start {load0[0]:.1f}, at end {os.getloadavg()[0]:.1f}")
+    fm, fb = statistics.median(times[floor]), min(times[floor])
+    fc = statistics.median(cpu[floor])
+    print(f"  {'':46s} {'wall':>15s}   {'wall ratio':>34s}  {'cpu':>6s} {'cpu ratio':>9s}")
+    for k, v in times.items():
+        m = statistics.median(v)
+        c = statistics.median(cpu[k])
+        line = (f"  {k:46s} {m:6.3f} / {min(v):6.3f}   {m / fm:5.2f}x import libcst (best {min(v) / fb:4.2f}x)"
+                f"  {c:6.3f} {c / fc:8.2f}x")
+        if k.startswith("exportlint FILE"):
+            line += f"  target <= 1.5x (wall median): {'MET' if m / fm <= 1.5 else 'NOT met'}"
+        print(line)
+    pf = statistics.median(cpu["python -c import libcst + parse_module(FILE)"])
+    print("  against this file's own floor (import libcst + parse it whole), CPU: "
+          + ", ".join(f"{k.split('  ')[1]} {statistics.median(cpu[k]) / pf:.2f}x"
+                      for k in cmds if k.startswith("exportlint FILE")))
     return 0
 
 

@@ -1,5 +1,3 @@
-import sys
+from exportlint.cli import entry
 
-from exportlint.cli import main
-
-sys.exit(main())
+entry()

@@ -54,15 +54,20 @@ def _comment_lines(text: str) -> tuple[set[int], dict[int, tuple[int, str]]]:
 def add_noqa_text(text: str, codes_by_line: dict[tuple[int, int], set[str]]) -> tuple[str, int, int]:
     """Add ``# noqa`` comments. ``codes_by_line`` maps (start line, end line) of findings to their
     codes. Each goes on its start line, or on its end line when a comment is not legal at the
-    end of the start line (inside a multi-line string, a backslash continuation); suppression
-    honours both. Returns (new text, lines changed, findings skipped)."""
+    end of the start line (inside a multi-line string, a backslash continuation), or else on
+    the last line of the multi-line string that line ends in; suppression honours all three.
+    Returns (new text, lines changed, findings skipped)."""
     from exportlint.fixes.apply import line_starts, split_lines
 
+    from exportlint.suppress import string_ends
+
     ok, comments = _comment_lines(text)
+    ends = string_ends(text)
     want: dict[int, set[str]] = {}
     skipped = 0
     for (line, end_line), codes in codes_by_line.items():
-        target = line if line in ok else end_line if end_line in ok else None
+        # else at the end of the multi-line string the line ends in (suppress.py honours it)
+        target = next((ln for ln in (line, end_line, ends.get(line), ends.get(end_line)) if ln in ok), None)
         if target is None:
             skipped += len(codes)
             continue

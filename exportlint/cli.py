@@ -121,6 +121,20 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 1
 
 
+def entry() -> None:
+    """The console script and ``python -m exportlint``: ``main()``, then the exit status without
+    the interpreter's teardown (freeing every module and object one by one: ~30 ms of CPU
+    after a one-file run, measured; issue 13's one-file latency). Everything is written and
+    closed by then: the report, the cache, the workers; stdout and stderr are flushed here."""
+    rc = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be said
+            pass
+    os._exit(rc)
+
+
 def _load_config(args) -> "Config":  # noqa: F821
     from exportlint.config import ConfigError, load_config
 

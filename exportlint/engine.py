@@ -47,17 +47,33 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 # exporter. Everything else (configs, tokenizers, data pipelines) is skipped before parsing.
 _MODEL_RE = re.compile(r"\bdef\s+forward\b")
 _QUANT_CONVERT_RE = re.compile(r"\bquantization\.(?:convert|quantize|quantize_dynamic|quantize_qat|prepare|prepare_qat)\s*\(")
+#: _QUANT_CONVERT_RE without its leading ``\b`` (checked at each hit: ``_at_word_start``)
+_QUANT_CONVERT_NOB = re.compile(_QUANT_CONVERT_RE.pattern[2:])
 _EXPORT_RE = re.compile(
     r"\b(?:export|trace|trace_module|dynamo_export|draft_export|export_for_training|export_for_inference)\s*\("
 )
-#: matches wherever _EXPORT_RE does (and more): a scan several times cheaper that rules most
-#: files out before _EXPORT_RE's alternation runs
-_EXPORT_FAST_RE = re.compile(r"(?:export|trace)\w*\s*\(")
 
 
-def _export_call_in(text: str) -> bool:
-    return (("export" in text or "trace" in text) and _EXPORT_FAST_RE.search(text) is not None
-            and _EXPORT_RE.search(text) is not None)
+def _at_word_start(rx: "re.Pattern[str]", text: str) -> bool:
+    """``re.compile(r"\b" + rx.pattern).search(text) is not None`` for a pattern that starts
+    with a word-character literal (which ``re`` then scans for quickly; see index.py)."""
+    from exportlint.semantics.index import at_word_start
+
+    return at_word_start(rx, text)
+
+
+def _has_forward_def(text: str) -> bool:
+    """``_MODEL_RE.search(text) is not None`` (the same pattern), faster: see index.py."""
+    from exportlint.semantics.index import has_forward_def
+
+    return has_forward_def(text)
+
+
+def _has_export_call(text: str) -> bool:
+    """``_EXPORT_RE.search(text) is not None`` (the same pattern), faster: see index.py."""
+    from exportlint.semantics.index import has_export_call
+
+    return has_export_call(text)
 
 
 #: CPython refuses more than 200 nested brackets; libcst's native parser instead overflows the
@@ -276,8 +292,8 @@ class Linter:
         from exportlint.suppress import parse_suppressions
 
         res = FileResult(path)
-        is_model = "forward" in text and _MODEL_RE.search(text) is not None
-        has_export = _export_call_in(text)
+        is_model = _has_forward_def(text)
+        has_export = _has_export_call(text)
         sup = parse_suppressions(text)
         reported: list[Reported] = []
         module = None
@@ -293,7 +309,7 @@ class Linter:
             else:
                 ptext = text
                 tree = None
-                if project is not None and not has_export and not ("quantization." in text and _QUANT_CONVERT_RE.search(text)):
+                if project is not None and not has_export and not _at_word_start(_QUANT_CONVERT_NOB, text):
                     # (a file that converts a model to eager-quantized is read whole: EXL404
                     # reports at the conversion, wherever it is)
                     ptext, tree = _reduced(text, path, roots, project, ast_tree)
@@ -658,7 +674,10 @@ class Cache:
         key = config.fingerprint()
         if codes is not None:  # an explicit rule set (API callers) is part of the key too
             key += "-" + hashlib.sha256(",".join(sorted(codes)).encode()).hexdigest()[:8]
-        self.file = self.dir / f"v{__version__}-{_code_fingerprint()}-{key}.json"
+        fp = _code_fingerprint()
+        self.file = self.dir / f"v{__version__}-{fp}-{key}.json"
+        #: stored indexes of imported files (semantics/index_store.py), per exportlint code
+        self.index_dir = self.dir / f"index-v{__version__}-{fp}"
         self.entries: dict[str, list[Any]] = {}
         self.dirty = False
         try:
@@ -701,6 +720,11 @@ class Cache:
                         old.unlink()
                     except OSError:
                         pass
+            for old in self.dir.glob("index-v*"):  # and indexes of another exportlint code
+                if old != self.index_dir and old.is_dir():
+                    import shutil
+
+                    shutil.rmtree(old, ignore_errors=True)
             fd, tmp = tempfile.mkstemp(dir=self.dir, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(self.entries, fh, separators=(",", ":"))
@@ -715,6 +739,9 @@ class Cache:
 
 _WORKER: Optional[Linter] = None
 _PROJECT: Any = None
+#: the cache's folder of stored indexes of imported files (semantics/index_store.py), set by
+#: lint_paths when the cache is on; forked workers inherit it, spawned ones do without
+_INDEX_DIR: Optional[str] = None
 
 
 def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, None, None)) -> None:
@@ -725,12 +752,38 @@ def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, No
     gc.set_threshold(max(t[0], 50_000), max(t[1], 20), max(t[2], 100))
 
 
+#: INTERNAL TEST HOOK, not a feature: a worker process that is about to lint a file whose path
+#: ends with this value kills itself with SIGSEGV, standing in for a native crash the guards of
+#: isolation.py do not predict (none is known: tests/test_robustness.py uses it to check that
+#: the run survives one, see workers.py). Read once at import; empty in normal runs.
+_CRASH_HOOK = os.environ.get("_EXPORTLINT_TEST_CRASH_SUFFIX", "")
+
+
+def _crashed_result(path: str, how: str, data: bytes, linter: Linter) -> tuple[str, list[dict], list[str], list, list, dict]:
+    """A file whose analyser process died (workers.Crashed): EXL003 at its most deeply nested
+    line (the likely cause: the native parser's stack), unless EXL003 is off for it; the run
+    goes on."""
+    from exportlint.isolation import deepest_line
+
+    ignored = linter.config.ignored_for_path(_relpath(path, linter.config.root))
+    if "EXL003" not in linter.enabled or any("EXL003".startswith(p) or p == "ALL" for p in ignored or ()):
+        return path, [], [], [], [], {}
+    line, col = deepest_line(data.decode("utf-8", "replace"))
+    msg = (f"exportlint's analyser process died with {how} while analysing this file; exportlint skipped it "
+           "(the line is the file's most deeply nested one, the likely cause)")
+    return path, [_engine_finding(path, line, col, msg, "EXL003").to_dict()], [], [], [], {}
+
+
 def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dict]:
     """item: a path, or (path, roots, call_returns). Returns findings, errors, outs (target,
     root, key), deps, returns."""
     assert _WORKER is not None
     global _PROJECT
     path, roots, call_returns = (item, (), None) if isinstance(item, str) else item
+    if _CRASH_HOOK and path.endswith(_CRASH_HOOK):  # tests only, see _CRASH_HOOK
+        import signal
+
+        os.kill(os.getpid(), signal.SIGSEGV)
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -740,6 +793,7 @@ def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dic
         from exportlint.semantics.project import Project
 
         _PROJECT = Project(keep_texts=False)
+    _PROJECT.store_dir = _INDEX_DIR
     # No automatic collection while one file is linted, one young-generation collection after
     # it: a collection that starts mid-file scans the parse tree and model the file still uses
     # (each one more than once, as they age); after the file, those are freed by refcounting
@@ -805,7 +859,7 @@ def _project_facts(files: list[str], texts: dict[str, bytes], known: Optional[di
         k = known.get(p)
         if k is None:
             data = texts.get(p, b"")
-            k = (b"export" in data or b"trace" in data) and _export_call_in(data.decode("utf-8", "replace"))
+            k = (b"export" in data or b"trace" in data) and _has_export_call(data.decode("utf-8", "replace"))
             # an ExportDB-style module's `dynamic_shapes = {...}` declares its export's dims
             k = k or (b"dynamic_shapes" in data and b"example_args" in data)
         if k:
@@ -836,11 +890,14 @@ def lint_paths(
     codes: Optional[frozenset[str]] = None,
     stdin: Optional[tuple[str, bytes]] = None,
     progress: Optional[Callable[[int], None]] = None,
+    isolate: bool = True,
 ) -> RunResult:
     """Lint files as one project: calls between them are followed (``semantics.project``),
     findings are reported only in these files. Per file, the cache key is its content, the
     project facts, the content of the files its calls resolved through, and the argument
-    kinds of the calls other files make into it."""
+    kinds of the calls other files make into it. ``isolate`` (Linux): lint in forked worker
+    processes even for one file, so a native crash costs that file only (``workers.py``);
+    False lints small runs in this process (a caller with threads of its own)."""
     # young-generation collections every 700 allocations rescan the parse trees and indexes a
     # run keeps alive: a larger threshold cut a cold timm models+layers run's CPU time ~12%
     # (bench/speed.py --timm); restored on return (the language server calls this too)
@@ -848,7 +905,7 @@ def lint_paths(
     gc.set_threshold(max(gc_was[0], 50_000), max(gc_was[1], 20), max(gc_was[2], 100))
     try:
         return _lint_paths(files, config, jobs=jobs, use_cache=use_cache, codes=codes, stdin=stdin,
-                           progress=progress)
+                           progress=progress, isolate=isolate)
     finally:
         gc.set_threshold(*gc_was)
 
@@ -862,11 +919,14 @@ def _lint_paths(
     codes: Optional[frozenset[str]] = None,
     stdin: Optional[tuple[str, bytes]] = None,
     progress: Optional[Callable[[int], None]] = None,
+    isolate: bool = True,
 ) -> RunResult:
     from exportlint.semantics.project import join_roots, roots_digest
 
     t0 = time.perf_counter()
     cache = Cache(config, codes) if use_cache else None
+    global _INDEX_DIR
+    _INDEX_DIR = str(cache.index_dir) if cache is not None else None
     findings_of: dict[str, list[Finding]] = {}
     findings: list[Finding] = []
     errors: list[str] = []
@@ -944,6 +1004,7 @@ def _lint_paths(
     deps_of: dict[str, Optional[list[str]]] = {}
     rounds = 0
     pool = None
+    frozen = False
     try:
         while todo and rounds < _MAX_ROUNDS:
             rounds += 1
@@ -952,17 +1013,32 @@ def _lint_paths(
                 linter.project_facts = facts
             items = [(p, inp[p][0], inp[p][1]) for p in todo]
             results: Iterable[tuple]
-            if n_jobs > 1 and len(items) >= 8:
+            global _WORKER
+            fork = sys.platform.startswith("linux")
+            # worker processes that may die (workers.py): with fork even a one-file run lints
+            # in one (2-4 ms), so a native crash costs that file only
+            # (forked workers start in ms: a pre-commit call on a few files uses the cores too)
+            several = n_jobs > 1 and (len(items) >= 8 or (fork and len(items) > 1))
+            if several or (fork and isolate):
                 if pool is None:
                     import multiprocessing as mp
 
-                    method = "fork" if sys.platform.startswith("linux") else "spawn"
-                    pool = mp.get_context(method).Pool(n_jobs, initializer=_worker_init,
-                                                       initargs=(config, linter.enabled, facts))
+                    from exportlint.workers import Pool
+
+                    _WORKER = linter  # a forked worker has it; a spawned one builds its own
+                    if fork:
+                        # what the parent built (libcst's classes, the rules) moves out of the
+                        # collector's reach: collections in the workers then do not touch (and
+                        # copy) those pages; measured -10 ms CPU per worker on a one-file run
+                        gc.freeze()
+                        frozen = True
+                    pool = Pool(min(n_jobs, len(items)) if several else 1, _worker_lint,
+                                context=mp.get_context("fork" if fork else "spawn"),
+                                initializer=None if fork else _worker_init,
+                                initargs=(config, linter.enabled, facts))
                 chunk = max(1, min(16, len(items) // (n_jobs * 8) or 1))
-                results = pool.imap_unordered(_worker_lint, items, chunksize=chunk)
+                results = (_pool_answer(r, texts, linter) for r in pool.imap_unordered(items, chunksize=chunk))
             else:
-                global _WORKER
                 _WORKER = linter
                 results = (_worker_lint(it) for it in items)
             for path, fdicts, errs, file_outs, deps, rets in results:
@@ -978,10 +1054,16 @@ def _lint_paths(
             parsed += len(items)
             inp = inputs()
             todo = [p for p in readable if analysed_with.get(p) != digest_of(inp[p])]
+    except BaseException:
+        if pool is not None:
+            pool.terminate()
+            pool = None
+        raise
     finally:
         if pool is not None:
             pool.close()
-            pool.join()
+        if frozen:
+            gc.unfreeze()
     if stdin is not None:
         if linter is None:
             linter = Linter(config, codes)
@@ -1011,6 +1093,20 @@ def _lint_paths(
     findings.sort(key=Finding.sort_key)
     return RunResult(findings, errors, len(files) + (1 if stdin else 0), parsed, len(cached_paths),
                      time.perf_counter() - t0, unreadable)
+
+
+def _pool_answer(r: Any, texts: dict[str, bytes], linter: Linter) -> tuple:
+    """A worker's answer as ``_worker_lint`` returns it; a crashed or failed file as its
+    finding or internal error (the other files are not affected)."""
+    from exportlint.workers import Crashed, Failed
+
+    if isinstance(r, Crashed):
+        path = r.item[0] if isinstance(r.item, tuple) else r.item
+        return _crashed_result(path, r.how(), texts.get(path, b""), linter)
+    if isinstance(r, Failed):
+        path = r.item[0] if isinstance(r.item, tuple) else r.item
+        return path, [], [f"{path}: internal error:\n{r.traceback}"], [], [], {}
+    return r
 
 
 def lint_source(source: str, path: str = "<string>", config: Optional[Config] = None,

@@ -17,7 +17,8 @@ Measured (CPython 3.11.7, libcst native parser, 8 MiB main-thread stack, this ma
 
 So every file is linted in a worker thread with a large stack and a raised recursion limit
 (``call_deep``), after compile() has vetted its depth. What still recurses too deep there
-becomes EXL003 at the deepest line, never an internal error.
+becomes EXL003 at the deepest line, never an internal error. A native crash none of this
+predicts kills only the worker process linting the file: see ``workers.py``.
 """
 
 from __future__ import annotations

@@ -202,10 +202,19 @@ def test_version_and_module_entry_point():
 
 
 def test_static_path_never_imports_torch(proj):
+    # the files are linted in forked worker processes: an import hook (inherited by them)
+    # records any torch import there, the parent's sys.modules is checked too
     code = (
-        "import sys, exportlint.cli as c\n"
+        "import os, sys, exportlint.cli as c\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'torch':\n"
+        "            open('torch-imported', 'a').write(f'{os.getpid()} {name}\\n')\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Block())\n"
         "rc = c.main(['pkg', '--no-cache', '--format', 'json'])\n"
         "assert 'torch' not in sys.modules, sorted(m for m in sys.modules if m.startswith('torch'))\n"
+        "assert not os.path.exists('torch-imported'), open('torch-imported').read()\n"
         "print('rc', rc)\n"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=proj)

@@ -187,3 +187,39 @@ def test_show_settings_from_exportlint_toml_named_with_config(tmp_path):
     assert rows["confirm.timeout"]["value"] == 60 and rows["confirm.timeout"]["source"] == f"{cfg}:confirm.timeout"
     assert rows["extend-exclude"] == {"key": "extend-exclude", "value": ["gen"], "source": "command line (--extend-exclude)"}
     assert rows["config-file"]["source"] == "command line (--config)"
+
+
+def test_add_noqa_never_writes_inside_a_multiline_string(tmp_path):
+    """A finding whose start and end lines both end inside a triple-quoted string: the comment
+    goes after the string's closing quotes (ruff's and flake8's rule), which suppresses it."""
+    src = ("import torch\n"
+           "class N(torch.nn.Module):\n"
+           "    def forward(self, x):\n"
+           "        z = foo(x.item(), '''a\n"
+           "# noqa: looks like a comment, is text\n"
+           "b''',\n"
+           "                x)\n"
+           "        w = bar(x.item(), f\"\"\"{x}\n"
+           "\"\"\")\n"
+           "        return z\n")
+    f = tmp_path / "m.py"
+    f.write_text(src)
+    before = run("--format", "concise", str(f))
+    assert before.returncode == 1 and "m.py:4:" in before.stdout and "m.py:8:" in before.stdout, before.stdout
+    r = run("--add-noqa", str(f))
+    assert r.returncode == 0 and "Added 2 noqa directives." in r.stderr, r.stderr
+    lines = f.read_text().split("\n")
+    assert lines[3:9] == ["        z = foo(x.item(), '''a", "# noqa: looks like a comment, is text",
+                          "b''',  # noqa: EXL102", "                x)", "        w = bar(x.item(), f\"\"\"{x}",
+                          "\"\"\")  # noqa: EXL102"]
+    after = run(str(f))
+    assert after.returncode == 0, after.stdout
+
+
+def test_a_noqa_after_a_multiline_string_covers_its_lines():
+    from exportlint.suppress import parse_suppressions
+
+    text = "y = f(a, '''x\ny\nz''')  # noqa: EXL102\nq = 1  # noqa: EXL101\n"
+    s = parse_suppressions(text)
+    assert s.is_suppressed("EXL102", 1, 1) and s.is_suppressed("EXL102", 2, 2) and s.is_suppressed("EXL102", 3, 3)
+    assert not s.is_suppressed("EXL101", 1, 1) and not s.is_suppressed("EXL102", 4, 4)

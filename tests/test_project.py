@@ -497,3 +497,23 @@ def test_reduced_init_reads_the_same(tmp_path):
     full = facts(src)
     assert "unread" not in red and full.pop("unread")  # an attribute no kept code names
     assert facts(red) == full
+
+
+def test_installed_packages_beside_a_linted_one_stay_outside(tmp_path):
+    """A file of an installed package is linted: its own package is the project, the other
+    distributions of that site-packages folder (torch, ...) are not indexed (issue 13: a
+    one-file run read torch's sources to resolve nn.Linear)."""
+    sp = tmp_path / "lib" / "site-packages"
+    (sp / "mylib").mkdir(parents=True)
+    (sp / "mylib" / "__init__.py").write_text("")
+    (sp / "mylib" / "helpers.py").write_text("def helper(x):\n    return x\n")
+    (sp / "mylib" / "model.py").write_text("from mylib.helpers import helper\nimport otherlib\n")
+    (sp / "otherlib").mkdir()
+    (sp / "otherlib" / "__init__.py").write_text("def f(x):\n    return x\n")
+    p = Project([str(sp / "mylib" / "model.py")])
+    assert p.resolve_function("mylib.helpers.helper") is not None
+    assert p.index("otherlib") is None and p.resolve_function("otherlib.f") is None
+    # the same packages side by side in a repository folder are one project, as before
+    repo = sp.rename(tmp_path / "repo")
+    p2 = Project([str(repo / "mylib" / "model.py")])
+    assert p2.resolve_function("otherlib.f") is not None

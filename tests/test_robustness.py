@@ -142,3 +142,68 @@ def test_pathological_files_do_not_lose_the_run(tmp_path, jobs):
     assert "plus500.py:5:16: EXL102" in r.stdout
     assert "elif1000.py:2006:16: EXL102" in r.stdout
     assert r.stdout.count("EXL102") == 10
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("n_ok", [1, 9])  # one worker / the process pool
+def test_a_worker_that_dies_costs_its_file_only(tmp_path, jobs, n_ok):
+    """A native crash the guards of isolation.py do not predict (none is known, so the engine's
+    internal test hook makes the worker kill itself with SIGSEGV on one file): the run
+    completes, that file has a located EXL003 naming the signal, every other file keeps its
+    findings, exit 1, no traceback (workers.py)."""
+    for i in range(n_ok):
+        (tmp_path / f"ok{i}.py").write_text(BAD)
+    (tmp_path / "native_crash.py").write_text(HDR + "        return x.view(-1, " + " + ".join(["1"] * 40) + ")\n")
+    env = dict(os.environ, _EXPORTLINT_TEST_CRASH_SUFFIX="native_crash.py")
+    import subprocess
+
+    r = subprocess.run([sys.executable, "-m", "exportlint", str(tmp_path), "--no-cache", "--format", "concise",
+                        "-j", jobs], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
+    assert r.stdout.count("EXL102") == n_ok
+    for i in range(n_ok):
+        assert f"ok{i}.py:4:16: EXL102" in r.stdout
+    crash = [ln for ln in r.stdout.splitlines() if "native_crash.py" in ln]
+    assert crash == [f"{tmp_path / 'native_crash.py'}:4:1: EXL003 exportlint's analyser process died with "
+                     "signal 11 (SIGSEGV) while analysing this file; exportlint skipped it (the line is the "
+                     "file's most deeply nested one, the likely cause)"], r.stdout
+    # with the cache: the verdict is written like any other, and read back the same
+    cfg = tmp_path / "pyproject.toml"
+    cfg.write_text(f'[tool.exportlint]\ncache-dir = "{(tmp_path / "cache").as_posix()}"\n')
+    outs = [subprocess.run([sys.executable, "-m", "exportlint", str(tmp_path), "--config", str(cfg), "--format",
+                            "concise", "-j", jobs], capture_output=True, text=True, timeout=120, env=env)
+            for _ in range(2)]
+    assert [o.returncode for o in outs] == [1, 1] and outs[0].stdout == outs[1].stdout == r.stdout
+    # EXL003 turned off: the crashed file is silent like any other EXL003, the rest is reported
+    off = subprocess.run([sys.executable, "-m", "exportlint", str(tmp_path), "--no-cache", "--format", "concise",
+                          "-j", jobs, "--ignore", "EXL003"], capture_output=True, text=True, timeout=120, env=env)
+    assert off.returncode == 1 and "native_crash.py" not in off.stdout and off.stdout.count("EXL102") == n_ok
+
+
+def test_pool_reruns_the_batch_of_a_dead_worker(tmp_path):
+    """workers.Pool: the culprit is the first unanswered item of the dead worker's batch, the
+    rest of its batch is linted again, the culprit alone in a fresh process decides."""
+    import multiprocessing as mp
+
+    from exportlint.workers import Crashed, Pool
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("fork start method")
+    pool = Pool(2, _die_on_13, context=mp.get_context("fork"))
+    try:
+        out = list(pool.imap_unordered(list(range(40)), chunksize=4))
+    finally:
+        pool.close()
+    crashed = [r for r in out if isinstance(r, Crashed)]
+    assert len(crashed) == 1 and crashed[0].item == 13 and crashed[0].how() == "signal 9 (SIGKILL)"
+    assert sorted(r for r in out if not isinstance(r, Crashed)) == [i * 2 for i in range(40) if i != 13]
+    assert pool.deaths == [(13, -9)]
+
+
+def _die_on_13(i: int) -> int:
+    if i == 13:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+    return i * 2

@@ -303,18 +303,6 @@ _TRIVIA = ("whitespace", "lpar", "rpar", "comma", "leading_lines", "lines_after_
            "default_newline", "newline", "trailing_whitespace", "lbracket", "rbracket", "lbrace", "rbrace")
 
 
-#: type -> is it a CSTNode subclass (``isinstance`` against libcst's ABC-derived base costs
-#: more than the rest of ``child_nodes``)
-_IS_NODE: dict[type, bool] = {tuple: False, list: False, str: False, type(None): False}
-
-
-def _node_type(t: type) -> bool:
-    r = _IS_NODE.get(t)
-    if r is None:
-        r = _IS_NODE[t] = issubclass(t, cst.CSTNode)
-    return r
-
-
 def child_nodes(n: cst.CSTNode) -> list[cst.CSTNode]:
     """The child nodes of n without whitespace and punctuation, read from its dataclass fields:
     several times cheaper than ``CSTNode.children``, which runs libcst's visitor machinery."""
@@ -327,20 +315,29 @@ def child_nodes(n: cst.CSTNode) -> list[cst.CSTNode]:
                       if not any(f.name.startswith(x) for x in _TRIVIA) and f.name != "evaluated_value")
         _CHILD_FIELDS[t] = names
     out: list[cst.CSTNode] = []
-    is_node = _IS_NODE.get
+    is_node = _IS_NODE
     for name in names:
         v = getattr(n, name)
-        vt = type(v)
-        if vt is tuple or vt is list:
+        tv = type(v)
+        yes = is_node.get(tv)
+        if yes is None:
+            yes = is_node[tv] = isinstance(v, cst.CSTNode)
+        if yes:
+            out.append(v)
+        elif isinstance(v, (tuple, list)):
             for x in v:
-                r = is_node(type(x))
-                if r or (r is None and _node_type(type(x))):
+                tx = type(x)
+                yes = is_node.get(tx)
+                if yes is None:
+                    yes = is_node[tx] = isinstance(x, cst.CSTNode)
+                if yes:
                     out.append(x)
-        else:
-            r = is_node(vt)
-            if r or (r is None and _node_type(vt)):
-                out.append(v)
     return out
+
+
+#: type -> is it a CSTNode: ``isinstance`` against the abstract CSTNode goes through the ABC
+#: machinery on every call (a third of a tree walk's time); a node's type decides it
+_IS_NODE: dict[type, bool] = {}
 
 
 def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:

@@ -9,7 +9,10 @@ Resolution follows ``import pkg.mod as m``, ``from pkg import mod``, relative im
 re-exports (``from .x import f`` in ``__init__``), ``from .x import *`` (``__all__`` when
 given), methods through base classes in other files, and constructors of ``self.x`` attributes
 (including ``nn.ModuleList`` / ``nn.Sequential`` items). Names that leave the project
-(installed packages outside the roots) stay unresolved: opaque.
+(installed packages outside the roots) stay unresolved: opaque. A root that is an installed-
+packages folder (``site-packages``, ``dist-packages``: a file of an installed package was
+linted) holds only that file's own top-level package for the project; torch and every other
+distribution installed beside it stay outside, as they do for a project in its own folder.
 
 ``cross_file_calls`` reads a file's semantic model (libcst) and returns the calls of its
 export-path functions into functions of other project files, with the argument kinds at the
@@ -29,6 +32,8 @@ from exportlint.semantics.index import FileIndex, index_source
 
 #: how deep re-exports / base classes are followed
 _MAX_DEPTH = 12
+#: folders of installed distributions (see the module docstring)
+_INSTALLED_DIRS = frozenset({"site-packages", "dist-packages"})
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,10 @@ class Project:
         self._texts: dict[str, str] = {}
         #: keep the texts given to add_file (an editor's unsaved buffers); a CLI run reads disk
         self.keep_texts = keep_texts
+        #: installed-packages roots -> the top-level packages of the files added from them
+        self._installed: dict[Path, set[str]] = {}
+        #: a folder of stored indexes (``index_store``: the engine's cache), or None
+        self.store_dir: Optional[str] = None
         for f in files:
             self.add_file(f)
 
@@ -132,6 +141,8 @@ class Project:
         for r in (root, Path(ap).parent):
             if r not in self.roots:
                 self.roots.append(r)
+        if root.name in _INSTALLED_DIRS:
+            self._installed.setdefault(root, set()).add(module.partition(".")[0])
         self._mod_of[ap] = (module, is_pkg)
         if text is not None and self.keep_texts:
             self._texts[ap] = text
@@ -144,7 +155,10 @@ class Project:
         if not module:
             return None
         rel = module.replace(".", os.sep)
+        top = module.partition(".")[0]
         for r in self.roots:
+            if r in self._installed and top not in self._installed[r]:
+                continue  # another installed distribution (torch, ...): outside the project
             p = r / (rel + ".py")
             if p.is_file():
                 return str(p), False
@@ -179,7 +193,16 @@ class Project:
             text = data.decode("utf-8", "replace")  # not kept: the index is what matters
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         self.digests[ap] = digest
-        fi = index_source(text, ap, module, is_pkg, digest)
+        store = self.store_dir
+        fi = None
+        if store is not None:
+            from exportlint.semantics import index_store
+
+            fi = index_store.load(store, ap, module, is_pkg, digest)
+        if fi is None:
+            fi = index_source(text, ap, module, is_pkg, digest)
+            if store is not None:
+                index_store.save(store, fi)
         self._by_module.setdefault(module, fi)
         return fi
 
