@@ -188,6 +188,9 @@ class Func:
     #: for ``__init__``: its parameter list as the model reads it (names, and the defaults
     #: that may be literals; no annotations), on one line; None when it cannot be written so
     sig: Optional[str] = None
+    #: a module-level function whose decorators say nothing to the model or the rules: when
+    #: removed (not reached), it goes whole
+    removable: bool = False
     #: for ``__init__``: statements written shorter (``_init_drop``): (first line, last line,
     #: new text, the attribute ``x`` of a ``self.x = <value>`` or None)
     shrink: list = field(default_factory=list)
@@ -257,6 +260,21 @@ def _qualified(e: ast.AST, names: dict) -> Optional[str]:
     if not isinstance(e, ast.Name) or names.get(e.id) is None:
         return None
     return ".".join([names[e.id]] + list(reversed(parts)))
+
+
+#: decorator names the custom-op scan of the ops rules reads (``checks.ops._LibraryScan``)
+_LIBRARY_WORDS = ("custom", "fake", "impl", "meta", "kernel", "abstract", "symbolic", "library", "register_autograd")
+
+
+def _plain_decorator(d: ast.AST, torchish: dict) -> bool:
+    """``@name`` / ``@name(...)``, the name bound to no torch API and naming nothing the
+    custom-op scan looks for (``@register_model``, ``@lru_cache``)."""
+    if isinstance(d, ast.Call):
+        d = d.func
+    if not isinstance(d, ast.Name) or d.id in torchish:
+        return False
+    low = d.id.lower()
+    return not any(w in low for w in _LIBRARY_WORDS)
 
 
 def _dotted_head(e: ast.AST) -> Optional[str]:
@@ -544,7 +562,12 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
     body = tree.body
     for i, st in enumerate(body):
         if isinstance(st, _FUNCS):
-            o.funcs.append(_func(st, ends))
+            f = _func(st, ends)
+            if COMPACT_HEADERS:
+                if torchish is False:
+                    torchish = torch_names(tree)
+                f.removable = torchish is not None and all(_plain_decorator(d, torchish) for d in st.decorator_list)
+            o.funcs.append(f)
         elif isinstance(st, ast.ClassDef):
             methods = []
             other = []
@@ -673,7 +696,11 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
     heads: list[tuple[Func, str]] = []  # (function, its new parameter list)
     shrinks: list[tuple[int, int, str]] = []
     for f in o.funcs + [m for methods, _ in o.classes.values() for m in methods]:
-        if id(f) not in kept and f.body:
+        if id(f) not in kept and f.removable and f.body and "__all__" not in f.name:
+            # a module-level function nothing kept names: the model looks a module function up
+            # only by a name it reads (a call, a reference, an export call)
+            spans.append((f.start, f.end, False))
+        elif id(f) not in kept and f.body:
             spans.append((f.body, f.end, True))
             if COMPACT_HEADERS and f.def_line and f.body > f.def_line:
                 heads.append((f, "()"))
