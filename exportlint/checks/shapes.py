@@ -291,6 +291,8 @@ class SplitDynamicDim(Rule):
         for fn in ctx.model.functions:
             if fn.why not in ("forward", "export-call"):
                 continue
+            if not any((c.qualname or "").rsplit(".", 1)[-1] in ("chunk", "split", "tensor_split") for c in fn.calls):
+                continue  # (what follows only looks at these calls)
             dyn = declared_dims(ctx, fn.cls.name if fn.cls is not None else None)
             params = [p.name.value for p in list(fn.node.params.posonly_params) + list(fn.node.params.params)]
             inputs = _batch_first_names(ctx, fn, {p for p in params if fn.env.get(p) in TENSORISH})
