@@ -16,7 +16,7 @@ writes its record as JSON. Per (model, exporter) the record holds:
 - ``message``: the first line of the exporter's error (or of the mismatch).
 - ``fail_at``: the failing user line, the deepest frame inside the zoo package's files
   (``exportlint/confirm/locate.py``: exception frames, strict-mode user stacks, ONNX
-  ``Original traceback``, draft_export for constraint violations, the failing node's
+  ``Original traceback``, guard provenance then draft_export for constraint violations, the failing node's
   ``stack_trace``, the legacy op's TorchScript ``sourceRange``), plus its user stack.
 - ``warns``: (legacy) the innermost zoo frame of every ``TracerWarning`` raised while tracing.
 - ``ran``: for exports that passed and matched, the zoo lines that ran (``sys.settrace``
@@ -634,6 +634,14 @@ def run_one(name: str, exporter: str, site: str, checkpoint=None) -> dict:
 
         def second():
             if exporter in ("export-strict", "export-nonstrict"):
+                text = " ".join(str(x) for x in L.exception_chain(e))
+                if L.is_constraint_violation(text):
+                    # guard provenance first: the user line that added the first guard the error
+                    # names (draft_export's first failure is often an earlier, harmless guard)
+                    loc = L.locate_by_guards(mod, inputs, {}, dyn_shapes(), users,
+                                             strict=exporter == "export-strict", message=text)
+                    if loc is not None:
+                        return loc
                 return L.locate_by_draft_export(mod, inputs, {}, dyn_shapes(), users, strict=exporter == "export-strict",
                                                 message=str(e))
             if exporter == "onnx-dynamo":

@@ -49,6 +49,9 @@ class FileContext:
         self.project_dynamic: Optional[dict[str, dict[str, set]]] = None
         #: True: an export call of the project declares a dynamic dim; False: none does; None: unknown
         self.project_declares_dynamic: Optional[bool] = None
+        #: (path, line) of a static eager-mode quantization (``torch.ao.quantization.convert``,
+        #: ``quantize``, ``quantize_qat``) in a linted file of the project; None: none seen
+        self.project_quant_convert: Optional[tuple[str, int]] = None
 
     def report(
         self,

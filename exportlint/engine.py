@@ -254,7 +254,7 @@ class Linter:
         self.rules: list[Rule] = [cls() for code, cls in rules.items() if code in enabled and cls.scope != "engine"]
         self.targets = frozenset(config.target_exporters)
         #: (opsets, dynamic, declares_dynamic) of the linted project (CONTRACTS.md item 1)
-        self.project_facts: tuple = (None, None, None)
+        self.project_facts: tuple = (None, None, None, None)
 
     def lint_bytes(self, data: bytes, path: str, *, project: Any = None, roots: Any = (),
                    call_returns: Optional[dict[str, str]] = None) -> FileResult:
@@ -299,7 +299,9 @@ class Linter:
         module = None
         ptext = text  # what libcst parses (see _reduced)
         tree = None  # the file's project index, when there is a project
-        if is_model or has_export or roots:
+        # a file that converts a model to eager-quantized (EXL404 at the conversion) is linted
+        # even with no forward and no export call (a `quantize_model()` helper module)
+        if is_model or has_export or roots or ("quantiz" in text and _at_word_start(_QUANT_CONVERT_NOB, text)):
             # always: CPython places syntax errors exactly, and refuses code too deep for it
             # (and for libcst's native parser: isolation.py) in a few % of libcst's time
             err, ast_tree = _checked_syntax(text, path)
@@ -354,7 +356,8 @@ class Linter:
                     model = None
                 if model is not None:
                     ctx = FileContext(path, ptext, module, model, self.config)
-                    ctx.project_opsets, ctx.project_dynamic, ctx.project_declares_dynamic = self.project_facts
+                    (ctx.project_opsets, ctx.project_dynamic, ctx.project_declares_dynamic,
+                     ctx.project_quant_convert) = self.project_facts
                     for rule in self.rules:
                         if rule.scope == "export-path" and not model.functions:
                             continue
@@ -395,6 +398,10 @@ class Linter:
             pos = resolve_positions(module, ptext, items)
             for r in reported:
                 exps = tuple(e for e in r.exporters if e in self.targets)
+                only = model.exporters_at(r.node, r.anchor[0] if r.anchor else None)
+                if only is not None:
+                    # under an export guard (`if not torch.jit.is_tracing():`): only where it runs
+                    exps = tuple(e for e in exps if e in only)
                 if r.exporters and not exps:
                     continue  # breaks only exporters this project does not target
                 line, col, eline, ecol = pos.get(id(r.node), (1, 1, 1, 1))
@@ -744,7 +751,7 @@ _PROJECT: Any = None
 _INDEX_DIR: Optional[str] = None
 
 
-def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, None, None)) -> None:
+def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, None, None, None)) -> None:
     global _WORKER
     _WORKER = Linter(config, codes)
     _WORKER.project_facts = facts
@@ -873,11 +880,40 @@ def _project_facts(files: list[str], texts: dict[str, bytes], known: Optional[di
     return Project(cand).export_facts(cand)
 
 
+def _quant_conversion(files: list[str], texts: dict[str, bytes]) -> Optional[tuple[str, int]]:
+    """(path, line) of the first static eager-mode quantization call in these files
+    (``torch[.ao].quantization.convert/quantize/quantize_qat(``, also through
+    ``from torch[.ao].quantization import convert``): a model with ``QuantStub`` anywhere in the
+    project is then the converted one (EXL404 at its stub call, measured: torch.export strict
+    stops there). ``quantize_dynamic``/``prepare`` leave stubs identities and do not count."""
+    for p in sorted(files):
+        data = texts.get(p, b"")
+        if b"quantiz" not in data:
+            continue
+        text = data.decode("utf-8", "replace")
+        m = _STATIC_QUANT_RE.search(text)
+        if m is None:
+            names = [n.split(" as ")[-1].strip() for imp in _QUANT_IMPORT_RE.findall(text)
+                     for n in imp.strip("()").split(",") if n.split(" as ")[0].strip() in _STATIC_QUANT_FUNCS]
+            for n in names:
+                m = re.search(r"(?<![\w.])(?<!def )" + re.escape(n) + r"\s*\(", text)
+                if m is not None:
+                    break
+        if m is not None:
+            return (p, text.count("\n", 0, m.start()) + 1)
+    return None
+
+
+_STATIC_QUANT_FUNCS = ("convert", "quantize", "quantize_qat")
+_STATIC_QUANT_RE = re.compile(r"\bquantization\.(?:convert|quantize|quantize_qat)\s*\(")
+_QUANT_IMPORT_RE = re.compile(r"^\s*from\s+torch(?:\.ao)?\.quantization\s+import\s+(\([^)]*\)|[^\n]+)", re.M)
+
+
 def _facts_digest(facts: tuple) -> str:
-    opsets, dynamic, declares = facts
+    opsets, dynamic, declares, quant = facts
     norm = (sorted(opsets) if opsets is not None else None,
             {k: {p: sorted(map(str, v)) for p, v in d.items()} for k, d in dynamic.items()} if dynamic is not None else None,
-            declares)
+            declares, list(quant) if quant is not None else None)
     return hashlib.sha256(json.dumps(norm, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -951,7 +987,7 @@ def _lint_paths(
             if m is not None and "exp" in m:
                 exp_known[p] = bool(m["exp"])
     exporting: set = set()
-    facts = _project_facts(readable, texts, exp_known, exporting)
+    facts = _project_facts(readable, texts, exp_known, exporting) + (_quant_conversion(readable, texts),)
     fdig = _facts_digest(facts)
     abs_of = {p: os.path.abspath(p) for p in readable}
     by_abs = {a: p for p, a in abs_of.items()}

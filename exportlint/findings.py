@@ -134,7 +134,7 @@ class Finding:
     message: str
     exporters: tuple[str, ...] = ()
     fix: Optional[Fix] = None
-    #: set by --confirm: "confirmed" | "refuted" | "not-reached" | None (not checked)
+    #: set by --confirm: "confirmed" | "refuted" | "untested" | "not-reached" | None (not checked)
     verdict: Optional[str] = None
     #: free-form details from confirm (exporter messages etc.)
     details: dict[str, Any] = field(default_factory=dict)

@@ -137,7 +137,8 @@ def test_join_verdicts_and_new_findings(tmp_path):
     src.write_text("\n".join(f"line{i}" for i in range(1, 40)) + "\n")
     p = str(src.resolve())
     confirmed = _finding("EXL101", src, 10)
-    refuted = _finding("EXL301", src, 12)
+    refuted = _finding("EXL201", src, 12)
+    device = _finding("EXL301", src, 12)  # a pass on one device neither confirms nor refutes it
     unreached = _finding("EXL201", src, 30)
     legacy_only = _finding("EXL102", src, 14, exporters=("onnx-legacy",))
     other_file = _finding("EXL101", tmp_path / "elsewhere.py", 3)
@@ -150,12 +151,14 @@ def test_join_verdicts_and_new_findings(tmp_path):
             {"variant": "negated", "message": "values differ", "max_abs": 2.0,
              "location": {"path": p, "line": 14, "how": "TracerWarning", "stack": [[p, 14]]}}]},
     }, coverage=[10, 12, 14, 20])
-    out = join_findings(Config(root=tmp_path), [confirmed, refuted, unreached, legacy_only, other_file], [tr],
-                        EXPORTERS)
+    out = join_findings(Config(root=tmp_path), [confirmed, refuted, device, unreached, legacy_only, other_file],
+                        [tr], EXPORTERS)
     assert confirmed.verdict == "confirmed"
     assert confirmed.details["confirm"]["exporters"]["export-strict"] == "confirmed"
     assert confirmed.details["confirm"]["exporters"]["onnx-dynamo"] == "refuted"
     assert refuted.verdict == "refuted"
+    assert device.verdict == "untested"
+    assert device.details["confirm"]["exporters"]["onnx-dynamo"] == "untested"
     assert unreached.verdict == "not-reached"
     assert legacy_only.verdict == "confirmed"  # the legacy divergence is located at its line
     assert other_file.verdict is None  # no target loaded that file: not checked
@@ -203,7 +206,7 @@ def test_confirm_fixture_models_all_exporters():
     shape_line = _line(TINY, "if x.shape[0] == 4:")
     findings = [
         _finding("EXL101", TINY, branch),  # confirmed (export fails there; legacy diverges there)
-        _finding("EXL302", TINY, relu),  # refuted (everything passes)
+        _finding("EXL302", TINY, relu),  # untested (everything passes on the one device it runs on)
         _finding("EXL201", TINY, numpy_line),  # not reached (the branch never runs)
         _finding("EXL111", TINY, shape_line, exporters=("onnx-dynamo",)),  # confirmed: Dim exported static
     ]
@@ -233,7 +236,7 @@ def test_confirm_fixture_models_all_exporters():
 
     assert findings[0].verdict == "confirmed"
     assert findings[0].details["confirm"]["exporters"]["onnx-legacy"] == "confirmed"
-    assert findings[1].verdict == "refuted"
+    assert findings[1].verdict == "untested"
     assert findings[2].verdict == "not-reached"
     assert findings[3].verdict == "confirmed"
     e901 = [f for f in res.findings if f.code == "EXL901"]

@@ -7,6 +7,7 @@ quote the messages): the false-alarm reproducers are patterns all four exporters
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 from conftest import lint
@@ -336,7 +337,12 @@ class M(torch.nn.Module):
                 x = x + 1
         return x
 """
-    assert codes(src) == []
+    # `torch.jit.is_tracing()` is True only under the legacy tracer: torch.export and the dynamo
+    # exporter run the body (measured: strict `Unsupported: Data-dependent branching`, non-strict
+    # `GuardOnDataDependentSymNode`, onnx-dynamo fails at step 1/3, onnx-legacy exports)
+    found = lint(src)
+    assert any(f.code == "EXL101" for f in found)
+    assert all("onnx-legacy" not in f.exporters for f in found)
 
 
 def test_conditional_expression_on_a_guard():
@@ -349,7 +355,11 @@ class M(torch.nn.Module):
         m = int(x.max()) if torch.jit.is_scripting() else x.shape[1]
         return x[:n, :m]
 """
-    assert codes(src) == []
+    # the scripting-only side never runs; the `else` of `torch.jit.is_tracing()` runs under
+    # torch.export and onnx-dynamo (not under the legacy tracer)
+    found = lint(src)
+    assert found and all("onnx-legacy" not in f.exporters for f in found)
+    assert {f.line for f in found} == {line_of(src, "int(x.sum())")}
 
 
 def test_project_helper_with_arguments_returning_a_guard():
@@ -371,7 +381,11 @@ class M(torch.nn.Module):
             x = x[: int(x.max())]
         return x
 """
-    assert codes(src) == []
+    # `flag_and_scripting` is never True while exporting; `not tracing_or_proxy(x)` holds
+    # under torch.export and onnx-dynamo (x is no fx.Proxy there), never under the tracer
+    found = lint(src)
+    assert [f.code for f in found] == ["EXL101"]
+    assert set(found[0].exporters) == {"export-strict", "export-nonstrict", "onnx-dynamo"}
 
 
 def test_branch_only_when_scripting_is_skipped():
@@ -1080,7 +1094,10 @@ def test_code_after_an_export_guard_that_returns_is_not_exported():
                     return x
                 return -x
     """)
-    assert [f.code for f in guarded if f.code.startswith("EXL1")] == []
+    # `torch.compiler.is_compiling()` is False under the legacy tracer (measured): the test
+    # below it runs there and only there
+    exl1 = [f for f in guarded if f.code.startswith("EXL1")]
+    assert [(f.code, f.line, f.exporters) for f in exl1] == [("EXL101", 17, ("onnx-legacy",))]
     unguarded = lint("""
         import torch
         from torch import nn
@@ -1099,3 +1116,179 @@ def test_code_after_an_export_guard_that_returns_is_not_exported():
                 return -x
     """)
     assert sorted(f.line for f in unguarded if f.code == "EXL101") == [9, 14]
+
+
+def test_export_guards_are_per_exporter():
+    """Measured with torch 2.13 inside a forward run by each exporter: `torch.jit.is_tracing()`
+    is True only under the legacy tracer; `torch.compiler.is_compiling()` only under torch.export
+    and the dynamo exporter; `torch.onnx.is_in_onnx_export()` only under the two ONNX exporters.
+    transformers' dinov2 `interpolate_pos_encoding` tests `not torch.jit.is_tracing() and
+    num_patches == num_positions and height == width`: torch.export runs that test and
+    specialises height == width (`Constraints violated (height, width)! ... must always be
+    equal`); the tracer never does."""
+    src = """
+import torch
+from torch import nn
+
+class Emb(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pos = nn.Parameter(torch.randn(1, 17, 8))
+
+    def interpolate(self, emb, height: int, width: int):
+        n = emb.shape[1] - 1
+        if not torch.jit.is_tracing() and n == self.pos.shape[1] - 1 and height == width:
+            return self.pos
+        return self.pos * 2
+
+    def data_check(self, x):
+        if x.sum() > 0:
+            return x
+        return -x
+
+    def forward(self, x):
+        _, _, h, w = x.shape
+        y = x
+        if torch.onnx.is_in_onnx_export():
+            y = self.data_check(x)
+        if not torch.compiler.is_compiling():
+            y = self.data_check(x)
+        return y.flatten(2).transpose(1, 2) + self.interpolate(x, h, w)
+"""
+    found = {(f.code, f.line): set(f.exporters) for f in lint(src)}
+    assert found == {
+        ("EXL111", line_of(src, "height == width")): {"export-strict", "export-nonstrict", "onnx-dynamo"},
+        # the helper runs under the ONNX exporters (first call) and under the tracer (second)
+        ("EXL101", line_of(src, "x.sum() > 0")): {"onnx-dynamo", "onnx-legacy"},
+    }
+
+
+def test_early_return_on_a_guard_narrows_what_follows():
+    src = """
+import torch
+from torch import nn
+
+class M(nn.Module):
+    def forward(self, x):
+        if torch.jit.is_tracing():
+            return x
+        if x.sum() > 0:
+            return x
+        return -x
+"""
+    found = [(f.code, set(f.exporters)) for f in lint(src)]
+    assert found == [("EXL101", {"export-strict", "export-nonstrict", "onnx-dynamo"})]
+
+
+def test_exl116_follows_parallel_assignment():
+    """timm mobilevit: `new_h, new_w = math.ceil(H / p) * p, math.ceil(W / p) * p` then a reshape
+    to `new_h // p`. Measured (torch 2.13, H/W declared dynamic, checked at 18x22): strict and
+    non-strict fail with `Constraints violated (h, w)`, the legacy export runs only at the
+    example size (onnxruntime: Reshape fails), onnx-dynamo exports and matches."""
+    src = """
+import math
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+class M(nn.Module):
+    def forward(self, x):
+        B, C, H, W = x.shape
+        new_h, new_w = math.ceil(H / 2) * 2, math.ceil(W / 2) * 2
+        n_h, n_w = new_h // 2, new_w // 2
+        if new_h != H or new_w != W:
+            x = F.interpolate(x, size=(new_h, new_w), mode="bilinear")
+        return x.reshape(B * C * n_h, 2, n_w, 2)
+"""
+    found = [f for f in lint(src) if f.code == "EXL116"]
+    assert {(f.line, f.column) for f in found} == {(line_of(src, "new_h, new_w ="), 24),
+                                                   (line_of(src, "new_h, new_w ="), 46)}
+    assert all("onnx-dynamo" not in f.exporters and "onnx-legacy" in f.exporters for f in found)
+
+
+def test_guard_anywhere_in_the_test_narrows_it():
+    """`x.sum() > 0 and not torch.jit.is_tracing()`: under the legacy tracer the test is False
+    whatever the data (the tracer still warns on the conversion, but the traced program is the
+    same for every input), so only torch.export and onnx-dynamo depend on the data."""
+    src = """
+import torch
+from torch import nn
+
+class M(nn.Module):
+    def forward(self, x):
+        if x.sum() > 0 and not torch.jit.is_tracing():
+            return x
+        if not torch.jit.is_tracing() and x.mean() > 0:
+            return -x
+        return x * 2
+"""
+    found = {f.line: set(f.exporters) for f in lint(src) if f.code == "EXL101"}
+    assert found == {line_of(src, "x.sum() > 0"): {"export-strict", "export-nonstrict", "onnx-dynamo"},
+                     line_of(src, "x.mean() > 0"): {"export-strict", "export-nonstrict", "onnx-dynamo"}}
+
+
+def test_exl404_conversion_in_another_file_of_the_project(tmp_path):
+    # the torchvision layout: the model file has QuantStub; a helper in another file converts
+    # (measured, torch 2.13: strict fails at `x = self.quant(x)` of the converted model)
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    model = textwrap.dedent("""
+    import torch
+    from torch.ao.quantization import DeQuantStub, QuantStub
+    from .utils import quantize_model
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quant = QuantStub()
+            self.ff = torch.ao.nn.quantized.FloatFunctional()
+            self.conv = torch.nn.Conv2d(3, 3, 1)
+            self.dequant = DeQuantStub()
+
+        def forward(self, x):
+            x = self.quant(x)
+            return self.dequant(self.ff.add(self.conv(x), x))
+
+    def build(quantize=False):
+        m = Net()
+        if quantize:
+            quantize_model(m)
+        return m
+    """)
+    utils = textwrap.dedent("""
+    import torch
+
+    def quantize_model(model):
+        model.qconfig = torch.ao.quantization.get_default_qconfig("x86")
+        torch.ao.quantization.prepare(model, inplace=True)
+        torch.ao.quantization.convert(model, inplace=True)
+    """)
+    (pkg / "net.py").write_text(model)
+    (pkg / "utils.py").write_text(utils)
+    res = lint_paths([str(pkg / "net.py"), str(pkg / "utils.py")], Config(), use_cache=False, jobs=1)
+    at = sorted((os.path.basename(x.path), x.line) for x in res.findings if x.code == "EXL404")
+    conv_line = line_of(utils, "quantization.convert(model")
+    assert at == [("net.py", line_of(model, "x = self.quant(x)")), ("utils.py", line_of(utils, "quantization.prepare(model")),
+                  ("utils.py", conv_line)]
+    stub = next(x for x in res.findings if x.code == "EXL404" and x.path.endswith("net.py"))
+    assert f"utils.py:{conv_line}" in stub.message
+    # FloatFunctional alone is no class finding; without the converting file, nothing at all
+    res = lint_paths([str(pkg / "net.py")], Config(), use_cache=False, jobs=1)
+    assert [x for x in res.findings if x.code == "EXL404"] == []
+
+
+def test_quant_conversion_fact_reads_the_import_form(tmp_path):
+    from exportlint.engine import _quant_conversion
+
+    a = tmp_path / "a.py"
+    text = ("from torch.ao.quantization import (\n    get_default_qconfig,\n    convert as to_int8,\n)\n\n"
+            "def convert(m):\n    return m\n\ndef q(m):\n    return to_int8(m)\n")
+    assert _quant_conversion([str(a)], {str(a): text.encode()}) == (str(a), 10)
+    # quantize_dynamic / prepare leave QuantStubs identities: no static conversion
+    b = tmp_path / "b.py"
+    other = "import torch\nm = torch.ao.quantization.quantize_dynamic(m)\ndef convert(x):\n    return x\nconvert(1)\n"
+    assert _quant_conversion([str(b)], {str(b): other.encode()}) is None

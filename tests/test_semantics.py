@@ -153,7 +153,7 @@ def test_branch_kinds_and_guards():
                     if x.mean() > 0:   # training only: not analysed
                         pass
                 if not torch.jit.is_tracing():
-                    if x.max() > 1:    # skipped: author guarded it
+                    if x.max() > 1:    # runs under torch.export and onnx-dynamo, not the tracer
                         pass
                 if torch.jit.is_scripting():
                     y = x.item()       # scripting only
@@ -161,7 +161,9 @@ def test_branch_kinds_and_guards():
         """)
     f = fn_named(m, "M.forward")
     kinds = [b.kind for b in f.branches]
-    assert kinds == [DATA, SHAPE, CONST]
+    assert kinds == [DATA, SHAPE, CONST, DATA]
+    assert f.node_only[id(f.branches[-1].node)] == {"export-strict", "export-nonstrict", "onnx-dynamo"}
+    assert not any(id(b.node) in f.node_only for b in f.branches[:-1])
     assert not any(c.method == "item" for c in f.calls)
 
 

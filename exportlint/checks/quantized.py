@@ -10,6 +10,8 @@ modules itself.
 
 from __future__ import annotations
 
+import os
+
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
@@ -21,6 +23,12 @@ _NAMESPACES = ("torch.ao.quantization.", "torch.quantization.")
 _CONVERSIONS = frozenset({"convert", "quantize", "quantize_dynamic", "quantize_qat", "prepare", "prepare_qat"})
 _QUANT_MODULE_PREFIXES = ("torch.ao.nn.quantized.", "torch.nn.quantized.", "torch.ao.nn.intrinsic.quantized.",
                           "torch.nn.intrinsic.quantized.")
+
+#: float modules that quantizable models build and ``convert`` swaps for quantized ones: before
+#: conversion they export with every exporter (measured, torch 2.13: a forward doing
+#: ``self.ff.add(conv(x), x)`` passes strict, non-strict, onnx-dynamo and onnx-legacy), so they
+#: are reported only through a conversion (the stub call of a converted model)
+_FLOAT_STANDINS = frozenset({"FloatFunctional", "FXFloatFunctional"})
 
 
 @register
@@ -56,7 +64,11 @@ class EagerQuantizedModel(Rule):
                     "quantization of the ONNX file).",
                 )
         if converts:
-            self._stub_calls(ctx)
+            self._stub_calls(ctx, "this file converts")
+        elif getattr(ctx, "project_quant_convert", None) is not None:
+            # the conversion is elsewhere in the project (a `quantize_model()` helper)
+            qp, ql = ctx.project_quant_convert
+            self._stub_calls(ctx, f"the project converts (`{os.path.basename(qp)}:{ql}`)")
         for cls in ctx.model.classes.values():
             if not cls.is_module:
                 continue
@@ -65,7 +77,7 @@ class EagerQuantizedModel(Rule):
                 if not isinstance(v, cst.Call):
                     continue
                 q = imports.resolve(v.func) or ""
-                if q.startswith(_QUANT_MODULE_PREFIXES):
+                if q.startswith(_QUANT_MODULE_PREFIXES) and q.rsplit(".", 1)[-1] not in _FLOAT_STANDINS:
                     ctx.report(
                         cls.node.name,
                         f"`{cls.name}` builds quantized modules (`{snippet(ctx, v)}`): an eager-mode quantized model "
@@ -77,7 +89,7 @@ class EagerQuantizedModel(Rule):
         return ()
 
 
-    def _stub_calls(self, ctx) -> None:
+    def _stub_calls(self, ctx, where: str) -> None:
         """The file converts a model: where the forward of a class with a ``QuantStub`` enters
         the quantized part is the line torch.export stops at (measured, torch 2.13: strict
         fails at ``x = self.quant(x)`` of the converted model; non-strict and onnx-dynamo fail
@@ -102,7 +114,7 @@ class EagerQuantizedModel(Rule):
                         and f.value.value == "self"):
                     ctx.report(
                         call.node,
-                        f"`{snippet(ctx, call.node)}` quantizes the input of `{cls.name}`, which this file converts "
+                        f"`{snippet(ctx, call.node)}` quantizes the input of `{cls.name}`, which {where} "
                         "to an eager-mode quantized model: torch.export (strict) stops here, non-strict and "
                         "onnx-dynamo reject the converted model with errors that name no line of it; the legacy "
                         "exporter translates it op by op where it can. Export the float model and quantize the "

@@ -43,7 +43,29 @@ def _local_values(fn) -> dict[str, list[cst.BaseExpression]]:
     out: dict[str, list[cst.BaseExpression]] = {}
     for name, value, _ in assignments_in_scope(fn.node):
         out.setdefault(name, []).append(value)
+    plain = set(out)
+    for name, value in _parallel_assignments(fn.node.body):
+        if name not in plain:  # names also assigned plainly keep what they had (no new ambiguity)
+            out.setdefault(name, []).append(value)
     return out
+
+
+def _parallel_assignments(node: cst.CSTNode):
+    """(name, value) of `a, b = e1, e2` statements of a function (not of nested defs): each name
+    gets its own value (`new_h, new_w = math.ceil(H / p) * p, math.ceil(W / p) * p`)."""
+    for child in node.children:
+        if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(child, cst.Assign) and len(child.targets) == 1:
+            t, v = child.targets[0].target, child.value
+            if (isinstance(t, (cst.Tuple, cst.List)) and isinstance(v, (cst.Tuple, cst.List))
+                    and len(t.elements) == len(v.elements)
+                    and not any(isinstance(el, cst.StarredElement) for el in (*t.elements, *v.elements))):
+                for te, ve in zip(t.elements, v.elements):
+                    if isinstance(te.value, cst.Name):
+                        yield te.value.value, ve.value
+            continue
+        yield from _parallel_assignments(child)
 
 
 def _resolve(e: cst.BaseExpression, values: dict) -> cst.BaseExpression:

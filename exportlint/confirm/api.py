@@ -7,6 +7,8 @@ findings:
 - ``confirmed``: an exporter the finding names failed or diverged at the finding's lines;
 - ``refuted``: the finding's line ran, and the exporters it names passed with no divergence
   (or failed/diverged somewhere else);
+- ``untested``: a device-placement finding (EXL301-EXL303) whose line ran in a passing export:
+  the trial export runs on one device, so it cannot show a failure that needs a second one;
 - ``not-reached``: the file was loaded by a target but the line did not run for these inputs
   (or every exporter stopped before it);
 - new ``EXL901`` findings for failures no static finding predicted, ``EXL902`` for silent
@@ -82,6 +84,8 @@ class TargetResult:
     #: worker phases: building the model + eager reference, eager runs on the other inputs
     build_seconds: float = 0.0
     variant_seconds: float = 0.0
+    #: the project's export calls whose dynamic dims the target was exported with (none of its own)
+    dynamic_shapes_from: Optional[dict] = None
 
     @property
     def failed(self) -> bool:
@@ -90,7 +94,8 @@ class TargetResult:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "spec": self.spec, "path": self.path, "line": self.line,
                 "error": self.error, "error_stage": self.error_stage, "seconds": round(self.seconds, 3),
-                "exporters": {e: o.to_dict() for e, o in self.outcomes.items()}}
+                "exporters": {e: o.to_dict() for e, o in self.outcomes.items()},
+                **({"dynamic_shapes_from": self.dynamic_shapes_from} if self.dynamic_shapes_from else {})}
 
 
 @dataclass
@@ -212,12 +217,16 @@ def _resolve_targets(config: Any, targets: Optional[Sequence[str]], paths: Itera
 def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[str]] = None,
                 paths: Sequence[Path] = (), exporters: Optional[tuple[str, ...]] = None,
                 progress: Optional[Callable[[str], None]] = None, jobs: int = 1,
-                fork_server: Optional[bool] = None) -> ConfirmResult:
+                fork_server: Optional[bool] = None, project_dims: Optional[list] = None) -> ConfirmResult:
     """Trial-export each target (own process each) and set verdicts on ``findings``.
 
     With more than one target, workers are forked from a server that imported torch once
     (``fork_server``; default on where ``os.fork`` exists, off with EXPORTLINT_CONFIRM_FORK=0):
     each target still gets its own process, session, time and memory limit.
+
+    ``project_dims``: the dynamic dims the project's export calls declare per model class
+    (``project_dims.project_dims``; read from ``paths``, or the config root, when None). A
+    target that declares no dims of its own is exported with those of its model's class.
     """
     t0 = time.monotonic()
     exporters = tuple(exporters or getattr(config, "target_exporters", None) or EXPORTERS)
@@ -249,6 +258,15 @@ def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[
     base_job = {"exporters": list(exporters), "opset": getattr(config, "opset", None),
                 "rtol": float(getattr(config, "rtol", 1e-4)), "atol": float(getattr(config, "atol", 1e-5)),
                 "findings": value_findings, "cwd": str(getattr(config, "root", "") or "") or None}
+    if project_dims is None and tlist:
+        from exportlint.confirm.project_dims import project_dims as _read_dims
+
+        try:
+            project_dims = _read_dims(config, paths)
+        except Exception:  # noqa: BLE001 - the static read never stops a confirm run
+            project_dims = []
+    if project_dims:
+        base_job["project_dims"] = project_dims
 
     def one(i: int, t: Target) -> TargetResult:
         tr = TargetResult(name=t.name, spec=t.spec, path=t.path, line=t.line,
@@ -275,6 +293,15 @@ def run_confirm(config: Any, findings: list[Finding], *, targets: Optional[list[
                      seconds=ev.get("seconds"), where=f"{_short(loc['path'])}:{loc['line']}" if loc else None)
             if kind == "loaded":
                 say(f"{prefix}: model built in {ev.get('seconds', 0):.1f}s")
+                dfrom = ev.get("dynamic_shapes_from")
+                if dfrom:
+                    where = ", ".join(dfrom.get("where", [])) or "the project export calls"
+                    dims = ", ".join(f"{n}{d}" for n, d in dfrom.get("dims", {}).items())
+                    if dims:
+                        say(f"{prefix}: exporting with the dynamic dims {dims} declared at {where}")
+                    if dfrom.get("skipped"):
+                        say(f"{prefix}: not declaring {', '.join(dfrom['skipped'])} from {where}: the example "
+                            "input's size there is 0 or 1, which torch always specialises")
             elif kind == "exporter-start":
                 say(f"{prefix}: {ev['exporter']} …")
             elif kind == "exporter":
@@ -388,6 +415,7 @@ def _absorb(tr: TargetResult, run: RunOutcome, timeout: float, memory: int) -> N
             if ev.get("path"):
                 tr.path, tr.line = ev["path"], ev.get("line") or 1
             tr.build_seconds = float(ev.get("seconds") or 0.0)
+            tr.dynamic_shapes_from = ev.get("dynamic_shapes_from") or None
             ee = ev.get("eager_error")
             if ee:
                 where = f" ({_short(ee['path'])}:{ee['line']})" if ee.get("path") and ee.get("line") else ""
@@ -541,6 +569,10 @@ def _hits(tr: TargetResult) -> list[_Hit]:
 
 
 _CONFIRMABLE = re.compile(r"^EXL[1-4]\d\d$")
+#: divergences placed where the values first differ (or where onnxruntime raised): the cause (a
+#: value baked into a constant) may lie earlier, so they never refute a finding on another line
+_SYMPTOM_HOWS = ("first-diverging-line", "first-diverging-onnx-line", "first-diverging-onnx-value",
+                 "onnx-node-source")
 _SPANS: dict[str, list[tuple[int, int]]] = {}
 
 
@@ -598,6 +630,19 @@ def _match(f_path: str, f_line: int, f_end: int, hit: _Hit, innermost_only: bool
     return best
 
 
+#: rules about device placement: what they predict (a failure once the model runs on another
+#: device) shows on the confirm machine only as a device error, never as a divergence or an
+#: unrelated failure on the same line
+_DEVICE_RULES = ("EXL301", "EXL302", "EXL303")
+_DEVICE_WORDS = ("device", "cuda")
+
+
+def _explains(f: Finding, hit: "_Hit") -> bool:
+    if f.code in _DEVICE_RULES:
+        return hit.kind == "fail" and any(w in (hit.message or "").lower() for w in _DEVICE_WORDS)
+    return True
+
+
 def _confirmable(f: Finding, exporter: str) -> bool:
     """Static findings a real failure can confirm: the export rules (EXL1xx-EXL4xx) that name the
     failing exporter."""
@@ -615,7 +660,7 @@ def join_findings(config: Any, findings: list[Finding], results: list[TargetResu
     for i, h in enumerate(hits):
         for innermost in (True, False):
             scored = [(_match(abs_paths[id(f)], f.line, f.end_line, h, innermost), f) for f in findings
-                      if _confirmable(f, h.exporter)]
+                      if _confirmable(f, h.exporter) and _explains(f, h)]
             top = max((sc for sc, _ in scored), default=0)
             fs = [f for sc, f in scored if sc and sc == top]  # exact lines win over neighbours
             if fs:
@@ -651,9 +696,14 @@ def join_findings(config: Any, findings: list[Finding], results: list[TargetResu
                     continue
                 if not ran:
                     per_exp.setdefault(e, "not-reached")
+                elif o.status in ("pass", "diverged") and f.code in _DEVICE_RULES:
+                    # the trial export runs on one device (CPU): an outcome that is not a device
+                    # error cannot show a hazard that needs a second one (neither confirms nor refutes)
+                    per_exp.setdefault(e, "untested")
                 elif o.status == "pass":
                     per_exp[e] = "refuted"
-                elif o.status == "diverged" and all(h.path for h in _hits(tr) if h.exporter == e):
+                elif o.status == "diverged" and all(h.path and h.how not in _SYMPTOM_HOWS
+                                                    for h in _hits(tr) if h.exporter == e):
                     per_exp[e] = "refuted"
                 else:
                     per_exp.setdefault(e, "not-reached")  # the exporter stopped elsewhere first
@@ -662,7 +712,7 @@ def join_findings(config: Any, findings: list[Finding], results: list[TargetResu
                 f.details.setdefault("confirm", {})["flipped_by"] = tr.flips[key]
         if per_exp:
             vals = set(per_exp.values())
-            f.verdict = "confirmed" if "confirmed" in vals else "refuted" if "refuted" in vals else "not-reached"
+            f.verdict = next((v for v in ("confirmed", "refuted", "untested") if v in vals), "not-reached")
             c = f.details.setdefault("confirm", {})
             c["exporters"] = per_exp
             if evidence:
@@ -739,12 +789,17 @@ def advice(message: str, exception: Optional[str] = None) -> str:
     m = message or ""
     exc = exception or ""
     if any(k in m for k in ("Constraints violated", "specialized it to be a constant",
-                            "requested dynamic but exported static")):
+                            "requested dynamic but exported static", "but tracing inferred a static shape")):
         fix = re.search(r"Suggested fixes:\s*(.+?)(?:\s+The error above|$)", m)
         hint = f" (torch suggests: {' '.join(fix.group(1).split())[:160]})" if fix else ""
         return ("this line specialises a dimension the export declares dynamic: keep the size arithmetic "
                 "symbolic (`//` instead of int(a / b), no round()/float() on sizes, no Python branching on "
                 "sizes), or declare the dimension static / with a range it really has" + hint)
+    if "ONNXRuntimeError" in m or m.startswith("the exported program fails"):
+        return ("the export succeeded but the exported model fails when run (onnxruntime) in the node made "
+                "from this line: a size, index or type fixed at export time does not hold, or the op's "
+                "translation does not fit this opset: try another opset or exporter, or rewrite the line with "
+                "plainer tensor ops")
     if "GuardOnDataDependentSymNode" in exc or "data-dependent" in m or "Could not guard on" in m \
             or "Could not extract specialized integer" in m:
         return ("a value read from tensor data (.item(), int(t), a data-dependent size) decides a branch or "
@@ -757,8 +812,12 @@ def advice(message: str, exception: Optional[str] = None) -> str:
     if "Unsupported" in m or "torch._dynamo.exc" in exc:
         return ("torch.export's strict tracer (dynamo) cannot trace this Python: move it out of forward, "
                 "make it plain tensor code, or export with strict=False")
-    if "TypeError" in m or "keyword" in m:
+    if re.search(r"forward\(\) (got|missing|takes)|unexpected keyword|positional argument|multiple values for", m):
         return "the exporter cannot bind the inputs/outputs as written: pass plain positional tensors"
+    if "TypeError" in m:
+        return ("Python or library code on this line gets a traced value (a tensor or a symbolic size) it does "
+                "not accept: use the torch equivalent (torch.round, torch.div(..., rounding_mode=...), "
+                "tensor methods) or compute the value outside the exported forward")
     return "rewrite this line with operations the exporter supports, or stop targeting this exporter"
 
 

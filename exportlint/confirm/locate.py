@@ -300,11 +300,9 @@ def locate_dispatch_node(exc: BaseException, model: Any, args: tuple, kwargs: di
         return None
     programs = [ep]
     try:
-        from torch.onnx._internal.exporter import _decomp, _registration
+        from exportlint.confirm.onnx_locate import _onnx_decomposition_table
 
-        registry = _registration.ONNXRegistry.from_torchlib()
-        table = _decomp.create_onnx_friendly_decomposition_table(set(registry.functions.keys()))
-        programs.insert(0, ep.run_decompositions(table))
+        programs.insert(0, ep.run_decompositions(_onnx_decomposition_table()))
     except Exception:  # noqa: BLE001
         pass
     for prog in programs:
@@ -473,7 +471,11 @@ def _strip_ansi(s: str) -> str:
 _PRODUCER_FUNCS = ("RoundToInt", "TruncToInt", "FloorToInt", "CeilToInt", "IntTrueDiv", "FloatTrueDiv",
                    "ToFloat", "Min", "Max", "RoundDecimal", "PythonMod")
 _CONSTRAINT_MARKERS = ("Constraints violated", "specialized it to be a constant", "Specializations unexpectedly",
-                       "requested dynamic but exported static", "marked as dynamic but")
+                       "requested dynamic but exported static", "marked as dynamic but",
+                       # the ONNX dynamo exporter retries with Dim.AUTO, then compares with the hints
+                       "but tracing inferred a static shape")
+#: the message says a declared dim became a constant (not that two dims must be equal)
+_PINNED_MARKERS = ("specialized it to be a constant", "but tracing inferred a static shape")
 
 
 def is_constraint_violation(text: str) -> bool:
@@ -542,6 +544,15 @@ class GuardRecorder:
                         frames.append((p, int(fs.lineno)))
             except Exception:  # noqa: BLE001
                 pass
+        if not frames:
+            # retracing a program (run_decompositions): the node being retraced is the current
+            # meta, and its stack_trace names the user line the guard comes from
+            try:
+                from torch.fx.traceback import get_current_meta
+
+                frames = _frames_from_text((get_current_meta() or {}).get("stack_trace") or "", self.users)
+            except Exception:  # noqa: BLE001
+                pass
         printed = str(g)
         try:
             names = {str(v): k for k, v in env.source_to_var.items()}
@@ -561,6 +572,10 @@ class GuardRecorder:
         picks += [r for r in self.records if r.frames and r.violated]
         # strict mode names sources its own way: compare the guards' form with sizes blanked out
         picks += [r for r in self.records if r.frames and _guard_shape(_norm_guard(r.text)) in shapes]
+        if any(m in message for m in _PINNED_MARKERS):
+            # a dim pinned to a constant: a guard on one size symbol pins it; a relation
+            # between two sizes (``x * mask`` makes them equal) only unifies them
+            picks = [r for r in picks if _symbols(r.expr) == 1] + [r for r in picks if _symbols(r.expr) != 1]
         for r in picks:
             stack = _dedupe_innermost_first(r.frames)
             best = stack[0]
@@ -572,6 +587,13 @@ class GuardRecorder:
                 how = "guard-provenance (producer)"
             return Location(best[0], best[1], how, stack)
         return None
+
+
+def _symbols(expr: Any) -> int:
+    try:
+        return len([s for s in expr.free_symbols if str(s).startswith("s")])
+    except Exception:  # noqa: BLE001
+        return 0
 
 
 def _norm_guard(text: str) -> str:
@@ -599,8 +621,8 @@ def _violated(env: Any, g: Any) -> bool:
         return False
     for s in syms:
         vr = env.var_to_range.get(s)
-        lo = int(vr.lower) if vr is not None and vr.lower.is_finite else 0
-        hi = int(vr.upper) if vr is not None and vr.upper.is_finite else 1 << 20
+        lo = _finite_int(vr.lower if vr is not None else None, 0)
+        hi = _finite_int(vr.upper if vr is not None else None, 1 << 20)
         h = int(hint[s])
         for v in sorted({lo, lo + 1, h - 1, h + 1, h + 2, 2 * h + 1, min(hi, 4 * h + 3), hi}):
             if v == h or v < lo or v > hi:
@@ -614,6 +636,17 @@ def _violated(env: Any, g: Any) -> bool:
             if r is sympy.false:
                 return True
     return False
+
+
+def _finite_int(v: Any, default: int) -> int:
+    """A range bound as an int; torch's ``int_oo`` (an unbounded Dim: ``Dim.DYNAMIC``,
+    ``Dim("b")`` without ``max``) is not sympy-finite and ``int()`` of it raises."""
+    try:
+        if v is None or v.is_finite is not True:
+            return default
+        return int(v)
+    except (TypeError, ValueError, AttributeError, OverflowError):
+        return default
 
 
 def innermost_function(tree: Any, line: int) -> Any:

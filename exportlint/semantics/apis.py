@@ -40,6 +40,30 @@ EXPORT_GUARD_NAMES = frozenset(
     {"is_tracing", "is_torchdynamo_compiling", "is_compiling", "is_exporting", "is_in_onnx_export", "is_fx_tracing",
      "is_torch_fx_proxy", "is_dynamo_compiling", "is_torchdynamo_exporting"}
 )
+ALL_EXPORTERS = frozenset({"export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy"})
+_COMPILING = frozenset({"export-strict", "export-nonstrict", "onnx-dynamo"})
+#: the exporters under which each guard returns True (measured with torch 2.13 inside a forward
+#: exported by each exporter: `torch.jit.is_tracing()` is True only under the legacy TorchScript
+#: tracer, `torch.compiler.is_compiling()` only under torch.export and the dynamo exporter, ...);
+#: code behind `if not torch.jit.is_tracing():` still runs under torch.export
+EXPORT_GUARD_EXPORTERS: dict[str, frozenset] = {
+    "torch.jit.is_tracing": frozenset({"onnx-legacy"}),
+    "torch._C._get_tracing_state": frozenset({"onnx-legacy"}),
+    "torch.compiler.is_compiling": _COMPILING,
+    "torch.compiler.is_exporting": _COMPILING,
+    "torch._dynamo.is_compiling": _COMPILING,
+    "torch._utils.is_compiling": _COMPILING,
+    "torch.compiler.is_dynamo_compiling": frozenset({"export-strict"}),
+    "torch.onnx.is_in_onnx_export": frozenset({"onnx-dynamo", "onnx-legacy"}),
+    "torch.fx._symbolic_trace.is_fx_tracing": frozenset({"export-nonstrict", "onnx-dynamo"}),
+}
+#: library helpers matched by their last name: the exporters their name promises (a helper named
+#: `is_torchdynamo_compiling` wraps `torch.compiler.is_compiling()`); other names: every exporter
+EXPORT_GUARD_NAME_EXPORTERS: dict[str, frozenset] = {
+    "is_torchdynamo_compiling": _COMPILING, "is_compiling": _COMPILING, "is_dynamo_compiling": _COMPILING,
+    "is_exporting": _COMPILING, "is_torchdynamo_exporting": _COMPILING,
+    "is_in_onnx_export": frozenset({"onnx-dynamo", "onnx-legacy"}),
+}
 #: calls that return False under every exporter (scripting only)
 NEVER_DURING_EXPORT = frozenset({"torch.jit.is_scripting"})
 NEVER_DURING_EXPORT_NAMES = frozenset({"is_scripting"})

@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from exportlint.semantics.model import SemanticModel
 
 from exportlint.semantics.apis import (  # noqa: F401
+    ALL_EXPORTERS,
     CHECK_FUNCS,
     CONST_BUILTINS,
     DDS_OPS,
@@ -62,6 +63,8 @@ from exportlint.semantics.nodes import (  # noqa: F401
     container_annotation,
     guard_helpers,
     guard_polarity,
+    guard_sides,
+    has_plain_part,
     iter_names_in,
     iter_nodes,
     literal_value,
@@ -111,6 +114,13 @@ class FunctionFacts:
         #: local names bound to a submodule of a known local class (loop over a ModuleList)
         self.module_vars: dict[str, ClassFacts] = {}
         self._conds: list[cst.BaseExpression] = []
+        #: the exporters under which the code being analysed runs (None: every exporter), narrowed
+        #: by export guards: `if not torch.jit.is_tracing():` runs under torch.export only
+        self._only: Optional[frozenset] = None
+        #: id(node) -> the exporters under which it runs, for nodes under such a guard
+        self.node_only: dict[int, frozenset] = {}
+        #: (id(callee FunctionDef), exporters of the call site or None)
+        self.callee_only: list[tuple[int, Optional[frozenset]]] = []
         #: self.<attr> tested by an earlier `if ...: return` (a cache hit) in this function
         self._cache_hit_attrs: set[str] = set()
         #: the function whose source text contains this one (itself, or the caller for nested defs)
@@ -195,19 +205,41 @@ class FunctionFacts:
 
     # ----- statements -----
     def _block(self, stmts: Iterable[cst.CSTNode]) -> None:
-        for st in stmts:
+        saved = self._only
+        stmts = list(stmts)
+        for i, st in enumerate(stmts):
             self._stmt(st)
-            if type(st) is cst.If and st.orelse is None and self._leaves_while_exporting(st):
-                break  # `if is_tracing(): return`: what follows never runs under an exporter
+            if type(st) is cst.If and st.orelse is None:
+                rest = self._rest_after_guarded_exit(st)
+                if rest is not None:
+                    # `if is_tracing(): return`: what follows runs only where the guard is False
+                    eff = self._narrow(rest, stmts[i + 1:])
+                    if not eff:
+                        break
+        self._only = saved
 
-    def _leaves_while_exporting(self, st: cst.If) -> bool:
-        """An `if` whose body runs while exporting (an export guard) and always leaves the block."""
-        if guard_polarity(st.test, self.imports, self.model.guard_helpers) != "else-not-exported":
-            return False
+    def _rest_after_guarded_exit(self, st: cst.If) -> Optional[frozenset]:
+        """For an `if` on an export guard whose body always leaves the block: the exporters under
+        which the statements after it run."""
+        sides = guard_sides(st.test, self.imports, self.model.guard_helpers)
+        if sides is None or sides[1] == ALL_EXPORTERS:
+            return None
         body = list(body_statements(st.body))
         last = body[-1] if body else None
-        return (isinstance(last, cst.SimpleStatementLine) and bool(last.body)
-                and isinstance(last.body[-1], (cst.Return, cst.Raise)))
+        if (isinstance(last, cst.SimpleStatementLine) and bool(last.body)
+                and isinstance(last.body[-1], (cst.Return, cst.Raise))):
+            return sides[1]
+        return None
+
+    def _narrow(self, only: frozenset, nodes: Iterable[cst.CSTNode]) -> frozenset:
+        """Narrow the running exporters to `only` for the code in `nodes` (recorded per node)."""
+        eff = only if self._only is None else (self._only & only)
+        self._only = eff
+        if eff and eff != ALL_EXPORTERS:
+            for n in nodes:
+                for x in iter_nodes(n):
+                    self.node_only[id(x)] = eff
+        return eff
 
     def _stmt(self, st: cst.CSTNode) -> None:
         t = type(st)
@@ -270,18 +302,30 @@ class FunctionFacts:
                 self._block(body_statements(case.body))
 
     def _if(self, st: cst.If, construct: str) -> None:
-        pol = guard_polarity(st.test, self.imports, self.model.guard_helpers)
-        if pol is None:
+        sides = guard_sides(st.test, self.imports, self.model.guard_helpers)
+        outer = self._only
+        if sides is None:
             k = self._test(st.test)
             self.branches.append(Branch(st.test, k, construct, st, self._culprit.get(id(st.test))))
+        elif has_plain_part(st.test, self.imports, self.model.guard_helpers):
+            # `if not torch.jit.is_tracing() and n == m:`: the plain part decides the branch only
+            # where both sides can run (never report on the guard itself)
+            where = sides[0] & sides[1]
+            if self._narrow(where, (st.test,)):
+                k = self._test(st.test)
+                self.branches.append(Branch(st.test, k, construct, st, self._culprit.get(id(st.test))))
+            else:
+                self.eval(st.test)
+            self._only = outer
         else:
-            # still give the test's sub-expressions kinds; never report on the guard itself
+            # still give the test's sub-expressions kinds
             self.eval(st.test)
         before = dict(self.env)
-        if pol != "body-not-exported":
+        if sides is None or self._narrow(sides[0], (st.body,)):
             self._conds.append(st.test)
             self._block(body_statements(st.body))
             self._conds.pop()
+        self._only = outer
         if st.orelse is None and self.self_name is not None:
             body = list(body_statements(st.body))
             last = body[-1] if body else None
@@ -298,11 +342,12 @@ class FunctionFacts:
         after_body = self.env
         self.env = dict(before)
         orelse = st.orelse
-        if orelse is not None and pol != "else-not-exported":
+        if orelse is not None and (sides is None or self._narrow(sides[1], (orelse,))):
             if isinstance(orelse, cst.If):
                 self._if(orelse, "elif")
             else:
                 self._block(body_statements(orelse.body))
+        self._only = outer
         # merge
         merged = {}
         for name in set(after_body) | set(self.env):
@@ -661,6 +706,7 @@ class FunctionFacts:
                 # a module function handed on as a value (`get_interface(..., eager_attention_forward)`,
                 # a callback): it runs in the graph, with unknown arguments (annotations apply)
                 self.callees.append((fn, None, [], {}))
+                self.callee_only.append((id(fn), self._only))
             return UNKNOWN
         if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis):
             return CONST
@@ -717,11 +763,17 @@ class FunctionFacts:
                 return MASK
             return k
         if t is cst.IfExp:
-            pol = guard_polarity(e.test, self.imports, self.model.guard_helpers)
-            if pol is not None:
-                # `a if torch.jit.is_tracing() else b`: only the exported side is analysed
+            sides = guard_sides(e.test, self.imports, self.model.guard_helpers)
+            if sides is not None:
+                # `a if torch.jit.is_tracing() else b`: each side where it runs
                 self.eval(e.test)
-                return self.eval(e.body if pol == "else-not-exported" else e.orelse)
+                outer = self._only
+                ks = []
+                for side, only in ((e.body, sides[0]), (e.orelse, sides[1])):
+                    if self._narrow(only, (side,)):
+                        ks.append(self.eval(side))
+                    self._only = outer
+                return join(ks[0], ks[1]) if len(ks) == 2 else (ks[0] if ks else UNKNOWN)
             tk = self._test(e.test)
             self.branches.append(Branch(e.test, tk, "ifexp", e, self._culprit.get(id(e.test))))
             return join(self.eval(e.body), self.eval(e.orelse))
@@ -1033,6 +1085,7 @@ class FunctionFacts:
         else:
             facts_cls = cls
         self.callees.append((fn, facts_cls, pos, kw))
+        self.callee_only.append((id(fn), self._only))
         self.callee_calls.setdefault(id(fn), call)
 
     def _jit_skipped(self, fn: cst.FunctionDef) -> bool:

@@ -39,6 +39,7 @@ from typing import Any, Iterable, Optional, Union
 import libcst as cst
 
 from exportlint.semantics.apis import (  # noqa: F401  (re-exported)
+    ALL_EXPORTERS,
     ANNOT_CONST,
     ANNOT_CONTAINERS,
     ANNOT_TENSOR,
@@ -292,6 +293,8 @@ class SemanticModel:
         # call-site argument kinds per function (join over call sites), then (re)analyse
         seen_args: dict[int, list[str]] = {}
         seen_kw: dict[int, dict[str, str]] = {}
+        roots = list(work)
+        self.fn_only: dict[int, frozenset] = {}
         budget = 400  # bounds re-analysis on pathological files
         while work and budget > 0:
             budget -= 1
@@ -334,6 +337,41 @@ class SemanticModel:
                 self._facts_by_node[key] = facts
             for callee, ccls, cargs, ckw in facts.callees:
                 work.append((callee, ccls, cargs, ckw, "called", facts))
+        self._exporters_per_function(roots={id(w[0]) for w in roots})
+
+    def _exporters_per_function(self, roots: set[int]) -> None:
+        """``fn_only``: id(FunctionDef) -> the exporters under which the function runs, for those
+        reached only from code under an export guard (`if not torch.jit.is_tracing(): helper()`)."""
+        reach: dict[int, frozenset] = {r: ALL_EXPORTERS for r in roots}
+        for _ in range(len(self.functions) + 1):
+            changed = False
+            for f in self.functions:
+                mine = reach.get(id(f.node))
+                if mine is None:
+                    continue
+                for cid, only in f.callee_only:
+                    got = mine if only is None else (mine & only)
+                    old = reach.get(cid, frozenset())
+                    if not got <= old:
+                        reach[cid] = old | got
+                        changed = True
+            if not changed:
+                break
+        self.fn_only = {k: v for k, v in reach.items() if v != ALL_EXPORTERS}
+
+    def exporters_at(self, node: cst.CSTNode, fn: Optional[cst.FunctionDef]) -> Optional[frozenset]:
+        """The exporters under which `node` (inside function `fn`) runs: None for every exporter."""
+        owner = None
+        for f in self.functions:
+            if id(node) in f.kinds or id(node) in f.node_only:
+                owner = f
+                break
+        key = id(owner.node) if owner is not None else (id(fn) if fn is not None else None)
+        out: Optional[frozenset] = self.fn_only.get(key) if key is not None else None
+        s = owner.node_only.get(id(node)) if owner is not None else None
+        if s is not None:
+            out = s if out is None else (out & s)
+        return out
 
     def _project_module(self, name: str) -> bool:
         if self._project_module_fn is None:

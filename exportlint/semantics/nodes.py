@@ -10,6 +10,9 @@ import libcst as cst
 from exportlint.semantics.apis import (  # noqa: F401
     ANNOT_CONST,
     ANNOT_TENSOR,
+    ALL_EXPORTERS,
+    EXPORT_GUARD_EXPORTERS,
+    EXPORT_GUARD_NAME_EXPORTERS,
     EXPORT_GUARD_NAMES,
     EXPORT_GUARDS,
     MISSING,
@@ -180,43 +183,112 @@ def _merge_annot(kinds: list[Optional[str]]) -> str:
     return UNKNOWN
 
 
-def _is_guard_call(node: cst.BaseExpression, imports: ImportMap,
-                   helpers: Optional[dict[str, bool]] = None) -> Optional[bool]:
-    """True: exporting-guard call (True while exporting); False: never True while exporting."""
+def guard_set(node: cst.BaseExpression, imports: ImportMap,
+              helpers: Optional[dict] = None) -> Optional[frozenset]:
+    """The exporters under which a guard call returns True (empty: never while exporting), or
+    None when the node is no guard call."""
     if not isinstance(node, cst.Call):
         return None
     if helpers and isinstance(node.func, cst.Name) and node.func.value in helpers:
-        return helpers[node.func.value]
+        t, f = helpers[node.func.value]
+        return t if f == ALL_EXPORTERS - t else None
     q = imports.resolve(node.func) or dotted(node.func) or ""
     last = q.rsplit(".", 1)[-1]
-    if q in EXPORT_GUARDS or last in EXPORT_GUARD_NAMES:
-        return True
+    if q in EXPORT_GUARD_EXPORTERS:
+        return EXPORT_GUARD_EXPORTERS[q]
+    if q in EXPORT_GUARDS:
+        return ALL_EXPORTERS
+    if last in EXPORT_GUARD_NAMES:
+        return EXPORT_GUARD_NAME_EXPORTERS.get(last, ALL_EXPORTERS)
     if q in NEVER_DURING_EXPORT or last in NEVER_DURING_EXPORT_NAMES:
-        return False
+        return frozenset()
     return None
 
 
-def guard_value(e: cst.BaseExpression, imports: ImportMap, helpers: Optional[dict[str, bool]] = None) -> Optional[bool]:
-    """The value an expression of export guards has while exporting (True / False), or None
-    when it is no guard expression: `torch.jit.is_tracing() or torch.jit.is_scripting()`."""
+def _is_guard_call(node: cst.BaseExpression, imports: ImportMap,
+                   helpers: Optional[dict] = None) -> Optional[bool]:
+    """True: True under every exporter; False: under none; None: no guard (or it depends on
+    the exporter)."""
+    s = guard_set(node, imports, helpers)
+    if s is None:
+        return None
+    return True if s == ALL_EXPORTERS else (False if not s else None)
+
+
+def _sides(e: cst.BaseExpression, imports: ImportMap, helpers) -> tuple[frozenset, frozenset, bool]:
+    """(exporters under which e can be True, ... can be False, whether e holds a guard)."""
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
+        t, f, g = _sides(e.expression, imports, helpers)
+        return f, t, g
+    if isinstance(e, cst.BooleanOperation):
+        t1, f1, g1 = _sides(e.left, imports, helpers)
+        t2, f2, g2 = _sides(e.right, imports, helpers)
+        if isinstance(e.operator, cst.And):
+            return t1 & t2, f1 | f2, g1 or g2
+        return t1 | t2, f1 & f2, g1 or g2
+    if isinstance(e, cst.Attribute) and e.attr.value == "training":
+        # export captures inference: models are exported in eval mode (EXL501 checks that)
+        return frozenset(), ALL_EXPORTERS, True
+    if helpers and isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value in helpers:
+        t, f = helpers[e.func.value]
+        return t, f, True
+    s = guard_set(e, imports, helpers)
+    if s is None:
+        return ALL_EXPORTERS, ALL_EXPORTERS, False
+    return s, ALL_EXPORTERS - s, True
+
+
+def guard_sides(test: cst.BaseExpression, imports: ImportMap,
+                helpers: Optional[dict] = None) -> Optional[tuple[frozenset, frozenset]]:
+    """For a test holding export guards (or `self.training`): (exporters under which the body
+    can run, exporters under which the else side can run); None for a test without guards.
+    `if not torch.jit.is_tracing() and n == m:` -> body: torch.export and onnx-dynamo only."""
+    t, f, g = _sides(test, imports, helpers)
+    return (t, f) if g else None
+
+
+def has_plain_part(test: cst.BaseExpression, imports: ImportMap, helpers=None) -> bool:
+    """Whether a test holds something besides export guards and `self.training`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return has_plain_part(test.expression, imports, helpers)
+    if isinstance(test, cst.BooleanOperation):
+        return has_plain_part(test.left, imports, helpers) or has_plain_part(test.right, imports, helpers)
+    if isinstance(test, cst.Attribute) and test.attr.value == "training":
+        return False
+    if helpers and isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value in helpers:
+        return False
+    return guard_set(test, imports, helpers) is None
+
+
+def guard_value(e: cst.BaseExpression, imports: ImportMap,
+                helpers: Optional[dict] = None) -> Optional[frozenset]:
+    """The exporters under which an expression made only of export guards is True
+    (`torch.jit.is_tracing() or torch.jit.is_scripting()` -> onnx-legacy), or None when it is
+    no guard expression."""
     if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
         v = guard_value(e.expression, imports, helpers)
-        return None if v is None else not v
+        return None if v is None else ALL_EXPORTERS - v
     if isinstance(e, cst.BooleanOperation):
         a = guard_value(e.left, imports, helpers)
         b = guard_value(e.right, imports, helpers)
         if isinstance(e.operator, cst.Or):
-            return True if True in (a, b) else (False if a is False and b is False else None)
-        return False if False in (a, b) else (True if a is True and b is True else None)
-    return _is_guard_call(e, imports, helpers)
+            if a is None or b is None:
+                # `is_tracing() or isinstance(x, Proxy)`: True wherever the guard is
+                return (a or b) if (a or b) == ALL_EXPORTERS else None
+            return a | b
+        if a is None or b is None:
+            return frozenset() if (a is not None and not a) or (b is not None and not b) else None
+        return a & b
+    return guard_set(e, imports, helpers)
 
 
-def guard_helpers(functions: dict[str, cst.FunctionDef], imports: ImportMap) -> dict[str, bool]:
-    """Module functions whose only statement returns an export-guard expression decided
-    whatever the arguments (`def is_tracing(): return torch.jit.is_tracing() or is_scripting()`,
-    `def is_proxy(x): return torch.jit.is_tracing() or isinstance(x, Proxy)`), with the value
-    they return while exporting."""
-    out: dict[str, bool] = {}
+def guard_helpers(functions: dict[str, cst.FunctionDef], imports: ImportMap) -> dict[str, tuple[frozenset, frozenset]]:
+    """Module functions whose only statement returns an expression of export guards
+    (`def is_tracing(): return torch.jit.is_tracing() or is_scripting()`,
+    `def is_proxy(x): return torch.jit.is_tracing() or isinstance(x, Proxy)`), with the
+    exporters under which they can return True and those under which they can return False
+    (`is_proxy`: True under every exporter, False under all but onnx-legacy)."""
+    out: dict[str, tuple[frozenset, frozenset]] = {}
     for name, fn in functions.items():
         stmts = [st for st in body_statements(fn.body)
                  if not (isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1
@@ -225,42 +297,38 @@ def guard_helpers(functions: dict[str, cst.FunctionDef], imports: ImportMap) -> 
             continue
         ret = stmts[0].body[0]
         if isinstance(ret, cst.Return) and ret.value is not None:
-            v = guard_value(ret.value, imports, out)
-            if v is not None:
-                out[name] = v
+            t, f, g = _sides(ret.value, imports, out)
+            if (g and (t != ALL_EXPORTERS or f != ALL_EXPORTERS) and _python_predicates(ret.value, imports, out)
+                    and not (isinstance(ret.value, cst.Attribute) and ret.value.attr.value == "training")):
+                out[name] = (t, f)
     return out
 
 
+def _python_predicates(e: cst.BaseExpression, imports: ImportMap, helpers) -> bool:
+    """Whether the parts of a guard expression besides the guards are Python-level predicates
+    (`isinstance(x, Proxy)`, `flag`, `x is None`): never a tensor value."""
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
+        return _python_predicates(e.expression, imports, helpers)
+    if isinstance(e, cst.BooleanOperation):
+        return _python_predicates(e.left, imports, helpers) and _python_predicates(e.right, imports, helpers)
+    if not has_plain_part(e, imports, helpers) or isinstance(e, (cst.Name, cst.Attribute)):
+        return True
+    if isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value in ("isinstance", "hasattr", "callable"):
+        return True
+    return isinstance(e, cst.Comparison) and all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in e.comparisons)
+
+
 def guard_polarity(test: cst.BaseExpression, imports: ImportMap,
-                   helpers: Optional[dict[str, bool]] = None) -> Optional[str]:
-    """'body-not-exported' when the if-body only runs outside export, 'else-not-exported' for the
-    else side, None when the test is no export guard."""
-    # not G()
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = guard_polarity(test.expression, imports, helpers)
-        if inner == "body-not-exported":
-            return "else-not-exported"
-        if inner == "else-not-exported":
-            return "body-not-exported"
+                   helpers: Optional[dict] = None) -> Optional[str]:
+    """'body-not-exported' when the if-body runs under no exporter, 'else-not-exported' for the
+    else side, None otherwise (no guard, or a side that runs under some exporters)."""
+    sides = guard_sides(test, imports, helpers)
+    if sides is None:
         return None
-    if isinstance(test, cst.Attribute) and test.attr.value == "training":
-        # export captures inference: models are exported in eval mode (EXL501 checks that)
+    if not sides[0]:
         return "body-not-exported"
-    g = _is_guard_call(test, imports, helpers)
-    if g is True:
+    if not sides[1]:
         return "else-not-exported"
-    if g is False:
-        return "body-not-exported"
-    if isinstance(test, cst.BooleanOperation):
-        left = guard_polarity(test.left, imports, helpers)
-        right = guard_polarity(test.right, imports, helpers)
-        if isinstance(test.operator, cst.And):
-            # body runs only if both hold: if either side is false while exporting, body is dead
-            if "body-not-exported" in (left, right):
-                return "body-not-exported"
-        else:  # Or: else runs only if both are false; if either is true while exporting, else is dead
-            if "else-not-exported" in (left, right):
-                return "else-not-exported"
     return None
 
 
