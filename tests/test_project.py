@@ -517,3 +517,16 @@ def test_installed_packages_beside_a_linted_one_stay_outside(tmp_path):
     repo = sp.rename(tmp_path / "repo")
     p2 = Project([str(repo / "mylib" / "model.py")])
     assert p2.resolve_function("otherlib.f") is not None
+
+
+def test_join_roots_keeps_the_same_chain_whatever_the_order():
+    # -j2: which worker's calls arrive first must not change the reported chain
+    from exportlint.semantics.project import Root, join_roots
+
+    a = Root("f", ["tensor"], {}, [("det/fcos.py", 10, 4, "FCOS.forward calls f() here")])
+    b = Root("f", ["tensor"], {}, [("det/retinanet.py", 20, 4, "RetinaNet.forward calls f() here")])
+    longer = Root("f", ["tensor"], {}, [("a.py", 1, 0, "x"), ("b.py", 2, 0, "y")])
+    first = join_roots([a, b, longer])
+    for order in ([b, a, longer], [longer, b, a], [longer, a, b]):
+        assert [r.chain for r in join_roots(order)] == [r.chain for r in first]
+    assert first[0].chain == a.chain  # shortest, then by text
