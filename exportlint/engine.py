@@ -764,9 +764,13 @@ def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, No
 #: isolation.py do not predict (none is known: tests/test_robustness.py uses it to check that
 #: the run survives one, see workers.py). Read once at import; empty in normal runs.
 _CRASH_HOOK = os.environ.get("_EXPORTLINT_TEST_CRASH_SUFFIX", "")
+#: INTERNAL TEST HOOK, likewise: the worker hangs (sleeps) on such a file, standing in for an
+#: analysis that does not end (the ``file-timeout`` setting stops it)
+_HANG_HOOK = os.environ.get("_EXPORTLINT_TEST_HANG_SUFFIX", "")
 
 
-def _crashed_result(path: str, how: str, data: bytes, linter: Linter) -> tuple[str, list[dict], list[str], list, list, dict]:
+def _crashed_result(path: str, how: str, data: bytes, linter: Linter,
+                    timed_out: bool = False) -> tuple[str, list[dict], list[str], list, list, dict]:
     """A file whose analyser process died (workers.Crashed): EXL003 at its most deeply nested
     line (the likely cause: the native parser's stack), unless EXL003 is off for it; the run
     goes on."""
@@ -776,8 +780,12 @@ def _crashed_result(path: str, how: str, data: bytes, linter: Linter) -> tuple[s
     if "EXL003" not in linter.enabled or any("EXL003".startswith(p) or p == "ALL" for p in ignored or ()):
         return path, [], [], [], [], {}
     line, col = deepest_line(data.decode("utf-8", "replace"))
-    msg = (f"exportlint's analyser process died with {how} while analysing this file; exportlint skipped it "
-           "(the line is the file's most deeply nested one, the likely cause)")
+    if timed_out:
+        msg = (f"exportlint stopped analysing this file: {how} (the `file-timeout` setting); exportlint skipped "
+               "it (the line is the file's most deeply nested one, a likely cause)")
+    else:
+        msg = (f"exportlint's analyser process died with {how} while analysing this file; exportlint skipped it "
+               "(the line is the file's most deeply nested one, the likely cause)")
     return path, [_engine_finding(path, line, col, msg, "EXL003").to_dict()], [], [], [], {}
 
 
@@ -791,6 +799,8 @@ def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dic
         import signal
 
         os.kill(os.getpid(), signal.SIGSEGV)
+    if _HANG_HOOK and path.endswith(_HANG_HOOK):  # tests only, see _HANG_HOOK
+        time.sleep(3600)
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -1071,7 +1081,7 @@ def _lint_paths(
                     pool = Pool(min(n_jobs, len(items)) if several else 1, _worker_lint,
                                 context=mp.get_context("fork" if fork else "spawn"),
                                 initializer=None if fork else _worker_init,
-                                initargs=(config, linter.enabled, facts))
+                                initargs=(config, linter.enabled, facts), item_timeout=config.file_timeout)
                 chunk = max(1, min(16, len(items) // (n_jobs * 8) or 1))
                 results = (_pool_answer(r, texts, linter) for r in pool.imap_unordered(items, chunksize=chunk))
             else:
@@ -1138,7 +1148,7 @@ def _pool_answer(r: Any, texts: dict[str, bytes], linter: Linter) -> tuple:
 
     if isinstance(r, Crashed):
         path = r.item[0] if isinstance(r.item, tuple) else r.item
-        return _crashed_result(path, r.how(), texts.get(path, b""), linter)
+        return _crashed_result(path, r.how(), texts.get(path, b""), linter, timed_out=r.timed_out is not None)
     if isinstance(r, Failed):
         path = r.item[0] if isinstance(r.item, tuple) else r.item
         return path, [], [f"{path}: internal error:\n{r.traceback}"], [], [], {}
