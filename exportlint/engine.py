@@ -770,10 +770,10 @@ _HANG_HOOK = os.environ.get("_EXPORTLINT_TEST_HANG_SUFFIX", "")
 
 
 def _crashed_result(path: str, how: str, data: bytes, linter: Linter,
-                    timed_out: bool = False) -> tuple[str, list[dict], list[str], list, list, dict]:
-    """A file whose analyser process died (workers.Crashed): EXL003 at its most deeply nested
-    line (the likely cause: the native parser's stack), unless EXL003 is off for it; the run
-    goes on."""
+                    timed_out: bool = False) -> tuple[str, list[dict], list[str], list, Optional[list], dict]:
+    """A file whose analyser process died or was stopped by ``file-timeout`` (workers.Crashed):
+    EXL003 at its most deeply nested line (the likely cause: the native parser's stack), unless
+    EXL003 is off for it; the run goes on."""
     from exportlint.isolation import deepest_line
 
     ignored = linter.config.ignored_for_path(_relpath(path, linter.config.root))
@@ -781,11 +781,12 @@ def _crashed_result(path: str, how: str, data: bytes, linter: Linter,
         return path, [], [], [], [], {}
     line, col = deepest_line(data.decode("utf-8", "replace"))
     if timed_out:
-        msg = (f"exportlint stopped analysing this file: {how} (the `file-timeout` setting); exportlint skipped "
-               "it (the line is the file's most deeply nested one, a likely cause)")
-    else:
-        msg = (f"exportlint's analyser process died with {how} while analysing this file; exportlint skipped it "
-               "(the line is the file's most deeply nested one, the likely cause)")
+        # not cached (deps None): whether it ends in time depends on the machine's load
+        return path, [_engine_finding(path, line, col, (
+            f"exportlint stopped analysing this file: {how} (the `file-timeout` setting); exportlint skipped "
+            "it (the line is the file's most deeply nested one, a likely cause)"), "EXL003").to_dict()], [], [], None, {}
+    msg = (f"exportlint's analyser process died with {how} while analysing this file; exportlint skipped it "
+           "(the line is the file's most deeply nested one, the likely cause)")
     return path, [_engine_finding(path, line, col, msg, "EXL003").to_dict()], [], [], [], {}
 
 
@@ -1092,7 +1093,8 @@ def _lint_paths(
                 errors.extend(errs)
                 outs[path] = file_outs
                 returns_of[abs_of[path]] = rets
-                deps_of[path] = None if errs else deps  # a file with internal errors is never cached
+                # a file with internal errors, or stopped by file-timeout (deps None), is never cached
+                deps_of[path] = None if errs or deps is None else deps
                 analysed_with[path] = digest_of(inp[path])
                 cached_paths.discard(path)
                 if progress is not None and rounds == 1:

@@ -257,3 +257,14 @@ def test_a_file_whose_analysis_does_not_end_is_stopped(tmp_path, jobs):
     assert f"{tmp_path / 'ok.py'}:4:16: EXL102" in r.stdout
     stuck = [ln for ln in r.stdout.splitlines() if "stuck.py" in ln]
     assert len(stuck) == 1 and "EXL003 exportlint stopped analysing this file: no answer after 2 s" in stuck[0], r.stdout
+    # never cached (whether it ends in time depends on the load): without the hook, with the
+    # cache, the file is analysed the second time
+    cfg = tmp_path / "pyproject.toml"
+    cfg.write_text(f'[tool.exportlint]\nfile-timeout = 2\ncache-dir = "{(tmp_path / "cache").as_posix()}"\n')
+    first = subprocess.run([sys.executable, "-m", "exportlint", str(tmp_path), "--format", "concise", "-j", jobs],
+                           capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert "stuck.py" in first.stdout and "EXL003" in first.stdout
+    env.pop("_EXPORTLINT_TEST_HANG_SUFFIX")
+    second = subprocess.run([sys.executable, "-m", "exportlint", str(tmp_path), "--format", "concise", "-j", jobs],
+                            capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert "EXL003" not in second.stdout and f"{tmp_path / 'stuck.py'}:4:16: EXL102" in second.stdout, second.stdout
