@@ -168,6 +168,7 @@ _SETTINGS = (
     ("confirm.rtol", "rtol", None),
     ("confirm.atol", "atol", None),
     ("cache-dir", "cache_dir", None),
+    ("file-timeout", "file_timeout", None),
 )
 
 

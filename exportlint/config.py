@@ -56,6 +56,7 @@ _KNOWN_KEYS = {
     "targets",
     "confirm",
     "cache-dir",
+    "file-timeout",
 }
 _CONFIRM_KEYS = {"timeout", "exporter-timeout", "memory-limit", "rtol", "atol"}
 
@@ -87,6 +88,9 @@ class Config:
     rtol: float = 1e-4
     atol: float = 1e-5
     cache_dir: Optional[Path] = None
+    #: seconds the analysis of one file may take before its worker is stopped and the file is
+    #: reported (EXL003); the largest real model files take under a second
+    file_timeout: float = 60.0
 
     # ---- rule selection -------------------------------------------------------------
     def enabled_codes(self, all_codes: list[str]) -> frozenset[str]:
@@ -289,6 +293,11 @@ def config_from_table(table: dict[str, Any], *, source: Optional[Path] = None, p
                 if isinstance(v, bool) or not isinstance(v, typ) or v <= 0:
                     raise err(f"confirm.{k}", "must be a positive number" + (" (MiB)" if k == "memory-limit" else ""))
                 setattr(cfg, attr, float(v) if typ != (int,) else int(v))
+    if "file-timeout" in table:
+        v = table["file-timeout"]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
+            raise err("file-timeout", "must be a positive number of seconds")
+        cfg.file_timeout = float(v)
     if "cache-dir" in table:
         v = table["cache-dir"]
         if not isinstance(v, str):

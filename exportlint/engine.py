@@ -93,25 +93,55 @@ def _max_nesting(text: str) -> int:
 
 def _python_syntax_error(text: str, path: str) -> Optional[SyntaxError]:
     """CPython's own verdict (exact line and column), or None when it compiles."""
+    return _python_syntax_check(text, path)[0]
+
+
+#: digests of texts that compiled in this process: a project run re-analyses a file in later
+#: rounds from the same text, and CPython's verdict on it does not change
+_COMPILED: set[str] = set()
+
+
+def _checked_syntax(text: str, path: str) -> tuple[Optional[SyntaxError], Any]:
+    """``_python_syntax_check`` once per text and process: (None, None) when this text
+    compiled before (the tree was used then: the file's index is cached by content)."""
+    key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    if key in _COMPILED:
+        return None, None
+    err, tree = _python_syntax_check(text, path)
+    if err is None:
+        if len(_COMPILED) > 100_000:  # long sessions (the language server)
+            _COMPILED.clear()
+        _COMPILED.add(key)
+    return err, tree
+
+
+def _python_syntax_check(text: str, path: str) -> tuple[Optional[SyntaxError], Any]:
+    """(CPython's verdict or None, the file's ``ast.Module`` when it compiles). The tree is
+    the whole file's: the project index reads it instead of parsing a skeleton again."""
     from exportlint.isolation import python_limits
 
+    was_on = gc.isenabled()
+    gc.disable()  # the tree is acyclic (as in parse_module): no collection needs to scan it
     try:
         with python_limits():  # what `import` accepts, not the lint thread's raised limit
-            compile(text, path, "exec", 0x400, dont_inherit=True)  # ast.PyCF_ONLY_AST
+            tree = compile(text, path, "exec", 0x400, dont_inherit=True)  # ast.PyCF_ONLY_AST
     except SyntaxError as e:
-        return e
+        return e, None
     except ValueError as e:  # NUL bytes
         err = SyntaxError(str(e))
         err.lineno, err.offset = 1, 1
-        return err
+        return err, None
     except (RecursionError, MemoryError) as e:  # deeper than CPython's parser accepts
         from exportlint.isolation import deepest_line
 
         err = SyntaxError(f"Python's parser refuses it: {type(e).__name__}: {e}")
         err.lineno, err.offset = deepest_line(text)
         err.too_deep = True  # type: ignore[attr-defined]
-        return err
-    return None
+        return err, None
+    finally:
+        if was_on:
+            gc.enable()
+    return None, tree
 
 
 def _syntax_finding(path: str, err: SyntaxError) -> Finding:
@@ -274,7 +304,7 @@ class Linter:
         if is_model or has_export or roots or ("quantiz" in text and _at_word_start(_QUANT_CONVERT_NOB, text)):
             # always: CPython places syntax errors exactly, and refuses code too deep for it
             # (and for libcst's native parser: isolation.py) in a few % of libcst's time
-            err = _python_syntax_error(text, path)
+            err, ast_tree = _checked_syntax(text, path)
             if err is not None:
                 if ("EXL003" if getattr(err, "too_deep", False) else "EXL001") in self.enabled:
                     res.findings.append(_syntax_finding(path, err))
@@ -284,7 +314,8 @@ class Linter:
                 if project is not None and not has_export and not _at_word_start(_QUANT_CONVERT_NOB, text):
                     # (a file that converts a model to eager-quantized is read whole: EXL404
                     # reports at the conversion, wherever it is)
-                    ptext, tree = _reduced(text, path, roots, project)
+                    ptext, tree = _reduced(text, path, roots, project, ast_tree)
+                ast_tree = None
                 try:
                     module = None
                     if ptext is not text:
@@ -501,15 +532,16 @@ def _keep_parsed(text: str, m: "cst.Module") -> None:
         _MODULES_CHARS[0] += len(text)
 
 
-def _reduced(text: str, path: str, roots: Any, project: Any) -> tuple[str, Any]:
+def _reduced(text: str, path: str, roots: Any, project: Any, ast_tree: Any = None) -> tuple[str, Any]:
     """(text to parse with libcst, the file's index or None): the bodies no export entry of
     the file can reach are blanked (``semantics.reduce``); lines and columns of the rest are
-    kept. The index (with the outline) is cached by content, so a re-analysis reads no ast."""
+    kept. The index (with the outline) is cached by content, so a re-analysis reads no ast;
+    ``ast_tree``: the whole file's tree when the syntax check just built it."""
     from exportlint.semantics.index import index_source
     from exportlint.semantics.reduce import reduce_source
 
     mod, is_pkg = project.add_file(path, text)
-    fi = index_source(text, os.path.abspath(path), mod, is_pkg)
+    fi = index_source(text, os.path.abspath(path), mod, is_pkg, tree=ast_tree)
     if not fi.ok or fi.outline is None:
         return text, fi
     try:
@@ -732,18 +764,27 @@ def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, No
 #: isolation.py do not predict (none is known: tests/test_robustness.py uses it to check that
 #: the run survives one, see workers.py). Read once at import; empty in normal runs.
 _CRASH_HOOK = os.environ.get("_EXPORTLINT_TEST_CRASH_SUFFIX", "")
+#: INTERNAL TEST HOOK, likewise: the worker hangs (sleeps) on such a file, standing in for an
+#: analysis that does not end (the ``file-timeout`` setting stops it)
+_HANG_HOOK = os.environ.get("_EXPORTLINT_TEST_HANG_SUFFIX", "")
 
 
-def _crashed_result(path: str, how: str, data: bytes, linter: Linter) -> tuple[str, list[dict], list[str], list, list, dict]:
-    """A file whose analyser process died (workers.Crashed): EXL003 at its most deeply nested
-    line (the likely cause: the native parser's stack), unless EXL003 is off for it; the run
-    goes on."""
+def _crashed_result(path: str, how: str, data: bytes, linter: Linter,
+                    timed_out: bool = False) -> tuple[str, list[dict], list[str], list, Optional[list], dict]:
+    """A file whose analyser process died or was stopped by ``file-timeout`` (workers.Crashed):
+    EXL003 at its most deeply nested line (the likely cause: the native parser's stack), unless
+    EXL003 is off for it; the run goes on."""
     from exportlint.isolation import deepest_line
 
     ignored = linter.config.ignored_for_path(_relpath(path, linter.config.root))
     if "EXL003" not in linter.enabled or any("EXL003".startswith(p) or p == "ALL" for p in ignored or ()):
         return path, [], [], [], [], {}
     line, col = deepest_line(data.decode("utf-8", "replace"))
+    if timed_out:
+        # not cached (deps None): whether it ends in time depends on the machine's load
+        return path, [_engine_finding(path, line, col, (
+            f"exportlint stopped analysing this file: {how} (the `file-timeout` setting); exportlint skipped "
+            "it (the line is the file's most deeply nested one, a likely cause)"), "EXL003").to_dict()], [], [], None, {}
     msg = (f"exportlint's analyser process died with {how} while analysing this file; exportlint skipped it "
            "(the line is the file's most deeply nested one, the likely cause)")
     return path, [_engine_finding(path, line, col, msg, "EXL003").to_dict()], [], [], [], {}
@@ -759,6 +800,8 @@ def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dic
         import signal
 
         os.kill(os.getpid(), signal.SIGSEGV)
+    if _HANG_HOOK and path.endswith(_HANG_HOOK):  # tests only, see _HANG_HOOK
+        time.sleep(3600)
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -769,7 +812,19 @@ def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dic
 
         _PROJECT = Project(keep_texts=False)
     _PROJECT.store_dir = _INDEX_DIR
-    r = _WORKER.lint_bytes(data, path, project=_PROJECT, roots=roots, call_returns=call_returns)
+    # No automatic collection while one file is linted, one young-generation collection after
+    # it: a collection that starts mid-file scans the parse tree and model the file still uses
+    # (each one more than once, as they age); after the file, those are freed by refcounting
+    # and only its cyclic garbage and what the run keeps are left to scan. (bench/speed.py
+    # --timm: ~10% of a cold run's CPU time went to collections.)
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        r = _WORKER.lint_bytes(data, path, project=_PROJECT, roots=roots, call_returns=call_returns)
+    finally:
+        if was_on:
+            gc.enable()
+            gc.collect(1)
     outs = [(t, root, key) for (t, root), key in zip(r.outs, r.out_keys)]
     return path, [f.to_dict() for f in r.findings], r.errors, outs, sorted(r.deps), r.returns
 
@@ -1027,7 +1082,7 @@ def _lint_paths(
                     pool = Pool(min(n_jobs, len(items)) if several else 1, _worker_lint,
                                 context=mp.get_context("fork" if fork else "spawn"),
                                 initializer=None if fork else _worker_init,
-                                initargs=(config, linter.enabled, facts))
+                                initargs=(config, linter.enabled, facts), item_timeout=config.file_timeout)
                 chunk = max(1, min(16, len(items) // (n_jobs * 8) or 1))
                 results = (_pool_answer(r, texts, linter) for r in pool.imap_unordered(items, chunksize=chunk))
             else:
@@ -1038,7 +1093,8 @@ def _lint_paths(
                 errors.extend(errs)
                 outs[path] = file_outs
                 returns_of[abs_of[path]] = rets
-                deps_of[path] = None if errs else deps  # a file with internal errors is never cached
+                # a file with internal errors, or stopped by file-timeout (deps None), is never cached
+                deps_of[path] = None if errs or deps is None else deps
                 analysed_with[path] = digest_of(inp[path])
                 cached_paths.discard(path)
                 if progress is not None and rounds == 1:
@@ -1094,7 +1150,7 @@ def _pool_answer(r: Any, texts: dict[str, bytes], linter: Linter) -> tuple:
 
     if isinstance(r, Crashed):
         path = r.item[0] if isinstance(r.item, tuple) else r.item
-        return _crashed_result(path, r.how(), texts.get(path, b""), linter)
+        return _crashed_result(path, r.how(), texts.get(path, b""), linter, timed_out=r.timed_out is not None)
     if isinstance(r, Failed):
         path = r.item[0] if isinstance(r.item, tuple) else r.item
         return path, [], [f"{path}: internal error:\n{r.traceback}"], [], [], {}

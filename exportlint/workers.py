@@ -13,6 +13,10 @@ in a C extension, the kernel's OOM killer), the parent
   as ``Crashed`` (the engine turns it into a located EXL003 finding); when it lints, its
   result is kept (the first death was not the file's doing).
 
+A worker that gives no answer for ``item_timeout`` seconds (an analysis that does not end)
+is killed; its current item is reported as ``Crashed`` with ``timed_out`` set (not re-run:
+it would only take as long again), the rest of its batch is queued again.
+
 Every other file's result is kept. An exception raised by the worker function itself (a bug:
 the engine catches what rules raise) comes back as ``Failed`` with its traceback, for that
 file only.
@@ -27,6 +31,7 @@ use a pool anyway (``engine._lint_paths``) are protected.
 from __future__ import annotations
 
 import signal
+import time
 import traceback
 from collections import deque
 from dataclasses import dataclass
@@ -39,9 +44,13 @@ class Crashed:
 
     item: Any
     exitcode: int
+    #: the worker was stopped after this many seconds without an answer (not a crash)
+    timed_out: Optional[float] = None
 
     def how(self) -> str:
-        """``signal 11 (SIGSEGV)`` or ``exit status 3``."""
+        """``signal 11 (SIGSEGV)``, ``exit status 3`` or ``no answer after 60 s``."""
+        if self.timed_out is not None:
+            return f"no answer after {self.timed_out:g} s"
         if self.exitcode < 0:
             n = -self.exitcode
             try:
@@ -90,8 +99,12 @@ class _Worker:
         child.close()
         #: items sent and not answered yet, in the order the worker handles them
         self.pending: deque = deque()
+        #: when the worker started on its current item (the last send or answer)
+        self.since = time.monotonic()
 
     def send(self, batch: list) -> None:
+        if not self.pending:
+            self.since = time.monotonic()
         self.pending.extend(batch)
         try:
             self.conn.send(batch)
@@ -107,7 +120,21 @@ class _Worker:
                 answer = self.conn.recv()
             except (EOFError, OSError):
                 return
+            self.since = time.monotonic()
             yield self.pending.popleft(), answer
+
+    def overdue(self, timeout: Optional[float]) -> bool:
+        return timeout is not None and bool(self.pending) and time.monotonic() - self.since > timeout
+
+    def kill(self) -> int:
+        """Stop a worker that does not answer (SIGKILL: it may be stuck in C code)."""
+        try:
+            self.proc.kill()
+        except (OSError, AttributeError):
+            pass
+        self.proc.join(5)
+        self.conn.close()
+        return self.proc.exitcode if self.proc.exitcode is not None else -9
 
     def dead(self) -> bool:
         return not self.proc.is_alive()
@@ -128,8 +155,9 @@ class Pool:
     """``n`` worker processes running ``fn`` on items; see the module docstring."""
 
     def __init__(self, n: int, fn: Callable[[Any], Any], *, context: Any, initializer: Optional[Callable] = None,
-                 initargs: tuple = ()) -> None:
+                 initargs: tuple = (), item_timeout: Optional[float] = None) -> None:
         self.ctx, self.fn, self.initializer, self.initargs = context, fn, initializer, initargs
+        self.item_timeout = item_timeout
         self.workers = [self._start() for _ in range(max(1, n))]
         #: items whose worker died, with its exit code (the re-run alone decides)
         self.deaths: list[tuple[Any, int]] = []
@@ -148,12 +176,20 @@ class Pool:
                 if not w.pending and queue:
                     w.send([queue.popleft() for _ in range(min(chunksize, len(queue)))])
             busy = [w for w in self.workers if w.pending]
-            wait([w.conn for w in busy] + [w.proc.sentinel for w in busy])
+            wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=self._wait_for(busy))
             for i, w in enumerate(self.workers):
                 if not w.pending:
                     continue
                 for item, (kind, value) in w.answers():
                     yield value if kind == "ok" else Failed(item, value)
+                if w.overdue(self.item_timeout):
+                    culprit = w.pending.popleft()
+                    queue.extendleft(reversed(w.pending))
+                    w.pending.clear()
+                    code = w.kill()
+                    self.workers[i] = self._start()
+                    yield Crashed(culprit, code, timed_out=self.item_timeout)
+                    continue
                 if w.pending and w.dead():
                     for item, (kind, value) in w.answers():  # what it sent before dying
                         yield value if kind == "ok" else Failed(item, value)
@@ -167,6 +203,13 @@ class Pool:
                     self.workers[i] = self._start()
                     yield self._alone(culprit, code)
 
+    def _wait_for(self, busy: list) -> Optional[float]:
+        """Seconds until the first busy worker is overdue (None: no time limit)."""
+        if self.item_timeout is None or not busy:
+            return None
+        now = time.monotonic()
+        return max(0.0, min(w.since + self.item_timeout - now for w in busy)) + 0.01
+
     def _alone(self, item: Any, first_code: int) -> Any:
         """The item in a fresh worker of its own: its result, or ``Crashed``."""
         from multiprocessing.connection import wait
@@ -176,9 +219,11 @@ class Pool:
         try:
             w.send([item])
             while True:
-                wait([w.conn, w.proc.sentinel])
+                wait([w.conn, w.proc.sentinel], timeout=self._wait_for([w]))
                 for it, (kind, value) in w.answers():
                     return value if kind == "ok" else Failed(it, value)
+                if w.overdue(self.item_timeout):
+                    return Crashed(item, w.kill(), timed_out=self.item_timeout)
                 if w.dead():
                     for it, (kind, value) in w.answers():
                         return value if kind == "ok" else Failed(it, value)

@@ -316,8 +316,10 @@ def test_reduce_keeps_lines_and_reached_code():
     kept = {i for i, (a, b) in enumerate(zip(lines, rl)) if a == b and a.strip()}
     body = lambda s: next(i for i, ln in enumerate(lines) if s in ln)  # noqa: E731
     for s in ("if x.sum() > 0:", "x = helper(x)", 'return x * TABLE["a"]', "self.proj = make()",
-              'self.register_buffer("scale"', "TABLE = {", "def no_weight_decay"):
+              'self.register_buffer("scale"', "TABLE = {"):
         assert body(s) in kept, s
+    # a removed function keeps its name and line; its header shrinks (reduce.COMPACT_HEADERS)
+    assert rl[body("def no_weight_decay")].strip() == "def no_weight_decay():"
     for s in ("model = Net(**kwargs)", "model.load()", "n = d * 2", 'return {"scale"}', "UNUSED = dict", "print(\"small\")"):
         assert body(s) not in kept, s
 
@@ -332,7 +334,7 @@ def test_reduce_changes_no_finding(tmp_path):
     key = lambda f: (f.path, f.line, f.column, f.code, f.message)  # noqa: E731
     reduced = sorted(map(key, lint_paths(files, Config(), jobs=1, use_cache=False).findings))
     orig = engine._reduced
-    engine._reduced = lambda text, path, roots, project: (text, None)
+    engine._reduced = lambda text, path, roots, project, *_: (text, None)
     try:
         full = sorted(map(key, lint_paths(files, Config(), jobs=1, use_cache=False).findings))
     finally:
@@ -382,7 +384,7 @@ def test_reduce_on_odd_sources(tmp_path, src):
     key = lambda f: (f.line, f.column, f.code, f.message)  # noqa: E731
     r1 = lint_paths([str(p)], Config(), jobs=1, use_cache=False)
     orig = engine._reduced
-    engine._reduced = lambda text, path, roots, project: (text, None)
+    engine._reduced = lambda text, path, roots, project, *_: (text, None)
     try:
         r2 = lint_paths([str(p)], Config(), jobs=1, use_cache=False)
     finally:
@@ -427,6 +429,76 @@ def test_sarif_with_related_locations_validates(tmp_path):
     jsonschema.validate(doc, schema)
 
 
+def test_argless_torch_constructors_are_in_no_op_table():
+    """reduce.py writes these constructors without their arguments in a reduced __init__: no
+    op-table record (whose conditions read constructor arguments) may name them."""
+    import json
+
+    from exportlint.semantics.reduce import _ARGLESS_TORCH
+
+    tables = sorted((Path(__file__).parent.parent / "rules").glob("*.json"))
+    assert tables
+    for p in tables:
+        data = json.loads(p.read_text())
+        if not isinstance(data, dict) or "apis" not in data:
+            continue
+        named = set(data["apis"]) | set(data.get("aliases", {}))
+        assert not (named & _ARGLESS_TORCH), p.name
+
+
+def test_reduced_init_reads_the_same(tmp_path):
+    """The shortened __init__ of a reduced file (headers, constructor arguments, config
+    values, block tests) gives the same attribute facts as the full text."""
+    from exportlint.engine import parse_module
+    from exportlint.semantics.index import index_source
+    from exportlint.semantics.model import SemanticModel
+    from exportlint.semantics.reduce import reduce_source
+
+    src = (
+        "import torch\nimport torch.nn as nn\nfrom .blocks import Block, make\n\n\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self, dim: int = 8, sizes=(1, 2, 3), act=nn.GELU, *, depth: int = 2):\n"
+        "        super().__init__()\n"
+        "        self.scale = dim ** -0.5\n"
+        "        self.sizes = [1, 2]\n"
+        "        if depth > 1:\n"
+        "            self.block = Block(\n                dim,\n                act=act,\n            )\n"
+        "        for i in range(depth):\n"
+        "            self.add_module(f'b{i}', make(dim))\n"
+        "        self.drop = nn.Dropout(0.1)\n"
+        "        self.w = nn.Parameter(torch.zeros(dim))\n"
+        "        self.proj = nn.Linear(dim, dim, bias=False)\n"
+        "        self.t = torch.ones(dim)\n"
+        "        self.a, self.b = make(1), make(2)\n"
+        "        self.unread = [Block(dim) for _ in range(depth)]\n\n"
+        "    def unused(self, x: torch.Tensor,\n               y: int = 3) -> torch.Tensor:\n"
+        + "        x = x * y\n" * 30 + "        return x\n\n"
+        "    def forward(self, x):\n"
+        "        y = self.proj(self.block(x)) * self.scale + self.t + self.w\n"
+        "        return self.drop(y).split(self.sizes)\n"
+    )
+    fi = index_source(src, str(tmp_path / "m.py"), "pkg.m", False)
+    red = reduce_source(src, fi.outline, [])
+    assert red is not None and len(red.splitlines()) == len(src.splitlines())
+    assert "def __init__(self, sizes=(1, 2, 3)):" in red
+    assert "def unused():" in red and "self.block = Block()" in red and "if 0:" in red
+    assert "nn.Linear(dim, dim, bias=False)" in red and "torch.ones(dim)" in red
+
+    def facts(text):
+        # what each attribute is, and what the readers of its value look at: the callee of a
+        # constructor, whether it is a list/tuple display (flow._static_pieces)
+        import libcst as cst
+
+        m = SemanticModel(parse_module(text))
+        c = m.classes["Net"]
+        return {k: (a.what, m.imports.resolve(a.value.func) if isinstance(a.value, cst.Call) else None,
+                    isinstance(a.value, (cst.List, cst.Tuple, cst.ListComp))) for k, a in c.attrs.items()}
+
+    full = facts(src)
+    assert "unread" not in red and full.pop("unread")  # an attribute no kept code names
+    assert facts(red) == full
+
+
 def test_installed_packages_beside_a_linted_one_stay_outside(tmp_path):
     """A file of an installed package is linted: its own package is the project, the other
     distributions of that site-packages folder (torch, ...) are not indexed (issue 13: a
@@ -445,3 +517,16 @@ def test_installed_packages_beside_a_linted_one_stay_outside(tmp_path):
     repo = sp.rename(tmp_path / "repo")
     p2 = Project([str(repo / "mylib" / "model.py")])
     assert p2.resolve_function("otherlib.f") is not None
+
+
+def test_join_roots_keeps_the_same_chain_whatever_the_order():
+    # -j2: which worker's calls arrive first must not change the reported chain
+    from exportlint.semantics.project import Root, join_roots
+
+    a = Root("f", ["tensor"], {}, [("det/fcos.py", 10, 4, "FCOS.forward calls f() here")])
+    b = Root("f", ["tensor"], {}, [("det/retinanet.py", 20, 4, "RetinaNet.forward calls f() here")])
+    longer = Root("f", ["tensor"], {}, [("a.py", 1, 0, "x"), ("b.py", 2, 0, "y")])
+    first = join_roots([a, b, longer])
+    for order in ([b, a, longer], [longer, b, a], [longer, a, b]):
+        assert [r.chain for r in join_roots(order)] == [r.chain for r in first]
+    assert first[0].chain == a.chain  # shortest, then by text

@@ -207,3 +207,64 @@ def _die_on_13(i: int) -> int:
 
         os.kill(os.getpid(), signal.SIGKILL)
     return i * 2
+
+
+def _hang_on_13(i):
+    if i == 13:
+        import time
+
+        time.sleep(3600)
+    return i * 2
+
+
+def test_pool_stops_a_worker_that_does_not_answer():
+    """workers.Pool(item_timeout=...): the item a worker is stuck on is reported (timed_out, not
+    re-run), the worker is replaced, the rest of its batch is linted."""
+    import multiprocessing as mp
+    import time
+
+    from exportlint.workers import Crashed, Pool
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("fork start method")
+    pool = Pool(2, _hang_on_13, context=mp.get_context("fork"), item_timeout=1.0)
+    t0 = time.monotonic()
+    try:
+        out = list(pool.imap_unordered(list(range(40)), chunksize=4))
+    finally:
+        pool.close()
+    assert time.monotonic() - t0 < 20
+    stuck = [r for r in out if isinstance(r, Crashed)]
+    assert len(stuck) == 1 and stuck[0].item == 13 and stuck[0].how() == "no answer after 1 s"
+    assert sorted(r for r in out if not isinstance(r, Crashed)) == [i * 2 for i in range(40) if i != 13]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_file_whose_analysis_does_not_end_is_stopped(tmp_path, jobs):
+    """`file-timeout`: an analysis that does not end (the engine's internal test hook makes the
+    worker sleep on one file) costs that file only: a located EXL003 saying so, the other files'
+    findings, exit 1, no traceback."""
+    import subprocess
+
+    (tmp_path / "ok.py").write_text(BAD)
+    (tmp_path / "stuck.py").write_text(BAD)
+    (tmp_path / "pyproject.toml").write_text("[tool.exportlint]\nfile-timeout = 2\n")
+    env = dict(os.environ, _EXPORTLINT_TEST_HANG_SUFFIX="stuck.py")
+    r = subprocess.run([sys.executable, "-m", "exportlint", str(tmp_path), "--no-cache", "--format", "concise",
+                        "-j", jobs], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
+    assert f"{tmp_path / 'ok.py'}:4:16: EXL102" in r.stdout
+    stuck = [ln for ln in r.stdout.splitlines() if "stuck.py" in ln]
+    assert len(stuck) == 1 and "EXL003 exportlint stopped analysing this file: no answer after 2 s" in stuck[0], r.stdout
+    # never cached (whether it ends in time depends on the load): without the hook, with the
+    # cache, the file is analysed the second time
+    cfg = tmp_path / "pyproject.toml"
+    cfg.write_text(f'[tool.exportlint]\nfile-timeout = 2\ncache-dir = "{(tmp_path / "cache").as_posix()}"\n')
+    first = subprocess.run([sys.executable, "-m", "exportlint", str(tmp_path), "--format", "concise", "-j", jobs],
+                           capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert "stuck.py" in first.stdout and "EXL003" in first.stdout
+    env.pop("_EXPORTLINT_TEST_HANG_SUFFIX")
+    second = subprocess.run([sys.executable, "-m", "exportlint", str(tmp_path), "--format", "concise", "-j", jobs],
+                            capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert "EXL003" not in second.stdout and f"{tmp_path / 'stuck.py'}:4:16: EXL102" in second.stdout, second.stdout

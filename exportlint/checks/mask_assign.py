@@ -27,7 +27,7 @@ class MaskWithIndexAssign(Rule):
 
     def check(self, ctx):
         for fn in ctx.model.functions:
-            for st in iter_nodes(fn.node):
+            for st in fn.nodes():
                 if not isinstance(st, cst.Assign):
                     continue
                 for t in st.targets:

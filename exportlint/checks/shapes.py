@@ -281,7 +281,7 @@ def _first_self_read(ctx, cls, name: str):
     for fn in ctx.model.functions:
         if fn.cls is not cls:
             continue
-        for n in iter_nodes(fn.node):
+        for n in fn.nodes():
             if (isinstance(n, cst.Attribute) and n.attr.value == name and isinstance(n.value, cst.Name)
                     and n.value.value == "self"):
                 return n
@@ -313,6 +313,8 @@ class SplitDynamicDim(Rule):
         for fn in ctx.model.functions:
             if fn.why not in ("forward", "export-call"):
                 continue
+            if not any((c.qualname or "").rsplit(".", 1)[-1] in ("chunk", "split", "tensor_split") for c in fn.calls):
+                continue  # (what follows only looks at these calls)
             dyn = declared_dims(ctx, fn.cls.name if fn.cls is not None else None)
             params = [p.name.value for p in list(fn.node.params.posonly_params) + list(fn.node.params.params)]
             inputs = _batch_first_names(ctx, fn, {p for p in params if fn.env.get(p) in TENSORISH})
@@ -405,7 +407,7 @@ def _batch_first_names(ctx, fn, inputs: set) -> set:
             bf.add(n)
         else:
             bf.discard(n)
-    for node in iter_nodes(fn.node):
+    for node in fn.nodes():
         targets = []
         if isinstance(node, cst.Assign):
             targets = [t.target for t in node.targets if not isinstance(t.target, cst.Name)]

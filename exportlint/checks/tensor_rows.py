@@ -45,7 +45,7 @@ class TensorRowsAsSizes(Rule):
 
     def check(self, ctx):
         for fn in ctx.model.functions:
-            for loop in iter_nodes(fn.node):
+            for loop in fn.nodes():
                 if not isinstance(loop, cst.For):
                     continue
                 it = loop.iter

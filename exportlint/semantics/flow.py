@@ -130,6 +130,14 @@ class FunctionFacts:
             self.anchor = caller.anchor
 
     # ----- public queries -----
+    def nodes(self) -> list[cst.CSTNode]:
+        """``list(iter_nodes(self.node))``, walked once: several rules scan every node of a
+        function on the export path."""
+        n = self.__dict__.get("_nodes")
+        if n is None:
+            n = self._nodes = list(iter_nodes(self.node))
+        return n
+
     def kind(self, node: cst.BaseExpression) -> str:
         return self.kinds.get(id(node), UNKNOWN)
 

@@ -148,6 +148,7 @@ def index_source(text: str, path: str, module: str, is_package: bool, digest: Op
     ends = None
     code = None
     docs: list = []
+    whole = None
     may_export = _may_export(text)
     if tree is None:
         from exportlint.semantics.reduce import skeleton_and_docs
@@ -173,7 +174,14 @@ def index_source(text: str, path: str, module: str, is_package: bool, digest: Op
                 fi.ok = False
                 _CACHE[key] = fi
                 return fi
-    _Indexer(fi).run(tree, text, ends, may_export)
+    elif not may_export:
+        from exportlint.semantics.reduce import code_lines, docs_of_tree
+
+        # what the skeleton path finds, read from the whole tree
+        code = code_lines(text)
+        docs = docs_of_tree(tree, text)
+        whole = code
+    _Indexer(fi).run(tree, text, ends, may_export, whole)
     if fi.outline is not None and fi.has_forward:
         fi.outline.code = code
         fi.outline.docs = docs
@@ -234,7 +242,8 @@ class _Indexer:
         self.fi = fi
         self.pkg = fi.package()
 
-    def run(self, tree: ast.Module, text: str, ends: Optional[dict] = None, may_export: Optional[bool] = None) -> None:
+    def run(self, tree: ast.Module, text: str, ends: Optional[dict] = None, may_export: Optional[bool] = None,
+            whole: Optional[list] = None) -> None:
         from exportlint.semantics.reduce import outline, split_lines
 
         self._top(tree.body)
@@ -248,7 +257,7 @@ class _Indexer:
                 self._export_model_classes(tree)
         if not self.fi.export_calls and "dynamic_shapes" in text and "example_args" in text:
             self._module_declaration(tree)
-        self.fi.outline = outline(tree, len(split_lines(text)), text, ends)
+        self.fi.outline = outline(tree, len(split_lines(text)), text, ends, whole)
 
     def _import(self, st: ast.AST) -> None:
         fi = self.fi

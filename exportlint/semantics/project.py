@@ -62,7 +62,8 @@ class Root:
 
 
 def join_roots(roots: list[Root]) -> list[Root]:
-    """One root per function: argument kinds joined over the calls (the first chain kept)."""
+    """One root per function: argument kinds joined over the calls (the shortest chain kept,
+    ties broken by its text, so the result does not depend on the order of ``roots``)."""
     from exportlint.semantics.kinds import join
 
     out: dict[tuple[str, str], Root] = {}
@@ -81,7 +82,10 @@ def join_roots(roots: list[Root]) -> list[Root]:
         kw = dict(prev.kw)
         for kk, v in r.kw.items():
             kw[kk] = join(kw[kk], v) if kk in kw else v
-        chain = prev.chain if (prev.chain and (not r.chain or len(prev.chain) <= len(r.chain))) else r.chain
+        # the shortest chain, ties broken by its text: the same whatever order parallel
+        # workers' results arrived in
+        chains = [c for c in (list(prev.chain), list(r.chain)) if c]
+        chain = min(chains, key=lambda c: (len(c), repr(c))) if chains else []
         out[k] = Root(r.qual, pos, kw, chain, r.why)
     return sorted(out.values(), key=lambda r: (r.qual, r.why))
 

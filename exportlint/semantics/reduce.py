@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: methods always kept on a class that defines a forward
@@ -123,6 +123,50 @@ def skeleton_and_docs(text: str, code: Optional[list[str]] = None) -> tuple[str,
     return "".join(out), ends, docs
 
 
+def _statements(body: list) -> Iterable[ast.AST]:
+    """Every statement at any depth (defs and classes only occur as statements: no walk of
+    expressions needed)."""
+    stack = list(reversed(body))
+    while stack:
+        st = stack.pop()
+        yield st
+        for sub in ("handlers", "cases", "finalbody", "orelse", "body"):
+            b = getattr(st, sub, None)
+            if b:
+                stack.extend(reversed(b))
+
+
+def docs_of_tree(tree: ast.Module, text: str) -> list[tuple[int, int]]:
+    """The docstring spans ``skeleton_and_docs`` finds, from the whole file's tree: the first
+    statement of a function's or class's body, on lines of its own after the header, a
+    string (or implicitly joined strings) spanning several lines and nothing else on them
+    but whitespace, backslashes and comments, its first line opening with a triple quote."""
+    lines: Optional[list[str]] = None
+    out: list[tuple[int, int]] = []
+    for node in _statements(tree.body):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or not node.body:
+            continue
+        first = node.body[0]
+        if not isinstance(first, ast.Expr) or first.end_lineno is None or first.end_lineno <= first.lineno:
+            continue
+        v = first.value
+        if not (isinstance(v, ast.JoinedStr) or (isinstance(v, ast.Constant) and isinstance(v.value, (str, bytes)))):
+            continue
+        if lines is None:
+            lines = split_lines(text)
+        a, b = first.lineno, first.end_lineno
+        if b > len(lines) or len(node.body) > 1 and node.body[1].lineno <= b:
+            continue
+        la = lines[a - 1].encode("utf-8", "surrogatepass")
+        if la[: first.col_offset].strip() or not _DOC_START.match(lines[a - 1].lstrip()):
+            continue
+        rest = lines[b - 1].encode("utf-8", "surrogatepass")[first.end_col_offset:].strip()
+        if rest and not rest.startswith(b"#") and rest != b"\\":
+            continue
+        out.append((a, b))
+    return sorted(out)
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as Python's tokenizer counts them (``str.splitlines`` also splits on form feeds
     and other separators, which would shift ``ast`` line numbers)."""
@@ -139,12 +183,29 @@ class Func:
     #: for ``__init__``: statements the semantic model does not read (spans), when the
     #: function is kept
     drop: list = field(default_factory=list)
+    #: the line of ``def`` (after the decorators)
+    def_line: int = 0
+    #: for ``__init__``: its parameter list as the model reads it (names, and the defaults
+    #: that may be literals; no annotations), on one line; None when it cannot be written so
+    sig: Optional[str] = None
+    #: a module-level function whose decorators say nothing to the model or the rules: when
+    #: removed (not reached), it goes whole
+    removable: bool = False
+    #: for ``__init__``: statements written shorter (``_init_drop``): (first line, last line,
+    #: new text, the attribute ``x`` of a ``self.x = <value>`` or None)
+    shrink: list = field(default_factory=list)
 
 
 #: what the model reads in ``__init__``: ``self.x = ...`` and these ``self.<call>(...)``
 _INIT_CALLS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
 #: set False to keep ``__init__`` bodies whole
 PRUNE_INIT = True
+#: set False to keep the headers of functions as written. The headers of removed functions
+#: become ``def name():`` (the model reads only their names and decorators), and the
+#: header of a kept ``__init__`` keeps only what its readers use (``_compact_sig``): timm's
+#: signatures are long (annotated, defaulted parameters on lines of their own)
+COMPACT_HEADERS = True
+_DEF_HEAD = re.compile(r"([ \t]*(?:async[ \t]+)?def[ \t]+)([^\W\d]\w*)[ \t]*\(")
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
 
 
@@ -174,9 +235,137 @@ def _real_end(st: ast.AST, ends: Optional[dict[int, int]]) -> int:
     return end
 
 
-def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] = None) -> list[tuple[int, int]]:
+#: values of ``self.x = <value>`` the model classifies as Python config whatever they hold
+#: (``model._InitScanner._classify``: literals and these node types), unless a list, tuple
+#: or list comprehension (whose type ``flow._static_pieces`` reads)
+_CONFIG_VALUES = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp,
+                  ast.Subscript, ast.Dict, ast.Set, ast.DictComp, ast.SetComp)
+
+
+#: torch constructors whose arguments no reader of ``__init__`` looks at: what the attribute
+#: is (parameter, submodule) follows from the name alone, and no rule or op-table record
+#: names them (tests/test_project.py checks the tables)
+_ARGLESS_TORCH = frozenset({
+    "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Identity", "torch.nn.Dropout",
+    "torch.nn.Dropout1d", "torch.nn.Dropout2d", "torch.nn.Dropout3d", "torch.nn.AlphaDropout",
+    "torch.nn.FeatureAlphaDropout",
+})
+
+
+def _qualified(e: ast.AST, names: dict) -> Optional[str]:
+    parts = []
+    while isinstance(e, ast.Attribute):
+        parts.append(e.attr)
+        e = e.value
+    if not isinstance(e, ast.Name) or names.get(e.id) is None:
+        return None
+    return ".".join([names[e.id]] + list(reversed(parts)))
+
+
+#: decorator names the custom-op scan of the ops rules reads (``checks.ops._LibraryScan``)
+_LIBRARY_WORDS = ("custom", "fake", "impl", "meta", "kernel", "abstract", "symbolic", "library", "register_autograd")
+
+
+def _plain_decorator(d: ast.AST, torchish: dict) -> bool:
+    """``@name`` / ``@name(...)``, the name bound to no torch API and naming nothing the
+    custom-op scan looks for (``@register_model``, ``@lru_cache``)."""
+    if isinstance(d, ast.Call):
+        d = d.func
+    if not isinstance(d, ast.Name) or d.id in torchish:
+        return False
+    low = d.id.lower()
+    return not any(w in low for w in _LIBRARY_WORDS)
+
+
+def _dotted_head(e: ast.AST) -> Optional[str]:
+    while isinstance(e, ast.Attribute):
+        e = e.value
+    return e.id if isinstance(e, ast.Name) else None
+
+
+def torch_names(tree: ast.Module) -> Optional[dict]:
+    """Local names the file's module-level imports bind to torch (or torchvision, functorch):
+    what the model and the rules may resolve to a torch API, with the module or name each
+    stands for (None: bound more than once). None when a star import from torch leaves it
+    open."""
+    out: dict = {"torch": "torch"}
+    bound: dict = {}
+    stack = list(tree.body)  # module-level statements, in blocks too (not in defs or classes)
+    while stack:
+        st = stack.pop()
+        if isinstance(st, (*_FUNCS, ast.ClassDef)):
+            continue
+        for sub in ("body", "orelse", "finalbody", "handlers"):
+            stack.extend(getattr(st, sub, None) or ())
+        if isinstance(st, ast.Import):
+            for a in st.names:
+                local = a.asname or a.name.split(".", 1)[0]
+                bound.setdefault(local, set()).add(a.name if a.asname else local)
+                if a.name.startswith("torch") or a.name.startswith("functorch"):
+                    out[local] = None
+        elif isinstance(st, ast.ImportFrom):
+            for a in st.names:
+                if a.name == "*":
+                    if not st.level and (st.module or "").startswith(("torch", "functorch")):
+                        return None
+                    continue
+                local = a.asname or a.name
+                bound.setdefault(local, set()).add(("." * st.level) + f"{st.module or ''}.{a.name}")
+                if not st.level and (st.module or "").startswith(("torch", "functorch")):
+                    out[local] = None
+    for local in out:
+        b = bound.get(local)
+        if b is not None:
+            out[local] = next(iter(b)) if len(b) == 1 else None
+    return out
+
+
+def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: dict) -> Optional[str]:
+    """A shorter value for ``self.x = <v>`` in ``__init__`` that the model and the rules read
+    as they read ``v``: a constructor call of no torch API without its arguments (only the
+    callee's name decides what the attribute is: a submodule of a local or project class,
+    or unknown), or ``0`` for a Python config value. None: keep ``v``."""
+    if isinstance(v, ast.Call):
+        head = _dotted_head(v.func)
+        if head is None or not (v.args or v.keywords):
+            return None
+        if head in torchish:
+            q = _qualified(v.func, torchish)
+            if q not in _ARGLESS_TORCH:
+                return None
+        f = v.func
+        if f.end_lineno != f.lineno or f.lineno > len(blines):
+            return None
+        try:
+            return blines[f.lineno - 1][f.col_offset:f.end_col_offset].decode("utf-8", "surrogatepass") + "()"
+        except UnicodeDecodeError:
+            return None
+    if isinstance(v, _CONFIG_VALUES) and not (isinstance(v, ast.Constant) and v.value is Ellipsis):
+        return "0"
+    return None
+
+
+def _module_value(v: ast.AST, blines: list[bytes], torchish: Optional[dict]) -> Optional[str]:
+    """A shorter value for a module-level ``name = <v>`` that the model reads as it reads
+    ``v`` (``model._static_kind``: a literal is a constant, a call of a torch API may be a
+    tensor, anything else is unknown): a call of no torch API without its arguments, and
+    ``_`` for a display (dict, list, ...) holding a call (never a literal). None: keep ``v``."""
+    if torchish is None:
+        return None
+    if isinstance(v, ast.Call):
+        return _shrunk_value(v, blines, torchish)
+    if isinstance(v, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and v.end_lineno > v.lineno:
+        if any(isinstance(n, ast.Call) for n in ast.walk(v)):
+            return "_"
+    return None
+
+
+def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] = None,
+               shrink: Optional[list] = None, torchish: Optional[dict] = None) -> list[tuple[int, int]]:
     """Spans of statements of ``__init__`` (at any depth) the model does not read; each
-    occupies its lines alone (no other statement, no block header shares them)."""
+    occupies its lines alone (no other statement, no block header shares them). With
+    ``shrink``, also the ``self.x = <value>`` statements (alone on their lines) whose value
+    can be shorter (``_shrunk_value``): (first line, last line, new statement)."""
     args = fn.args.posonlyargs + fn.args.args
     if not args:
         return []
@@ -187,9 +376,40 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
         b = blines[line - 1] if 0 < line <= len(blines) else b""
         return not b[: st.col_offset].strip()
 
+    def header(st: ast.AST) -> None:
+        """``if``/``elif``/``while``/``for``/``with`` headers on lines of their own become
+        ``if 0:`` ... (``_InitScanner`` reads the blocks, never the tests or targets)."""
+        if isinstance(st, (ast.If, ast.While)):
+            last, new = st.test, "{kw} 0"
+        elif isinstance(st, ast.For):
+            last, new = st.iter, "for _ in 0"
+        elif isinstance(st, ast.With) and st.items:
+            last, new = st.items[-1].context_expr, "with 0"
+            if st.items[-1].optional_vars is not None:
+                last = st.items[-1].optional_vars
+        else:
+            return
+        first = st.body[0]
+        body_line = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", ())])
+        if body_line <= last.end_lineno or not starts_line(st, st.lineno):
+            return
+        kw = blines[st.lineno - 1][st.col_offset:].split(None, 1)[0] if st.lineno <= len(blines) else b""
+        if kw not in (b"if", b"elif", b"while", b"for", b"with") and not kw.startswith((b"if", b"elif", b"while")):
+            return
+        word = kw.decode()
+        for k in ("elif", "if", "while", "for", "with"):
+            if word.startswith(k):
+                word = k
+                break
+        if (word in ("if", "elif", "while")) != isinstance(st, (ast.If, ast.While)):
+            return
+        shrink.append((st.lineno, body_line - 1, new.format(kw=word) + ":", None))
+
     def block(body: list) -> None:
         for i, st in enumerate(body):
             if isinstance(st, _COMPOUND) or type(st).__name__ in ("TryStar", "Match"):
+                if shrink is not None and torchish is not None:
+                    header(st)
                 for sub in ("body", "orelse", "finalbody"):
                     block(getattr(st, sub, None) or [])
                 for h in getattr(st, "handlers", ()):
@@ -197,8 +417,32 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
                 for c in getattr(st, "cases", ()):
                     block(c.body)
                 continue
-            if _init_keeps(st, self_name):
-                continue
+            keep = _init_keeps(st, self_name)
+            new = None
+            attr = None
+            if keep:
+                if shrink is None or torchish is None or not isinstance(st, ast.Assign) or len(st.targets) != 1:
+                    continue
+                t = st.targets[0]
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name:
+                    new = _shrunk_value(st.value, blines, torchish)
+                    attr = t.attr
+                    if new is not None:
+                        new = f"{self_name}.{t.attr} = {new}"
+                    elif isinstance(st.value, (ast.List, ast.Tuple, ast.ListComp)) or (
+                            isinstance(st.value, ast.Call) and _dotted_head(st.value.func) not in torchish):
+                        new = ""  # kept as written, unless no kept code names the attribute
+                    else:
+                        continue
+                elif t.end_lineno == t.lineno and t.lineno <= len(blines):
+                    # (a, self.b) = ..., self.d[k] = ...: the model records only `self.x = ...`
+                    try:
+                        tt = blines[t.lineno - 1][t.col_offset:t.end_col_offset].decode("utf-8", "surrogatepass")
+                    except UnicodeDecodeError:
+                        continue
+                    new = f"{tt} = 0"
+                else:
+                    continue
             start = min([st.lineno] + [d.lineno for d in getattr(st, "decorator_list", ())])
             prev_end = _real_end(body[i - 1], ends) if i > 0 else 0
             nxt = body[i + 1] if i + 1 < len(body) else None
@@ -211,7 +455,10 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
                 continue
             if start == st.lineno and not starts_line(st, start):
                 continue
-            out.append((start, end))
+            if new is not None:
+                shrink.append((start, end, new, attr))  # ("": as written unless unused)
+            else:
+                out.append((start, end))
 
     block(fn.body)
     return out
@@ -231,25 +478,96 @@ class Outline:
     code: Optional[list] = None
     #: multi-line docstrings of functions and classes (spans): never read by the model
     docs: list = field(default_factory=list)
+    #: index in ``assigns`` -> the assignment written shorter, same static kind
+    #: (``_module_value``)
+    assign_short: dict = field(default_factory=dict)
 
 
 def _func(fn: ast.AST, ends: Optional[dict[int, int]] = None) -> Func:
     start = min([fn.lineno] + [d.lineno for d in fn.decorator_list])
     first = fn.body[0]
-    body = first.lineno if first.lineno > _header_end(fn) else 0
+    # (a decorated nested def first in the body starts at its decorator)
+    first_line = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", ())])
+    body = first_line if first_line > _header_end(fn) else 0
     end = (ends or {}).get(fn.lineno, fn.end_lineno)
-    return Func(fn.name, start, max(end, fn.end_lineno), body)
+    return Func(fn.name, start, max(end, fn.end_lineno), body, def_line=fn.lineno)
 
 
-def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[int, int]] = None) -> Outline:
+#: defaults the model reads as "not a literal" whatever they say (``nodes.literal_value``
+#: gives MISSING for these node types): written as ``_``
+_NOT_LITERAL = (ast.Name, ast.Attribute, ast.Call, ast.BinOp, ast.BoolOp, ast.Compare, ast.Lambda, ast.IfExp,
+                ast.Subscript, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Starred)
+
+
+def _compact_sig(fn: ast.AST, blines: list[bytes]) -> Optional[str]:
+    """``(self, sizes=(1, 2, 3))`` for ``__init__``: what its readers use of its header (the
+    first parameter's name, ``model._collect_attrs``; the parameters whose default is a
+    list or tuple display, ``checks.shapes._init_defaults``, which reads only those), on one
+    line. None when a parameter is positional-only or such a default spans lines."""
+    a = fn.args
+    if a.posonlyargs or not a.args:
+        return None
+    parts = [a.args[0].arg]
+    pos = a.args
+    defs = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
+    for p, d in list(zip(pos, defs))[1:] + list(zip(a.kwonlyargs, a.kw_defaults)):
+        if not isinstance(d, (ast.Tuple, ast.List)):
+            continue
+        if d.end_lineno != d.lineno or d.lineno > len(blines):
+            return None
+        try:
+            v = blines[d.lineno - 1][d.col_offset:d.end_col_offset].decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            return None
+        parts.append(f"{p.arg}={v}")
+    return "(" + ", ".join(parts) + ")"
+
+
+def _skeleton_end(st: ast.AST, code: list[str]) -> int:
+    """The last line a statement of the whole file's tree has in ``skeleton``'s tree, where
+    the body of every function but ``__init__`` becomes one ``...`` on the first line of its
+    body that holds more than strings and comments (``code``: ``code_lines``)."""
+    while True:
+        if isinstance(st, _FUNCS) and st.name != "__init__" and st.body:
+            first = st.body[0]
+            a = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", ())])
+            for ln in range(a, min(st.end_lineno, len(code)) + 1):
+                if code[ln - 1].strip():
+                    return ln
+            return st.end_lineno
+        last = None
+        for sub in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for x in getattr(st, sub, None) or ():
+                if last is None or x.lineno >= last.lineno:
+                    last = x
+        if last is None:
+            return st.end_lineno
+        st = last
+
+
+def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[int, int]] = None,
+            whole_code: Optional[list[str]] = None) -> Outline:
     """Spans of the file's functions, classes and assignments; with ``ends`` (from
-    ``skeleton``) the tree may be the skeleton's."""
+    ``skeleton``) the tree may be the skeleton's; with ``whole_code`` (``code_lines``) the
+    tree is the whole file's and the spans are the ones its skeleton gives."""
     o = Outline(lines=n_lines)
+    torchish: Any = False  # not computed yet
+    if whole_code is not None and len(whole_code) == n_lines:
+        def end_of(st: ast.AST) -> int:
+            return _skeleton_end(st, whole_code)
+    else:
+        def end_of(st: ast.AST) -> int:
+            return st.end_lineno
     blines: Optional[list[bytes]] = None
     body = tree.body
     for i, st in enumerate(body):
         if isinstance(st, _FUNCS):
-            o.funcs.append(_func(st, ends))
+            f = _func(st, ends)
+            if COMPACT_HEADERS:
+                if torchish is False:
+                    torchish = torch_names(tree)
+                f.removable = torchish is not None and all(_plain_decorator(d, torchish) for d in st.decorator_list)
+            o.funcs.append(f)
         elif isinstance(st, ast.ClassDef):
             methods = []
             other = []
@@ -261,10 +579,15 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
                     if item.name == "__init__" and PRUNE_INIT and text and f.body:
                         if blines is None:
                             blines = [ln.encode("utf-8", "surrogatepass") for ln in split_lines(text)]
-                        f.drop = _init_drop(item, blines, ends)
+                        if COMPACT_HEADERS and torchish is False:
+                            torchish = torch_names(tree)
+                        f.drop = _init_drop(item, blines, ends, f.shrink if COMPACT_HEADERS else None,
+                                            torchish if COMPACT_HEADERS else None)
+                        if COMPACT_HEADERS:
+                            f.sig = _compact_sig(item, blines)
                     methods.append(f)
                 else:
-                    other.append((item.lineno, item.end_lineno))
+                    other.append((item.lineno, end_of(item)))
             o.classes[st.name] = (methods, other)
         elif isinstance(st, (ast.Assign, ast.AnnAssign)):
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
@@ -273,11 +596,19 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
             nxt = body[i + 1].lineno if i + 1 < len(body) else n_lines + 1
             if (len(tn) == len(targets) and "__all__" not in tn and st.lineno > prev_end
                     and st.end_lineno < nxt):
+                if COMPACT_HEADERS and isinstance(st, ast.Assign) and text:
+                    if torchish is False:
+                        torchish = torch_names(tree)
+                    if blines is None:
+                        blines = [ln.encode("utf-8", "surrogatepass") for ln in split_lines(text)]
+                    short = _module_value(st.value, blines, torchish)
+                    if short is not None:
+                        o.assign_short[len(o.assigns)] = " = ".join(t.id for t in targets) + " = " + short
                 o.assigns.append((tn, st.lineno, st.end_lineno))
             else:
                 o.other.append((st.lineno, st.end_lineno))
         else:
-            o.other.append((st.lineno, st.end_lineno))
+            o.other.append((st.lineno, end_of(st)))
     return o
 
 
@@ -362,14 +693,30 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
                 done_assign.add(i)
                 (names if tn & names else init_names).update(idents(a, b))
     spans: list[tuple[int, int, bool]] = [(a, b, True) for a, b in o.docs]  # first: later spans overwrite
+    heads: list[tuple[Func, str]] = []  # (function, its new parameter list)
+    shrinks: list[tuple[int, int, str]] = []
     for f in o.funcs + [m for methods, _ in o.classes.values() for m in methods]:
-        if id(f) not in kept and f.body:
+        if id(f) not in kept and f.removable and f.body and "__all__" not in f.name:
+            # a module-level function nothing kept names: the model looks a module function up
+            # only by a name it reads (a call, a reference, an export call)
+            spans.append((f.start, f.end, False))
+        elif id(f) not in kept and f.body:
             spans.append((f.body, f.end, True))
+            if COMPACT_HEADERS and f.def_line and f.body > f.def_line:
+                heads.append((f, "()"))
         elif id(f) in kept and f.drop:
             spans.extend((a, b, True) for a, b in f.drop)
+        if id(f) in kept and f.shrink and "__init__" not in names:
+            shrinks.extend(f.shrink)
+        if (id(f) in kept and f.sig is not None and f.body > f.def_line > 0 and "__init__" not in names
+                and f.name == "__init__"):
+            # (an export-path function naming __init__ may call it: then its header stays)
+            heads.append((f, f.sig))
     for i, (_, a, b) in enumerate(o.assigns):
         if i not in done_assign:
             spans.append((a, b, False))
+        elif i in o.assign_short:
+            shrinks.append((a, b, o.assign_short[i], None))
     if sum(b - a + 1 for a, b, _ in spans) < _MIN_SAVED_FRACTION * len(lines):
         return None
     out = list(lines)
@@ -381,9 +728,59 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         for ln in range(a, b + 1):
             src = out[ln - 1]
             out[ln - 1] = "\r\n" if src.endswith("\r\n") else ("\n" if src.endswith("\n") else "")
-        if is_body:
-            nl = "\r\n" if first.endswith("\r\n") else "\n"
+        nl = "\r\n" if first.endswith("\r\n") else "\n"
+        if COMPACT_HEADERS and b > a and (is_body or not indent):
+            # the removed lines as one string statement spanning them (the statement stands
+            # for the removed body or statement; at module level, for removed definitions):
+            # libcst makes one token of it, where each blank line costs it an EmptyLine node
+            # (~15% of the parse of timm's reduced files); the lines keep their numbers
+            out[a - 1] = f'{indent if is_body else ""}"""{nl}'
+            out[b - 1] = '"""' + out[b - 1]
+        elif is_body:
             out[a - 1] = f"{indent}...{nl}"
+    for a, b, new, attr in shrinks:
+        if attr is not None and attr not in names:
+            # `self.x = <value the model reads only for its kind>` where no kept code outside
+            # __init__ names x: no analysed function reads self.x (the rules that read
+            # attributes no function uses look for torch constructors, never shortened here)
+            new = "..."
+        elif not new:
+            continue
+        first = out[a - 1]
+        indent = first[: len(first) - len(first.lstrip(" \t"))]
+        if not first.strip():
+            continue
+        nl = "\r\n" if first.endswith("\r\n") else "\n"
+        out[a - 1] = f"{indent}{new}{nl}"
+        for ln in range(a + 1, b + 1):
+            src = out[ln - 1]
+            out[ln - 1] = "\r\n" if src.endswith("\r\n") else ("\n" if src.endswith("\n") else "")
+    for f, sig in heads:
+        line = out[f.def_line - 1]
+        m = _DEF_HEAD.match(line)
+        if m is None or m.group(2) != f.name or (sig == "()" and out[f.body - 1].strip() not in ("...", '"""')):
+            continue  # (a body left as it was keeps its header)
+        nl = "\r\n" if line.endswith("\r\n") else "\n"
+        out[f.def_line - 1] = f"{m.group(1)}{f.name}{sig}:{nl}"
+        for ln in range(f.def_line + 1, f.body):
+            src = out[ln - 1]
+            out[ln - 1] = "\r\n" if src.endswith("\r\n") else ("\n" if src.endswith("\n") else "")
+    if COMPACT_HEADERS:
+        # a `...` right after another at the same indentation (only blank or comment lines
+        # between: the same block) says nothing more
+        prev = None
+        for i, line in enumerate(out):
+            st = line.strip()
+            if not st or st.startswith("#"):
+                continue
+            if st == "...":
+                ind = line[: len(line) - len(line.lstrip(" \t"))]
+                if prev == ind:
+                    out[i] = "\r\n" if line.endswith("\r\n") else ("\n" if line.endswith("\n") else "")
+                    continue
+                prev = ind
+            else:
+                prev = None
     return "".join(out)
 
 
