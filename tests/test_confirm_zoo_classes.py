@@ -65,7 +65,7 @@ def test_outputs_that_move_with_the_tie_order_are_not_evidence(tmp_path):
     for scores, tied in ((torch.full((10,), 0.25), True), (torch.linspace(0, 1, 10), False)):
         m = mod.Pick()
         ref = output_leaves(m(scores, boxes))
-        hit = tie_dependent(lambda: output_leaves(m(scores, boxes)), ref, users, close)
+        hit = tie_dependent(lambda m=m, scores=scores: output_leaves(m(scores, boxes)), ref, users, close)
         if tied:
             assert hit is not None and hit[1] == _line(f, "topk(3)") and "topk" in hit[2], hit
         else:
