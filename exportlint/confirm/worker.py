@@ -998,7 +998,7 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
         cmp = compare(ref, got, job["rtol"], job["atol"])
         res["max_abs"], res["max_rel"] = cmp["max_abs"], cmp["max_rel"]
         if not cmp["ok"]:
-            tie = _ties_explain(pristine, model, res, args, kwargs, ref, job, users)
+            tie = _ties_explain(pristine, model, res, args, kwargs, ref, job, users, "example input")
             if tie:
                 res.setdefault("tie_dependent", []).append({"variant": "example input", **tie})
             else:
@@ -1033,7 +1033,7 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
                 # over a constant input divides by sqrt(eps)): no evidence of a divergence
                 res.setdefault("ill_conditioned", []).append(name)
                 continue
-            tie = _ties_explain(pristine, model, res, a, k, expect, job, users)
+            tie = _ties_explain(pristine, model, res, a, k, expect, job, users, name)
             if tie:
                 res.setdefault("tie_dependent", []).append({"variant": name, **tie})
                 continue
@@ -1182,12 +1182,18 @@ def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: d
 
 
 def _ties_explain(pristine: _Pristine, model: Any, res: dict, args, kwargs, expect: list, job: dict,
-                  users: UserFiles) -> Optional[dict]:
+                  users: UserFiles, variant: str) -> Optional[dict]:
     """{path, line, op} when eager's outputs on this input move with the order in which ties are
-    broken (``ties.tie_dependent``): the mismatch is no evidence of a divergence."""
+    broken (``ties.tie_dependent``): the mismatch is no evidence of a divergence. A property of
+    eager on the input: computed once per input for all exporters (not when an export moved
+    the model's state)."""
     import copy
 
     from exportlint.confirm.ties import tie_dependent
+
+    cache = job.setdefault("_tie_verdicts", {})
+    if not res.get("state") and variant in cache:
+        return cache[variant]
 
     def run():
         m = copy.deepcopy(model) if res.get("state") else pristine.fresh()
@@ -1200,9 +1206,10 @@ def _ties_explain(pristine: _Pristine, model: Any, res: dict, args, kwargs, expe
                             lambda e, g: compare(e, g, job["rtol"], job["atol"])["ok"])
     except Exception:  # noqa: BLE001 - unknown: the divergence stands
         return None
-    if hit is None:
-        return None
-    return {"path": hit[0], "line": hit[1], "op": hit[2]}
+    out = None if hit is None else {"path": hit[0], "line": hit[1], "op": hit[2]}
+    if not res.get("state"):
+        cache[variant] = out
+    return out
 
 
 def _ill_conditioned(pristine: _Pristine, args, kwargs, expect: list, job: dict) -> bool:
