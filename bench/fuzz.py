@@ -15,7 +15,6 @@ from hypothesmith's grammar-based generator (``--hypothesmith N``, slow to gener
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import time

@@ -1,11 +1,9 @@
 """The CLI as a user runs it: exit codes, formats, config, suppressions, discovery."""
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 

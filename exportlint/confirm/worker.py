@@ -938,8 +938,6 @@ class _Pristine:
 
 def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list, ref: list, users: UserFiles,
                  job: dict, base_cov, cov_by_variant) -> dict:
-    import torch
-
     t0 = time.time()
     res: dict[str, Any] = {"status": "pass", "message": "", "location": None, "divergences": [],
                            "tracer_warnings": [], "max_abs": None, "max_rel": None}

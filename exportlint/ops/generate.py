@@ -35,7 +35,6 @@ import contextlib
 import datetime as _dt
 import io
 import json
-import math
 import os
 import re
 import signal
@@ -154,7 +153,6 @@ def versions() -> dict[str, str]:
 
 
 def read_registries() -> dict[str, Any]:
-    import torch
     import torch.onnx._constants as onnx_constants
     from torch.onnx._internal.exporter import _constants, _decomp, _registration
     from torch.onnx._internal.torchscript_exporter import registration, utils
@@ -485,8 +483,6 @@ def _cond_branches():
 
 def _kw_cond(qualname):
     def build():
-        import torch
-
         cond = _resolve_any(qualname)
         t, f = _cond_branches()
 

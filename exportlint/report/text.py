@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import IO, Optional
 
 from exportlint.findings import Finding, Severity
