@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable, Optional
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -252,6 +253,64 @@ _ARGLESS_TORCH = frozenset({
 })
 
 
+#: words of the whole-file scans of the rules (``checks.quantized``, ``checks.ops._LibraryScan``,
+#: ``checks.shapes`` ``Dim(min=...)``, export calls): a call naming one stays in the arguments
+_SCANNED_CALL_WORDS = ("quantiz", "prepare", "convert", "dim", "register", "library", "custom", "export", "onnx",
+                       "jit", "script", "trace", "symbolic", "fake", "meta", "impl", "sym_")
+
+
+@lru_cache(maxsize=1)
+def _silent_modules() -> frozenset:
+    """torch.nn module constructors whose arguments no reader looks at: an op-table record
+    (``checks.ops``: matched at the constructor of a submodule called in forward, its
+    conditions read the arguments) that can give no finding whatever the arguments say (no
+    exporter fails it in any variant, no legacy opset needed, a dynamo opset at most the
+    one the exporter keeps anyway, ``checks.ops.OpsetTooLow``); adaptive pooling is read by
+    ``checks.shapes`` (output size), ModuleList / Sequential by the model (their items)."""
+    try:
+        from exportlint.ops import table as optable
+
+        tbl = optable.load()
+    except (OSError, ValueError):  # no readable table: every constructor keeps its arguments
+        return frozenset()
+    if tbl is None:
+        return frozenset()
+    dyn = tbl.registries.get("onnx-dynamo", {})
+    lim = max(int(dyn.get("baseline_opset", 0)), int(dyn.get("registry_opset", 18)))
+    out = set()
+    for name, rec in tbl.apis.items():
+        if not rec.get("module") or not name.startswith("torch.nn.") or "Adaptive" in name:
+            continue
+        ok = True
+        for v in [rec] + list(rec.get("variants", ())):
+            o = v.get("opset", {})
+            if v.get("fail") or "onnx-legacy" in o or int(o.get("onnx-dynamo", 0)) > lim:
+                ok = False
+                break
+        if ok:
+            out.add(name)
+    return frozenset(out)
+
+
+def _plain_args(call: ast.Call, torchish: dict) -> bool:
+    """Arguments with no call of a torch API nor of a name a whole-file scan of the rules
+    looks for, and no ``custom_translation_table=``: what only the constructor's readers see."""
+    for kw in call.keywords:
+        if kw.arg == "custom_translation_table":
+            return False
+    for a in list(call.args) + [k.value for k in call.keywords]:
+        for n in ast.walk(a):
+            if isinstance(n, ast.Call):
+                head = _dotted_head(n.func)
+                if head is None or head in torchish:
+                    return False
+                f = n.func
+                last = (f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else "").lower()
+                if any(w in last for w in _SCANNED_CALL_WORDS):
+                    return False
+    return True
+
+
 def _qualified(e: ast.AST, names: dict) -> Optional[str]:
     parts = []
     while isinstance(e, ast.Attribute):
@@ -331,7 +390,7 @@ def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: dict) -> Optional[s
             return None
         if head in torchish:
             q = _qualified(v.func, torchish)
-            if q not in _ARGLESS_TORCH:
+            if q not in _ARGLESS_TORCH and (q not in _silent_modules() or not _plain_args(v, torchish)):
                 return None
         f = v.func
         if f.end_lineno != f.lineno or f.lineno > len(blines):
