@@ -124,6 +124,15 @@ import torch.nn as nn
 from torch.nn import Linear
 
 
+class Block(nn.Module):
+    def __init__(self, dim, i):
+        super().__init__()
+        self.fc = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
 class Net(nn.Module):
     def __init__(self, dim=8):
         super().__init__()
@@ -138,6 +147,8 @@ class Net(nn.Module):
         self.pools = nn.Sequential(nn.AdaptiveAvgPool2d(3), nn.AdaptiveAvgPool2d(3))
         self.odd = nn.Linear(dim, int(torch.ones(1).item()))
         self.unread = nn.Conv1d(dim, dim, 1)
+        self.blocks = nn.Sequential(*[Block(dim, i) for i in range(2)])
+        self.layers = nn.ModuleList([nn.Linear(dim, dim), Block(dim, 0)])
 
     def unused(self, x):
 ''' + "        x = x + 1\n" * 40 + '''\
@@ -147,7 +158,9 @@ class Net(nn.Module):
         x = self.up(self.pool(self.act(self.bn(self.conv(x)))))
         x = self.pools(self.norm(x))
         y, _ = self.rnn(x.flatten(2))
-        return self.proj(y) + self.odd(y)
+        for layer in self.layers:
+            y = layer(y)
+        return self.blocks(self.proj(y)) + self.odd(y)
 '''
 
 RUN = '''\
@@ -176,7 +189,9 @@ def test_torch_constructors_without_arguments_change_no_finding(tmp_path, opset)
     # records that can give no finding lose their arguments; the others, adaptive pooling,
     # Sequential and a constructor whose arguments call torch keep them
     for short in ("self.proj = Linear()", "self.act = nn.GELU()", "self.bn = nn.BatchNorm2d()",
-                  "self.rnn = nn.LSTM()", "self.conv = nn.Conv2d()"):
+                  "self.rnn = nn.LSTM()", "self.conv = nn.Conv2d()",
+                  "self.blocks = nn.Sequential(*[Block() for _ in 0])",
+                  "self.layers = nn.ModuleList([nn.Linear(), Block()])"):
         assert short in red, short
     for whole in ('nn.Upsample(scale_factor=2, mode="bilinear")', "nn.AdaptiveAvgPool2d((7, 7))", "nn.RMSNorm(dim)",
                   "nn.Sequential(nn.AdaptiveAvgPool2d(3), nn.AdaptiveAvgPool2d(3))",
@@ -197,7 +212,7 @@ def test_torch_constructors_without_arguments_change_no_finding(tmp_path, opset)
         engine._reduced = orig
     assert reduced == full
     # findings at constructors of __init__ are among them (the test reads what it guards)
-    assert any(p.endswith("model.py") and 7 < line < 20 for p, line, *_ in reduced)
+    assert any(p.endswith("model.py") and 15 < line < 30 for p, line, *_ in reduced)
 
 
 def test_silent_modules_are_module_records_no_rule_reads():

@@ -390,6 +390,8 @@ def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: dict) -> Optional[s
             return None
         if head in torchish:
             q = _qualified(v.func, torchish)
+            if q in _CONTAINERS:
+                return _container_value(v, blines, torchish)
             if q not in _ARGLESS_TORCH and (q not in _silent_modules() or not _plain_args(v, torchish)):
                 return None
         f = v.func
@@ -402,6 +404,73 @@ def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: dict) -> Optional[s
     if isinstance(v, _CONFIG_VALUES) and not (isinstance(v, ast.Constant) and v.value is Ellipsis):
         return "0"
     return None
+
+
+#: containers whose items the model reads (``SemanticModel.submodule_class``: the callee of
+#: each item, all calls; ``checks.shapes._adaptive_list``: adaptive pools and their sizes)
+_CONTAINERS = frozenset({"torch.nn.Sequential", "torch.nn.ModuleList"})
+
+
+def _func_text(call: ast.Call, blines: list[bytes]) -> Optional[str]:
+    f = call.func
+    if f.end_lineno != f.lineno or f.lineno > len(blines):
+        return None
+    try:
+        return blines[f.lineno - 1][f.col_offset:f.end_col_offset].decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+
+
+def _container_value(v: ast.Call, blines: list[bytes], torchish: dict) -> Optional[str]:
+    """``nn.Sequential(...)`` / ``nn.ModuleList(...)`` with each item written without its
+    arguments, the shape its readers look at kept (one list, tuple or comprehension argument,
+    starred or not, or several calls): when every item is a call whose arguments no reader
+    looks at (``_item_short``). None: keep ``v``."""
+    if v.keywords or not v.args:
+        return None
+    fn = _func_text(v, blines)
+    if fn is None:
+        return None
+    if len(v.args) == 1:
+        a = v.args[0]
+        star = "*" if isinstance(a, ast.Starred) else ""
+        inner = a.value if star else a
+        if isinstance(inner, (ast.List, ast.Tuple)):
+            items = [_item_short(e, blines, torchish) for e in inner.elts]
+            if not items or any(i is None for i in items):
+                return None
+            body = ", ".join(items)
+            return f"{fn}({star}[{body}])" if isinstance(inner, ast.List) else \
+                f"{fn}({star}({body}{',' if len(items) == 1 else ''}))"
+        if isinstance(inner, (ast.ListComp, ast.GeneratorExp)):
+            item = _item_short(inner.elt, blines, torchish)
+            if item is None:
+                return None
+            return f"{fn}({star}[{item} for _ in 0])" if isinstance(inner, ast.ListComp) else \
+                f"{fn}({star}({item} for _ in 0))"
+    if any(isinstance(a, ast.Starred) for a in v.args):
+        return None
+    items = [_item_short(e, blines, torchish) for e in v.args]
+    if any(i is None for i in items):
+        return None
+    return f"{fn}({', '.join(items)})"
+
+
+def _item_short(e: ast.AST, blines: list[bytes], torchish: dict) -> Optional[str]:
+    """``Block()`` for an item ``Block(...)`` of a container: a call of no torch API, or of a
+    torch constructor that takes no argument or whose arguments no rule reads
+    (``_silent_modules``), with no argument a whole-file scan looks at. None: keep it."""
+    if not isinstance(e, ast.Call):
+        return None
+    head = _dotted_head(e.func)
+    if head is None or not _plain_args(e, torchish):
+        return None
+    if head in torchish:
+        q = _qualified(e.func, torchish)
+        if q not in _ARGLESS_TORCH and q not in _silent_modules():
+            return None
+    fn = _func_text(e, blines)
+    return None if fn is None else fn + "()"
 
 
 def _module_value(v: ast.AST, blines: list[bytes], torchish: Optional[dict]) -> Optional[str]:
