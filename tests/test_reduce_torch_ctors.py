@@ -230,3 +230,29 @@ def test_silent_modules_are_module_records_no_rule_reads():
         assert rec.get("module")
         for v in [rec] + list(rec.get("variants", ())):
             assert not v.get("fail") and "onnx-legacy" not in v.get("opset", {})
+
+
+TRICKY_STRINGS = [
+    "x = 'a#b' # c 'd'\ny = \"e\\\"f\" + rb'g' + Rb\"\"\"h\n'i'\"\"\" + f'{j}' + u''\n",
+    "s = '''a\n\"b\" # c\n''' # d\nbr = 1; fr = 2; rf'x' # 'y'\nzb\"q\" \n'unterminated\n#",
+    "def f(a='#', b=\"'\", c='\\\\'):  # x\n    return a + 'b\\\n' + \"\"\"\"\"\" + ''''''\n",
+]
+
+
+def test_strings_regex_matches_as_the_plain_one():
+    from exportlint.semantics.reduce import _STRINGS, _STRINGS_PLAIN
+
+    texts = TRICKY_STRINGS + [p.read_text(encoding="utf-8") for p in _corpus()]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "exportlint").rglob("*.py"))]
+    for text in texts:
+        assert [m.span() for m in _STRINGS.finditer(text)] == [m.span() for m in _STRINGS_PLAIN.finditer(text)]
+
+
+def test_split_lines_as_the_tokenizer_counts():
+    from exportlint.semantics.reduce import _LINES, split_lines
+
+    texts = ["", "\n", "a", "a\r\nb", "\r\r\n\n", "x\x0cy\n", "a\u2028b\r", "a\x85\n\x1c", "a\x0bb\n\x1d\x1e\u2029"]
+    texts += TRICKY_STRINGS + [p.read_text(encoding="utf-8") for p in _corpus()]
+    for text in texts:
+        assert split_lines(text) == _LINES.findall(text)
+    assert split_lines("a\x0cb\nc") == ["a\x0cb\n", "c"]

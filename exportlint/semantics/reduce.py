@@ -33,8 +33,14 @@ _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 #: string literals (any prefix, triple-quoted first) and comments: their words are no names
+_QUOTED = r"""(?:\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
+#: (what ``_STRINGS_PLAIN`` matches, written to start with one character class: the regex
+#: engine then skips to the next candidate character instead of trying the pattern at every
+#: position, twice as fast; the lookbehinds pick the branch the first character allows)
+_STRINGS_PLAIN = re.compile(r"[rRbBuUfF]{0,2}" + _QUOTED + r"|\#[^\n]*")
 _STRINGS = re.compile(
-    r"""[rRbBuUfF]{0,2}(?:\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|\#[^\n]*"""
+    r"""[rRbBuUfF"'#](?:(?<=")(?:""[\s\S]*?\"\"\"|(?:\\.|[^"\\\n])*")|(?<=')(?:''[\s\S]*?'\'\'|(?:\\.|[^'\\\n])*')"""
+    r"|(?<=\#)[^\n]*|(?<=[rRbBuUfF])[rRbBuUfF]?" + _QUOTED + ")"
 )
 
 
@@ -168,10 +174,17 @@ def docs_of_tree(tree: ast.Module, text: str) -> list[tuple[int, int]]:
     return sorted(out)
 
 
+#: the line separators of ``str.splitlines`` that Python's tokenizer does not count
+_OTHER_BREAKS = ("\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as Python's tokenizer counts them (``str.splitlines`` also splits on form feeds
     and other separators, which would shift ``ast`` line numbers)."""
-    return _LINES.findall(text)
+    for b in _OTHER_BREAKS:
+        if b in text:
+            return _LINES.findall(text)
+    return text.splitlines(True)  # the same lines, several times faster
 
 
 @dataclass
