@@ -6,7 +6,11 @@ exportlint runs in that repository), so failures are placed in the library's sou
 each failure with the source line it was placed on, for checking by eye whether that line is
 the cause, then the summary and the wall time.
 
-Usage: python bench/confirm_zoo.py [NAME ...] [--exporter E ...] [--exporter-timeout S] [--json OUT]
+Usage: python bench/confirm_zoo.py [NAME ...] [--exporter E ...] [--exporter-timeout S] [--json OUT] [--direct]
+
+``--direct`` then calls the same exporters on the same models directly, in one process per
+project (library) as confirm runs once per project, as a user's script would (build each model, export it with the same dynamic shapes; no eager
+reference, no parity check), and prints confirm's cost relative to that: wall and CPU time.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import importlib.util
 import json
 import linecache
 import os
+import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -37,6 +43,70 @@ TARGETS = {
 }
 
 
+_DIRECT = r'''
+import contextlib, io, json, signal, sys, time, warnings
+t0 = time.perf_counter()
+import torch
+from exportlint.confirm.worker import _legacy_dynamic_axes
+sys.path.insert(0, sys.argv[1])
+import zoo_targets
+names, exporters, limit = json.loads(sys.argv[2]), json.loads(sys.argv[3]), float(sys.argv[4])
+out = {"import": time.perf_counter() - t0, "build": {}, "outcomes": {}, "seconds": {}}
+def alarm(*a):
+    raise TimeoutError(f"timed out after {limit:.0f} s")
+signal.signal(signal.SIGALRM, alarm)
+for n in names:
+    tb = time.perf_counter()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        spec = getattr(zoo_targets, n)()
+    out["build"][n] = time.perf_counter() - tb
+    m, args, kw, ds = spec["model"], tuple(spec["args"]), spec.get("kwargs") or None, spec.get("dynamic_shapes")
+    for e in exporters:
+        te = time.perf_counter()
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+                warnings.simplefilter("ignore")
+                if e.startswith("export"):
+                    torch.export.export(m, args, kw, dynamic_shapes=ds, strict=e == "export-strict")
+                elif e == "onnx-dynamo":
+                    torch.onnx.export(m, args, kwargs=kw, dynamic_shapes=ds, dynamo=True, verbose=False)
+                else:
+                    names_, axes = _legacy_dynamic_axes({"args": args, "kwargs": kw or {}, "dynamic_shapes": ds})
+                    torch.onnx.export(m, args, io.BytesIO(), kwargs=kw, dynamo=False, input_names=names_,
+                                      dynamic_axes=axes)
+            out["outcomes"][n + "|" + e] = "pass"
+        except BaseException as ex:
+            out["outcomes"][n + "|" + e] = "fail: " + type(ex).__name__ + ": " + str(ex).strip().split("\n")[0][:100]
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        out["seconds"][n + "|" + e] = time.perf_counter() - te
+out["total"] = time.perf_counter() - t0
+print(json.dumps(out))
+'''
+
+
+def child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def direct(names: list[str], exporters: tuple, limit: float) -> tuple[float, float, dict]:
+    """(wall, CPU seconds, data) of the exporters called directly in one process."""
+    c0, t0 = child_cpu(), time.perf_counter()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    p = subprocess.run([sys.executable, "-c", _DIRECT, str(ROOT / "bench"), json.dumps(names), json.dumps(list(exporters)),
+                        str(limit)], capture_output=True, text=True, env=env)
+    wall, cpu = time.perf_counter() - t0, child_cpu() - c0
+    try:
+        data = json.loads(p.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        print(p.stderr[-3000:], file=sys.stderr)
+        data = {}
+    return wall, cpu, data
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("names", nargs="*")
@@ -44,6 +114,7 @@ def main() -> int:
     ap.add_argument("--exporter-timeout", type=float, default=180.0)
     ap.add_argument("--timeout", type=float, default=900.0)
     ap.add_argument("--json")
+    ap.add_argument("--direct", action="store_true", help="also time the exporters called directly (the baseline)")
     a = ap.parse_args()
     names = a.names or list(TARGETS)
     exporters = tuple(a.exporter or EXPORTERS)
@@ -51,6 +122,7 @@ def main() -> int:
     for n in names:
         by_lib.setdefault(TARGETS[n], []).append(n)
     results = []
+    c0 = child_cpu()
     t0 = time.perf_counter()
     for lib, ns in by_lib.items():
         root = ROOT
@@ -75,11 +147,49 @@ def main() -> int:
                     else:
                         line = "(no line)"
                 print(f"{name:28s} {e:17s} {o.status:8s} {o.seconds or 0:6.1f}s  {line}")
-                if o.status in ("fail", "diverged", "timeout"):
+                if o.status in ("fail", "diverged", "timeout") or o.message:
                     print(f"{'':28s}   {o.message[:220]}")
         print(res.summary_line())
     wall = time.perf_counter() - t0
-    print(f"wall {wall:.1f}s for {len(names)} models x {len(exporters)} exporters")
+    cpu = child_cpu() - c0
+    print(f"wall {wall:.1f}s for {len(names)} models x {len(exporters)} exporters (CPU {cpu:.1f}s in the workers)")
+    phases: dict = {}
+    for r in results:
+        for t in r.targets:
+            phases["build + eager + variants"] = phases.get("build + eager + variants", 0.0) + \
+                (t.build_seconds or 0.0) + (getattr(t, "variant_seconds", 0.0) or 0.0)
+            for o in t.outcomes.values():
+                for k, v in (o.timing or {}).items():
+                    phases[k] = phases.get(k, 0.0) + v
+    print("confirm phases (s, summed): " + ", ".join(f"{k} {v:.1f}" for k, v in phases.items()))
+    if a.direct:
+        # one process per project, as confirm runs once per project (one fork server each)
+        d_wall = d_cpu = 0.0
+        data = {"outcomes": {}, "seconds": {}, "build": {}, "import": 0.0}
+        for ns in by_lib.values():
+            w, c, dd = direct(ns, exporters, a.exporter_timeout)
+            d_wall, d_cpu = d_wall + w, d_cpu + c
+            for key in ("outcomes", "seconds", "build"):
+                data[key].update(dd.get(key, {}))
+            data["import"] += dd.get("import", 0.0)
+        outs = data.get("outcomes", {})
+        agree = total = 0
+        for r in results:
+            for t in r.targets:
+                n = t.name.rsplit(":", 1)[-1]
+                for e, o in t.outcomes.items():
+                    total += 1
+                    d = (outs.get(f"{n}|{e}") or "?").split(":")[0]
+                    mine = "pass" if o.status in ("pass", "diverged") else "fail"
+                    if d == mine:
+                        agree += 1
+                    else:
+                        print(f"  differs: {n} {e}: confirm {o.status}, direct {outs.get(f'{n}|{e}')}")
+        exp_s = sum(data.get("seconds", {}).values())
+        print(f"direct: {d_wall:.1f}s wall, CPU {d_cpu:.1f}s (torch import {data.get('import', 0):.1f}s, "
+              f"building models {sum(data.get('build', {}).values()):.1f}s, exporting {exp_s:.1f}s); "
+              f"export outcome agrees with confirm on {agree}/{total}")
+        print(f"cost ratio (confirm / direct): {wall / max(d_wall, 1e-9):.2f}x wall, {cpu / max(d_cpu, 1e-9):.2f}x CPU")
     if a.json:
         Path(a.json).write_text(json.dumps([r.to_dict() for r in results], indent=1, default=str))
     return 0

@@ -419,10 +419,38 @@ def is_binding_error(exc: BaseException) -> bool:
     return any(isinstance(e, TypeError) and _BINDING_RE.search(_safe_str(e)) for e in exception_chain(exc))
 
 
+def binding_call_in_user_code(exc: BaseException, users: UserFiles) -> Optional[Location]:
+    """A binding ``TypeError`` raised by a call the user's code made: the exporter's own call of
+    forward bound, and a wrapper in the project then called the inner forward with clashing
+    arguments (measured: the legacy exporter passes keyword inputs positionally in forward's
+    order, and transformers' output-capturing wrapper adds ``use_cache=`` as a keyword:
+    "forward() got multiple values for argument 'use_cache'" raised at the wrapper's call).
+    A call's binding error is raised in the calling frame, so the innermost traceback frame
+    is the call; when it is a user file, that line is the failing line. None when the
+    innermost frame is the exporter's (it called forward itself: rule 6, the target)."""
+    for e in exception_chain(exc):
+        if not (isinstance(e, TypeError) and _BINDING_RE.search(_safe_str(e))):
+            continue
+        try:
+            tb = traceback.extract_tb(e.__traceback__)
+        except Exception:  # noqa: BLE001
+            continue
+        if not tb:
+            continue
+        p = users.resolve(tb[-1].filename)
+        if not p:
+            continue
+        frames = _dedupe_innermost_first([(q, fs.lineno or 0) for fs in tb if (q := users.resolve(fs.filename))])
+        return Location(p, tb[-1].lineno or 0, "traceback (call binding)", frames)
+    return None
+
+
 def locate(exc: BaseException, exporter: str, users: UserFiles, *,
            second_pass: Optional[Callable[[], Optional[Location]]] = None) -> Optional[Location]:
     if is_binding_error(exc):
-        return None  # rule 6: input/output structure: the caller points at the target
+        # rule 6: input/output structure: the caller points at the target, unless the clashing
+        # call is the project's own
+        return binding_call_in_user_code(exc, users)
     loc = locate_direct(exc, users)
     if loc is None and second_pass is not None:
         try:

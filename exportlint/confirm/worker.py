@@ -998,7 +998,11 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
         cmp = compare(ref, got, job["rtol"], job["atol"])
         res["max_abs"], res["max_rel"] = cmp["max_abs"], cmp["max_rel"]
         if not cmp["ok"]:
-            res["divergences"].append({"variant": "example input", "kind": "example", **cmp})
+            tie = _ties_explain(pristine, model, res, args, kwargs, ref, job, users, "example input")
+            if tie:
+                res.setdefault("tie_dependent", []).append({"variant": "example input", **tie})
+            else:
+                res["divergences"].append({"variant": "example input", "kind": "example", **cmp})
     except _NotComparable as e:
         res["parity"] = f"not compared: {e}"
     except Exception as e:  # noqa: BLE001
@@ -1028,6 +1032,10 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
                 # eager itself moves this much when the input moves by rounding noise (a norm
                 # over a constant input divides by sqrt(eps)): no evidence of a divergence
                 res.setdefault("ill_conditioned", []).append(name)
+                continue
+            tie = _ties_explain(pristine, model, res, a, k, expect, job, users, name)
+            if tie:
+                res.setdefault("tie_dependent", []).append({"variant": name, **tie})
                 continue
             res["divergences"].append({"variant": name, "kind": kind, **cmp})
     res["variants_checked"] = checked
@@ -1077,6 +1085,12 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
             res["status"] = "fail"
             res["message"] = ex_fail["message"]
             res["location"] = ex_fail.get("location")
+    if res["status"] == "pass" and res.get("tie_dependent"):
+        t = res["tie_dependent"][0]
+        res["message"] = (f"parity not established on {', '.join(x['variant'] for x in res['tie_dependent'])}: "
+                          f"the outputs differ, and so do eager's own when {t['op']} "
+                          + (f"at {os.path.basename(t['path'])}:{t['line']} " if t["path"] else "")
+                          + "picks another of its tied values")
     if ex.proto is not None and res["status"] == "pass":
         bad = {k: v for k, v in res["onnx"].items() if v != "ok"}
         if "checker" in bad:
@@ -1147,6 +1161,15 @@ def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: d
             if exporter == "onnx-legacy":
                 a, _ = clone_inputs(args, kwargs)
                 return locate_legacy_op(exc, pristine.fresh(), a, users)
+            if "__torch__.torch.classes." in text:
+                # a TorchScript object in the module's state (quantized packed params): the
+                # exporter fails before tracing; the op that takes the object has the line
+                from exportlint.confirm.script_objects import locate_script_object_use
+
+                a, k = clone_inputs(args, kwargs)
+                loc = locate_script_object_use(pristine.fresh(), a, k, text, users)
+                if loc:
+                    return loc
             if "DispatchError" in names or "step 3/3" in text:
                 a, k = clone_inputs(args, kwargs)
                 loc = locate_dispatch_node(exc, pristine.fresh(), a, k, ds, users)
@@ -1156,6 +1179,37 @@ def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: d
                 a, k = clone_inputs(args, kwargs)
                 return locate_by_draft_export(pristine.fresh(), a, k, ds, users, message=text)
     return None
+
+
+def _ties_explain(pristine: _Pristine, model: Any, res: dict, args, kwargs, expect: list, job: dict,
+                  users: UserFiles, variant: str) -> Optional[dict]:
+    """{path, line, op} when eager's outputs on this input move with the order in which ties are
+    broken (``ties.tie_dependent``): the mismatch is no evidence of a divergence. A property of
+    eager on the input: computed once per input for all exporters (not when an export moved
+    the model's state)."""
+    import copy
+
+    from exportlint.confirm.ties import tie_dependent
+
+    cache = job.setdefault("_tie_verdicts", {})
+    if not res.get("state") and variant in cache:
+        return cache[variant]
+
+    def run():
+        m = copy.deepcopy(model) if res.get("state") else pristine.fresh()
+        a, k = clone_inputs(args, kwargs)
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+            warnings.simplefilter("ignore")
+            return output_leaves(m(*a, **k))
+    try:
+        hit = tie_dependent(run, expect, users,
+                            lambda e, g: compare(e, g, job["rtol"], job["atol"])["ok"])
+    except Exception:  # noqa: BLE001 - unknown: the divergence stands
+        return None
+    out = None if hit is None else {"path": hit[0], "line": hit[1], "op": hit[2]}
+    if not res.get("state"):
+        cache[variant] = out
+    return out
 
 
 def _ill_conditioned(pristine: _Pristine, args, kwargs, expect: list, job: dict) -> bool:
