@@ -27,7 +27,7 @@ class MaskWithIndexAssign(Rule):
 
     def check(self, ctx):
         for fn in ctx.model.functions:
-            for st in fn.nodes():
+            for st in fn.statements():  # (an assignment is a statement)
                 if not isinstance(st, cst.Assign):
                     continue
                 for t in st.targets:

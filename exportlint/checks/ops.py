@@ -189,7 +189,15 @@ class _Site:
         self.shown = shown
 
 
-def _sites(ctx, tbl) -> Iterator[_Site]:
+def _sites(ctx, tbl) -> list[_Site]:
+    """``_iter_sites``, found once per file (EXL401 and EXL402 both read them)."""
+    got = ctx.__dict__.get("_op_sites")
+    if got is None or got[0] is not tbl:
+        got = ctx._op_sites = (tbl, list(_iter_sites(ctx, tbl)))
+    return got[1]
+
+
+def _iter_sites(ctx, tbl) -> Iterator[_Site]:
     """Every export-path call whose API the table knows, and every nn module constructed in
     __init__ and called in forward (module records are matched at the constructor)."""
     seen: set[int] = set()
@@ -439,11 +447,15 @@ class CustomOpWithoutTranslation(Rule):
                         continue
                     opname = f"{parts[2]}::{parts[3]}"
                 else:
+                    f = call.node.func
+                    # (a local function made a custom op by a decorator naming custom_op: none
+                    # without the word in the file, and only a plain name calls one)
+                    if not isinstance(f, cst.Name) or "custom_op" not in text:
+                        continue
                     if scan is None:
                         scan = _LibraryScan(ctx.model.imports)
                         ctx.module.visit(scan)
-                    f = call.node.func
-                    if isinstance(f, cst.Name) and f.value in scan.custom_op_funcs:
+                    if f.value in scan.custom_op_funcs:
                         local = f.value
                         opname = scan.custom_op_funcs[local]
                 if opname is None:

@@ -28,6 +28,7 @@ from exportlint.findings import Severity
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value
+from exportlint.semantics.nodes import iter_statements
 
 _TENSOR_FROM_DATA = frozenset({"torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor",
                                "torch.LongTensor", "torch.IntTensor", "torch.asarray"})
@@ -53,9 +54,7 @@ def _local_values(fn) -> dict[str, list[cst.BaseExpression]]:
 def _parallel_assignments(node: cst.CSTNode):
     """(name, value) of `a, b = e1, e2` statements of a function (not of nested defs): each name
     gets its own value (`new_h, new_w = math.ceil(H / p) * p, math.ceil(W / p) * p`)."""
-    for child in node.children:
-        if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            continue
+    for child in iter_statements(node, into_defs=False):  # (an assignment is a statement)
         if isinstance(child, cst.Assign) and len(child.targets) == 1:
             t, v = child.targets[0].target, child.value
             if (isinstance(t, (cst.Tuple, cst.List)) and isinstance(v, (cst.Tuple, cst.List))
@@ -64,8 +63,6 @@ def _parallel_assignments(node: cst.CSTNode):
                 for te, ve in zip(t.elements, v.elements):
                     if isinstance(te.value, cst.Name):
                         yield te.value.value, ve.value
-            continue
-        yield from _parallel_assignments(child)
 
 
 def _resolve(e: cst.BaseExpression, values: dict) -> cst.BaseExpression:

@@ -45,7 +45,7 @@ class TensorRowsAsSizes(Rule):
 
     def check(self, ctx):
         for fn in ctx.model.functions:
-            for loop in fn.nodes():
+            for loop in fn.statements():  # (a for loop is a statement)
                 if not isinstance(loop, cst.For):
                     continue
                 it = loop.iter

@@ -67,6 +67,7 @@ from exportlint.semantics.nodes import (  # noqa: F401
     has_plain_part,
     iter_names_in,
     iter_nodes,
+    iter_statements,
     literal_value,
 )
 
@@ -136,6 +137,14 @@ class FunctionFacts:
         n = self.__dict__.get("_nodes")
         if n is None:
             n = self._nodes = list(iter_nodes(self.node))
+        return n
+
+    def statements(self) -> list[cst.CSTNode]:
+        """The statements (and blocks) of ``nodes()``, nested defs' included, in its order,
+        found without walking expressions (``iter_statements``)."""
+        n = self.__dict__.get("_statements")
+        if n is None:
+            n = self._statements = list(iter_statements(self.node))
         return n
 
     def kind(self, node: cst.BaseExpression) -> str:

@@ -415,3 +415,36 @@ def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         n = stack.pop()
         yield n
         stack.extend(reversed(child_nodes(n)))
+
+
+#: the fields of a statement (or block) that hold statements or blocks, in field order
+_STMT_FIELDS = ("body", "handlers", "cases", "orelse", "finalbody")
+_SIMPLE_LINES = (cst.SimpleStatementLine, cst.SimpleStatementSuite)
+
+
+def iter_statements(node: cst.CSTNode, into_defs: bool = True) -> Iterator[cst.CSTNode]:
+    """The statements (compound ones, the small statements of simple lines) and blocks of a
+    subtree in ``iter_nodes``' order, without walking an expression: a statement only occurs
+    in a block, so the statements ``iter_nodes`` gives are exactly these. ``into_defs``
+    False: nested defs and classes are neither given nor walked (the root always is)."""
+    stack = [node]
+    root = True
+    while stack:
+        n = stack.pop()
+        if not root and not into_defs and isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        root = False
+        yield n
+        if isinstance(n, _SIMPLE_LINES):
+            stack.extend(reversed(n.body))
+            continue
+        kids: list = []
+        for name in _STMT_FIELDS:
+            v = getattr(n, name, None)
+            if v is None:
+                continue
+            if isinstance(v, (list, tuple)):
+                kids.extend(v)
+            elif isinstance(v, cst.CSTNode):
+                kids.append(v)
+        stack.extend(reversed(kids))

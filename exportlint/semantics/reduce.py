@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable, Optional
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -32,8 +33,14 @@ _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 #: string literals (any prefix, triple-quoted first) and comments: their words are no names
+_QUOTED = r"""(?:\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
+#: (what ``_STRINGS_PLAIN`` matches, written to start with one character class: the regex
+#: engine then skips to the next candidate character instead of trying the pattern at every
+#: position, twice as fast; the lookbehinds pick the branch the first character allows)
+_STRINGS_PLAIN = re.compile(r"[rRbBuUfF]{0,2}" + _QUOTED + r"|\#[^\n]*")
 _STRINGS = re.compile(
-    r"""[rRbBuUfF]{0,2}(?:\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|\#[^\n]*"""
+    r"""[rRbBuUfF"'#](?:(?<=")(?:""[\s\S]*?\"\"\"|(?:\\.|[^"\\\n])*")|(?<=')(?:''[\s\S]*?'\'\'|(?:\\.|[^'\\\n])*')"""
+    r"|(?<=\#)[^\n]*|(?<=[rRbBuUfF])[rRbBuUfF]?" + _QUOTED + ")"
 )
 
 
@@ -167,10 +174,17 @@ def docs_of_tree(tree: ast.Module, text: str) -> list[tuple[int, int]]:
     return sorted(out)
 
 
+#: the line separators of ``str.splitlines`` that Python's tokenizer does not count
+_OTHER_BREAKS = ("\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as Python's tokenizer counts them (``str.splitlines`` also splits on form feeds
     and other separators, which would shift ``ast`` line numbers)."""
-    return _LINES.findall(text)
+    for b in _OTHER_BREAKS:
+        if b in text:
+            return _LINES.findall(text)
+    return text.splitlines(True)  # the same lines, several times faster
 
 
 @dataclass
@@ -252,6 +266,64 @@ _ARGLESS_TORCH = frozenset({
 })
 
 
+#: words of the whole-file scans of the rules (``checks.quantized``, ``checks.ops._LibraryScan``,
+#: ``checks.shapes`` ``Dim(min=...)``, export calls): a call naming one stays in the arguments
+_SCANNED_CALL_WORDS = ("quantiz", "prepare", "convert", "dim", "register", "library", "custom", "export", "onnx",
+                       "jit", "script", "trace", "symbolic", "fake", "meta", "impl", "sym_")
+
+
+@lru_cache(maxsize=1)
+def _silent_modules() -> frozenset:
+    """torch.nn module constructors whose arguments no reader looks at: an op-table record
+    (``checks.ops``: matched at the constructor of a submodule called in forward, its
+    conditions read the arguments) that can give no finding whatever the arguments say (no
+    exporter fails it in any variant, no legacy opset needed, a dynamo opset at most the
+    one the exporter keeps anyway, ``checks.ops.OpsetTooLow``); adaptive pooling is read by
+    ``checks.shapes`` (output size), ModuleList / Sequential by the model (their items)."""
+    try:
+        from exportlint.ops import table as optable
+
+        tbl = optable.load()
+    except (OSError, ValueError):  # no readable table: every constructor keeps its arguments
+        return frozenset()
+    if tbl is None:
+        return frozenset()
+    dyn = tbl.registries.get("onnx-dynamo", {})
+    lim = max(int(dyn.get("baseline_opset", 0)), int(dyn.get("registry_opset", 18)))
+    out = set()
+    for name, rec in tbl.apis.items():
+        if not rec.get("module") or not name.startswith("torch.nn.") or "Adaptive" in name:
+            continue
+        ok = True
+        for v in [rec] + list(rec.get("variants", ())):
+            o = v.get("opset", {})
+            if v.get("fail") or "onnx-legacy" in o or int(o.get("onnx-dynamo", 0)) > lim:
+                ok = False
+                break
+        if ok:
+            out.add(name)
+    return frozenset(out)
+
+
+def _plain_args(call: ast.Call, torchish: dict) -> bool:
+    """Arguments with no call of a torch API nor of a name a whole-file scan of the rules
+    looks for, and no ``custom_translation_table=``: what only the constructor's readers see."""
+    for kw in call.keywords:
+        if kw.arg == "custom_translation_table":
+            return False
+    for a in list(call.args) + [k.value for k in call.keywords]:
+        for n in ast.walk(a):
+            if isinstance(n, ast.Call):
+                head = _dotted_head(n.func)
+                if head is None or head in torchish:
+                    return False
+                f = n.func
+                last = (f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else "").lower()
+                if any(w in last for w in _SCANNED_CALL_WORDS):
+                    return False
+    return True
+
+
 def _qualified(e: ast.AST, names: dict) -> Optional[str]:
     parts = []
     while isinstance(e, ast.Attribute):
@@ -331,7 +403,9 @@ def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: dict) -> Optional[s
             return None
         if head in torchish:
             q = _qualified(v.func, torchish)
-            if q not in _ARGLESS_TORCH:
+            if q in _CONTAINERS:
+                return _container_value(v, blines, torchish)
+            if q not in _ARGLESS_TORCH and (q not in _silent_modules() or not _plain_args(v, torchish)):
                 return None
         f = v.func
         if f.end_lineno != f.lineno or f.lineno > len(blines):
@@ -343,6 +417,73 @@ def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: dict) -> Optional[s
     if isinstance(v, _CONFIG_VALUES) and not (isinstance(v, ast.Constant) and v.value is Ellipsis):
         return "0"
     return None
+
+
+#: containers whose items the model reads (``SemanticModel.submodule_class``: the callee of
+#: each item, all calls; ``checks.shapes._adaptive_list``: adaptive pools and their sizes)
+_CONTAINERS = frozenset({"torch.nn.Sequential", "torch.nn.ModuleList"})
+
+
+def _func_text(call: ast.Call, blines: list[bytes]) -> Optional[str]:
+    f = call.func
+    if f.end_lineno != f.lineno or f.lineno > len(blines):
+        return None
+    try:
+        return blines[f.lineno - 1][f.col_offset:f.end_col_offset].decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+
+
+def _container_value(v: ast.Call, blines: list[bytes], torchish: dict) -> Optional[str]:
+    """``nn.Sequential(...)`` / ``nn.ModuleList(...)`` with each item written without its
+    arguments, the shape its readers look at kept (one list, tuple or comprehension argument,
+    starred or not, or several calls): when every item is a call whose arguments no reader
+    looks at (``_item_short``). None: keep ``v``."""
+    if v.keywords or not v.args:
+        return None
+    fn = _func_text(v, blines)
+    if fn is None:
+        return None
+    if len(v.args) == 1:
+        a = v.args[0]
+        star = "*" if isinstance(a, ast.Starred) else ""
+        inner = a.value if star else a
+        if isinstance(inner, (ast.List, ast.Tuple)):
+            items = [_item_short(e, blines, torchish) for e in inner.elts]
+            if not items or any(i is None for i in items):
+                return None
+            body = ", ".join(items)
+            return f"{fn}({star}[{body}])" if isinstance(inner, ast.List) else \
+                f"{fn}({star}({body}{',' if len(items) == 1 else ''}))"
+        if isinstance(inner, (ast.ListComp, ast.GeneratorExp)):
+            item = _item_short(inner.elt, blines, torchish)
+            if item is None:
+                return None
+            return f"{fn}({star}[{item} for _ in 0])" if isinstance(inner, ast.ListComp) else \
+                f"{fn}({star}({item} for _ in 0))"
+    if any(isinstance(a, ast.Starred) for a in v.args):
+        return None
+    items = [_item_short(e, blines, torchish) for e in v.args]
+    if any(i is None for i in items):
+        return None
+    return f"{fn}({', '.join(items)})"
+
+
+def _item_short(e: ast.AST, blines: list[bytes], torchish: dict) -> Optional[str]:
+    """``Block()`` for an item ``Block(...)`` of a container: a call of no torch API, or of a
+    torch constructor that takes no argument or whose arguments no rule reads
+    (``_silent_modules``), with no argument a whole-file scan looks at. None: keep it."""
+    if not isinstance(e, ast.Call):
+        return None
+    head = _dotted_head(e.func)
+    if head is None or not _plain_args(e, torchish):
+        return None
+    if head in torchish:
+        q = _qualified(e.func, torchish)
+        if q not in _ARGLESS_TORCH and q not in _silent_modules():
+            return None
+    fn = _func_text(e, blines)
+    return None if fn is None else fn + "()"
 
 
 def _module_value(v: ast.AST, blines: list[bytes], torchish: Optional[dict]) -> Optional[str]:
