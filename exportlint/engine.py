@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 from exportlint import __version__
 from exportlint.config import Config
 from exportlint.context import FileContext, Reported
+from exportlint.semantics.apis import QUANT_CONVERSIONS, STATIC_QUANT_CONVERSIONS
 from exportlint.findings import EXPORTERS, Finding, Severity
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,7 +47,7 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 # A file can only matter if it defines a forward (module or autograd.Function) or calls an
 # exporter. Everything else (configs, tokenizers, data pipelines) is skipped before parsing.
 _MODEL_RE = re.compile(r"\bdef\s+forward\b")
-_QUANT_CONVERT_RE = re.compile(r"\bquantization\.(?:convert|quantize|quantize_dynamic|quantize_qat|prepare|prepare_qat)\s*\(")
+_QUANT_CONVERT_RE = re.compile(r"\bquantization\.(?:" + "|".join(QUANT_CONVERSIONS) + r")\s*\(")
 #: _QUANT_CONVERT_RE without its leading ``\b`` (checked at each hit: ``_at_word_start``)
 _QUANT_CONVERT_NOB = re.compile(_QUANT_CONVERT_RE.pattern[2:])
 _EXPORT_RE = re.compile(
@@ -781,13 +782,13 @@ def _crashed_result(path: str, how: str, data: bytes, linter: Linter,
         return path, [], [], [], [], {}
     line, col = deepest_line(data.decode("utf-8", "replace"))
     if timed_out:
-        # not cached (deps None): whether it ends in time depends on the machine's load
-        return path, [_engine_finding(path, line, col, (
-            f"exportlint stopped analysing this file: {how} (the `file-timeout` setting); exportlint skipped "
-            "it (the line is the file's most deeply nested one, a likely cause)"), "EXL003").to_dict()], [], [], None, {}
-    msg = (f"exportlint's analyser process died with {how} while analysing this file; exportlint skipped it "
-           "(the line is the file's most deeply nested one, the likely cause)")
-    return path, [_engine_finding(path, line, col, msg, "EXL003").to_dict()], [], [], [], {}
+        msg = (f"exportlint stopped analysing this file: {how} (the `file-timeout` setting); exportlint skipped "
+               "it (the line is the file's most deeply nested one, a likely cause)")
+    else:
+        msg = (f"exportlint's analyser process died with {how} while analysing this file; exportlint skipped it "
+               "(the line is the file's most deeply nested one, the likely cause)")
+    # deps None: a timed-out file is never cached (whether it ends in time depends on the load)
+    return path, [_engine_finding(path, line, col, msg, "EXL003").to_dict()], [], [], None if timed_out else [], {}
 
 
 def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dict]:
@@ -905,7 +906,7 @@ def _quant_conversion(files: list[str], texts: dict[str, bytes]) -> Optional[tup
         m = _STATIC_QUANT_RE.search(text)
         if m is None:
             names = [n.split(" as ")[-1].strip() for imp in _QUANT_IMPORT_RE.findall(text)
-                     for n in imp.strip("()").split(",") if n.split(" as ")[0].strip() in _STATIC_QUANT_FUNCS]
+                     for n in imp.strip("()").split(",") if n.split(" as ")[0].strip() in STATIC_QUANT_CONVERSIONS]
             for n in names:
                 m = re.search(r"(?<![\w.])(?<!def )" + re.escape(n) + r"\s*\(", text)
                 if m is not None:
@@ -915,8 +916,7 @@ def _quant_conversion(files: list[str], texts: dict[str, bytes]) -> Optional[tup
     return None
 
 
-_STATIC_QUANT_FUNCS = ("convert", "quantize", "quantize_qat")
-_STATIC_QUANT_RE = re.compile(r"\bquantization\.(?:convert|quantize|quantize_qat)\s*\(")
+_STATIC_QUANT_RE = re.compile(r"\bquantization\.(?:" + "|".join(STATIC_QUANT_CONVERSIONS) + r")\s*\(")
 _QUANT_IMPORT_RE = re.compile(r"^\s*from\s+torch(?:\.ao)?\.quantization\s+import\s+(\([^)]*\)|[^\n]+)", re.M)
 
 

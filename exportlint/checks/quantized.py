@@ -17,10 +17,11 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import snippet
 from exportlint.findings import Severity
+from exportlint.semantics.apis import QUANT_CONVERSIONS, STATIC_QUANT_CONVERSIONS
 from exportlint.semantics.model import iter_nodes
 
 _NAMESPACES = ("torch.ao.quantization.", "torch.quantization.")
-_CONVERSIONS = frozenset({"convert", "quantize", "quantize_dynamic", "quantize_qat", "prepare", "prepare_qat"})
+_CONVERSIONS = frozenset(QUANT_CONVERSIONS)
 _QUANT_MODULE_PREFIXES = ("torch.ao.nn.quantized.", "torch.nn.quantized.", "torch.ao.nn.intrinsic.quantized.",
                           "torch.nn.intrinsic.quantized.")
 
@@ -52,7 +53,7 @@ class EagerQuantizedModel(Rule):
             if q.rsplit(".", 1)[0] + "." in _NAMESPACES and q.rsplit(".", 1)[-1] in _CONVERSIONS:
                 # static quantization turns QuantStubs into quantize ops (quantize_dynamic leaves
                 # them identities)
-                converts = converts or q.rsplit(".", 1)[-1] in ("convert", "quantize", "quantize_qat")
+                converts = converts or q.rsplit(".", 1)[-1] in STATIC_QUANT_CONVERSIONS
                 what = q.rsplit(".", 1)[-1]
                 ctx.report(
                     n,

@@ -194,3 +194,10 @@ def torch_func_kind(q: str) -> str:
         # torch.Tensor(...), torch.FloatTensor(...), torch.Size(...)
         return TENSOR if last.endswith("Tensor") else UNKNOWN
     return TENSOR
+
+
+#: eager-mode quantization entry points of ``torch.ao.quantization`` (and ``torch.quantization``):
+#: each makes a model torch.export rejects (EXL404). The static ones turn ``QuantStub`` calls into
+#: quantize ops; ``quantize_dynamic`` and ``prepare*`` leave the stubs identities.
+QUANT_CONVERSIONS = ("convert", "quantize", "quantize_dynamic", "quantize_qat", "prepare", "prepare_qat")
+STATIC_QUANT_CONVERSIONS = ("convert", "quantize", "quantize_qat")
