@@ -471,6 +471,43 @@ def _kw_stft():
     return {"center": [5, True]}, [v(True), v(False)]
 
 
+def _kw_affine_grid():
+    import torch.nn.functional as F
+
+    def build():
+        # a spatial transformer's grid: theta from the model, the size of its input
+        return F.affine_grid, (_r(2, 2, 3),), dict(size=[2, 3, 5, 5], align_corners=False)
+
+    return {}, [({}, build)]
+
+
+def _kw_fftfreq(name):
+    def build():
+        import torch
+
+        f = getattr(torch.fft, name)
+
+        def call(x):  # the sample count read from a signal's size, as models do
+            return f(x.shape[-1])
+
+        return call, (_r(2, 16),), {}
+
+    return {}, [({}, build)]
+
+
+def _kw_jit_wrapped(name):
+    def build():
+        import torch
+
+        # a submodule compiled in __init__ (`self.block = torch.jit.script(Block())`), called in
+        # forward: the harness registers it as its submodule, as the user's model does
+        sub = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())
+        mod = torch.jit.script(sub) if name == "script" else torch.jit.trace(sub, (_r(2, 4),))
+        return mod, (_r(2, 4),), {}
+
+    return {}, [({}, build)]
+
+
 def _cond_branches():
     def true_fn(a, b):
         return a + b
@@ -541,11 +578,22 @@ KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.nn.functional.embedding_bag": _kw_embedding_bag,
     "torch.nn.functional.scaled_dot_product_attention": _kw_sdpa,
     "torch.stft": _kw_stft,
+    # public APIs with no OpInfo sample (one variant, no keywords)
+    "torch.nn.functional.affine_grid": _kw_affine_grid,
+    "torch.fft.fftfreq": lambda: _kw_fftfreq("fftfreq"),
+    "torch.fft.rfftfreq": lambda: _kw_fftfreq("rfftfreq"),
+    # a TorchScript module kept as a submodule (the record says what calling it in forward does)
+    "torch.jit.script": lambda: _kw_jit_wrapped("script"),
+    "torch.jit.trace": lambda: _kw_jit_wrapped("trace"),
     # higher-order ops: one variant, no keywords
     "torch.cond": lambda: _kw_cond("torch.cond"),
     "functorch.experimental.control_flow.cond": lambda: _kw_cond("functorch.experimental.control_flow.cond"),
     "functorch.experimental.control_flow.map": _kw_map,
 }
+
+#: APIs that return a module: their records describe calling that module in forward (matched
+#: where a submodule is built with them in __init__, `self.m = torch.jit.script(M())`)
+MODULE_WRAPPERS = ("torch.jit.script", "torch.jit.trace")
 
 #: Tensor methods that mirror a function with keyword probes (method form drops the input)
 KEYWORD_METHODS = {
@@ -1167,7 +1215,10 @@ def run_probe(probe: tuple[str, str], registries: dict, timeout: int, quick: boo
             for when, build in variants:
                 torch.manual_seed(0)
                 fn, args, kwargs = build()
-                rec = _measure([(fn, args, kwargs, None)], registries, key, trusted=True)
+                if isinstance(fn, torch.nn.Module):  # a module the API returned: register it
+                    rec = _measure([(None, args, kwargs, fn)], registries, key, trusted=True)
+                else:
+                    rec = _measure([(fn, args, kwargs, None)], registries, key, trusted=True)
                 if rec is not None:
                     out.append(dict(rec, when=when))
             return probe, {"params": params, "variants": out}
@@ -1346,7 +1397,42 @@ def assemble(registries: dict, results: dict, meta: dict) -> dict:
             if "src" not in entry else entry["src"] + "+" + {"kw": "curated", "mkw": "curated"}.get(kind, kind)
         if kind in ("mod", "mkw"):
             entry["module"] = True
+        if qual in MODULE_WRAPPERS:
+            entry["wraps_module"] = True
     return finish(registries, apis, meta, skipped)
+
+
+def module_functional_map(apis: dict) -> dict[str, str]:
+    """``torch.nn.X`` -> ``torch.nn.functional.x`` for the module classes with no record of their
+    own whose ``forward`` is a thin wrapper of one functional that has a record (read from the
+    installed torch's source: ``nn.MaxUnpool2d.forward`` returns ``F.max_unpool2d(...)``).
+
+    The rules use the functional's record for ``self.m(...)`` calls of such a module, only when
+    the record does not depend on keyword arguments (the module's arguments differ)."""
+    import inspect
+
+    import torch.nn as nn
+
+    out: dict[str, str] = {}
+    for name in sorted(dir(nn)):
+        cls = getattr(nn, name, None)
+        if not (isinstance(cls, type) and issubclass(cls, nn.Module)) or name.startswith("Lazy"):
+            continue
+        qual = "torch.nn." + name
+        fwd = cls.__dict__.get("forward")
+        if qual in apis or fwd is None:
+            continue
+        try:
+            src = inspect.getsource(fwd)
+        except (OSError, TypeError):
+            continue
+        called = set(re.findall(r"\bF\.([A-Za-z_][A-Za-z_0-9]*)\(", src))
+        if len(called) != 1:
+            continue
+        target = "torch.nn.functional." + called.pop()
+        if target in apis:
+            out[qual] = target
+    return out
 
 
 def finish(registries: dict, apis: dict, meta: dict, skipped: list[str]) -> dict:
@@ -1371,6 +1457,7 @@ def finish(registries: dict, apis: dict, meta: dict, skipped: list[str]) -> dict
         "registries": registries,
         "apis": apis,
         "aliases": aliases,
+        "module_forward": module_functional_map(apis),
         "skipped": sorted(skipped),
     }
 
