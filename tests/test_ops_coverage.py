@@ -173,3 +173,29 @@ def test_torchscript_submodule_called_in_forward():
     (t,) = got[27]
     assert set(t.exporters) == {"export-strict", "onnx-legacy"}
     # a scripted function (not a module instance) is not matched: line 28 has no finding
+
+
+@needs_table
+def test_pack_padded_sequence_fails_torch_export_not_legacy():
+    # measured (torch 2.13, pack + pad_packed pair with lengths as an input): strict "Attempted to
+    # call function marked as skipped", non-strict and onnx-dynamo "Could not guard on
+    # data-dependent expression"; the legacy exporter exports the pair (pytorch/pytorch#49936)
+    src = """\
+    import torch
+    from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+
+    class Encoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = torch.nn.GRU(8, 16, batch_first=True)
+
+        def forward(self, x, lengths):
+            packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+            out, _ = self.rnn(packed)
+            return pad_packed_sequence(out, batch_first=True)[0]
+    """
+    got = by_line(src)
+    assert list(got) == [11]
+    (f,) = got[11]
+    assert set(f.exporters) == {"export-strict", "export-nonstrict", "onnx-dynamo"}

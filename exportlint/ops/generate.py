@@ -508,6 +508,22 @@ def _kw_jit_wrapped(name):
     return {}, [({}, build)]
 
 
+def _kw_pack_padded():
+    def build():
+        import torch
+        from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+        def call(x, lengths):  # a padded batch and its lengths, both model inputs
+            # packed and unpacked again, as models do (the legacy exporter only exports the pair:
+            # "Cannot export individual pack_padded_sequence or pad_packed_sequence")
+            packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+            return pad_packed_sequence(packed, batch_first=True, total_length=x.shape[1])[0]
+
+        return call, (_r(3, 5, 4), torch.tensor([5, 3, 2])), {}
+
+    return {}, [({}, build)]
+
+
 def _cond_branches():
     def true_fn(a, b):
         return a + b
@@ -582,6 +598,7 @@ KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.nn.functional.affine_grid": _kw_affine_grid,
     "torch.fft.fftfreq": lambda: _kw_fftfreq("fftfreq"),
     "torch.fft.rfftfreq": lambda: _kw_fftfreq("rfftfreq"),
+    "torch.nn.utils.rnn.pack_padded_sequence": _kw_pack_padded,
     # a TorchScript module kept as a submodule (the record says what calling it in forward does)
     "torch.jit.script": lambda: _kw_jit_wrapped("script"),
     "torch.jit.trace": lambda: _kw_jit_wrapped("trace"),
