@@ -199,3 +199,30 @@ def test_pack_padded_sequence_fails_torch_export_not_legacy():
     assert list(got) == [11]
     (f,) = got[11]
     assert set(f.exporters) == {"export-strict", "export-nonstrict", "onnx-dynamo"}
+
+
+@needs_table
+def test_silent_divergence_recorded_by_the_trial_export():
+    # measured (torch 2.13, onnxscript 0.7.2, onnxruntime): onnx-dynamo exports
+    # scatter_reduce(reduce="mean") without error and onnxruntime returns other numbers (token
+    # merging, pytorch/pytorch#101535); legacy refuses it. avg_pool2d(divisor_override=) is ignored
+    # by both ONNX exporters; sum/amax reductions match eager and are not reported.
+    src = """\
+    import torch
+    import torch.nn.functional as F
+
+
+    class Merge(torch.nn.Module):
+        def forward(self, dst, idx, src):
+            a = dst.scatter_reduce(-2, idx, src, reduce="mean")
+            b = dst.scatter_reduce(-2, idx, src, reduce="amax")
+            c = F.avg_pool2d(a, 2, divisor_override=2)
+            return a + b, c
+    """
+    got = by_line(src)
+    assert sorted(got) == [7, 9]
+    (f,) = got[7]
+    assert set(f.exporters) == {"onnx-dynamo", "onnx-legacy"}
+    assert "onnx-dynamo at opset 20: Diverged:" in f.message and "fails to export" in f.message
+    (g,) = got[9]
+    assert set(g.exporters) == {"onnx-dynamo", "onnx-legacy"} and "exports wrong numbers" in g.message

@@ -6,7 +6,9 @@ is lazy and cached: the first lookup parses the file once per process (a few ms)
 Shape of an API record (``apis[qualname]``)::
 
     {"aten": [...aten overloads it dispatches to...],
-     "fail": {exporter: "ErrorType: short message"},   # failed for every sample tried
+     "fail": {exporter: "ErrorType: short message"},   # failed for every sample tried ("Diverged:
+                                                        # ..." for a curated probe whose ONNX export
+                                                        # succeeded and onnxruntime disagreed)
      "mixed": [exporter, ...],                          # failed for some samples only
      "error": {exporter: "..."},                        # failed every sample, but not for a
                                                         # missing translation: maybe the
