@@ -324,6 +324,43 @@ def test_reduce_keeps_lines_and_reached_code():
         assert body(s) not in kept, s
 
 
+def test_reduce_a_name_bound_by_keyword_is_no_reference():
+    """A keyword argument, a default or an assignment target binds a name and reads nothing:
+    a config table keyed by the model factories' names (timm's ``model_cfgs = dict(name=...)``)
+    does not keep those factories, while a real reference still does."""
+    from exportlint.semantics.index import index_source
+    from exportlint.semantics.reduce import reduce_source, split_lines
+
+    src = (
+        "import torch\n\n\n"
+        "class Net(torch.nn.Module):\n"
+        "    def forward(self, x, mode=resnet_small):\n"
+        "        return make(x, cfg=CFGS[mode])\n\n\n"
+        "def make(x, cfg):\n"
+        "    return x * cfg\n\n\n"
+        "CFGS = dict(resnet_small=1, resnet_big=2)\n\n\n"
+        "def resnet_small(pretrained=False):\n"
+        "    model = Net()\n"
+        "    return model\n\n\n"
+        "def resnet_big(pretrained=False):\n"
+        "    model = Net()\n"
+        "    return model\n"
+        + "".join(f"\n\ndef unused_{i}(pretrained=False):\n    model = Net()\n    model.load()\n    return model\n"
+                  for i in range(4))
+    )
+    fi = index_source(src, "/x/zoo.py", "zoo", False)
+    red = reduce_source(src, fi.outline, [])
+    assert red is not None
+    lines, rl = split_lines(src), split_lines(red)
+    at = lambda s: next(i for i, ln in enumerate(lines) if s in ln)  # noqa: E731
+    assert rl[at("return x * cfg")] == lines[at("return x * cfg")]  # `make(...)` reads make
+    assert rl[at("CFGS = dict(")].startswith("CFGS = dict(")  # read through `CFGS[mode]`
+    # resnet_small is read as a default value (`mode=resnet_small`): kept
+    assert rl[at("def resnet_small") + 1] == lines[at("def resnet_small") + 1]
+    # resnet_big appears only as a keyword (`resnet_big=2`): a binding, so removed
+    assert "model = Net()" not in rl[at("def resnet_big") + 1]
+
+
 def test_reduce_changes_no_finding(tmp_path):
     """The same findings with and without reduction, on the examples and the fixture package."""
     import exportlint.engine as engine

@@ -28,7 +28,7 @@ class MaskWithIndexAssign(Rule):
     def check(self, ctx):
         for fn in ctx.model.functions:
             for st in fn.statements():  # (an assignment is a statement)
-                if not isinstance(st, cst.Assign):
+                if type(st) is not cst.Assign:  # (exact type: cheaper than the ABC check)
                     continue
                 for t in st.targets:
                     sub = t.target

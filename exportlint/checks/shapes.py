@@ -394,6 +394,9 @@ def _keeps_batch(ctx, fn, v: cst.BaseExpression, bf: set) -> bool:
     return False
 
 
+_TARGET_OWNERS = (cst.For, cst.CompFor, cst.AugAssign, cst.NamedExpr)
+
+
 def _batch_first_names(ctx, fn, inputs: set) -> set:
     """Forward inputs and the names computed from them by batch-preserving steps (arithmetic,
     submodule calls, activations, dtype/device moves), in statement order; a name bound any
@@ -406,9 +409,10 @@ def _batch_first_names(ctx, fn, inputs: set) -> set:
             bf.discard(n)
     for node in fn.nodes():
         targets = []
-        if isinstance(node, cst.Assign):
+        nt = type(node)  # (exact types: see nodes.iter_statements)
+        if nt is cst.Assign:
             targets = [t.target for t in node.targets if not isinstance(t.target, cst.Name)]
-        elif isinstance(node, (cst.For, cst.CompFor, cst.AugAssign, cst.NamedExpr)):
+        elif nt in _TARGET_OWNERS:
             targets = [node.target]
         for t in targets:
             for m in iter_nodes(t):

@@ -15,10 +15,12 @@ import libcst as cst
 def dotted(expr: cst.BaseExpression) -> Optional[str]:
     """'a.b.c' for a Name/Attribute chain, else None."""
     parts: list[str] = []
-    while isinstance(expr, cst.Attribute):
+    # (exact types: libcst's concrete nodes have no subclasses; isinstance against them goes
+    # through the ABC machinery, and this runs for most calls and attributes of a file)
+    while type(expr) is cst.Attribute:
         parts.append(expr.attr.value)
         expr = expr.value
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         parts.append(expr.value)
         return ".".join(reversed(parts))
     return None

@@ -29,6 +29,11 @@ _ALWAYS = frozenset({"__init__", "forward", "__call__", "__post_init__"})
 #: below this fraction of removable lines the reduction is not worth its cost
 _MIN_SAVED_FRACTION = 0.15
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: the names a piece of code may read: a name written right before ``=`` (not ``==``) is
+#: bound there, never read: a keyword argument (``dict(resnet50=cfg)``), a parameter default,
+#: an assignment target. (timm's ``model_cfgs = dict(<model name>=...)`` tables named every
+#: model factory of their file, so the closure kept them all)
+_READ_IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b(?![ \t]*=(?!=))")
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
@@ -765,7 +770,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         code = lines
 
     def idents(a: int, b: int) -> set:
-        return set(_IDENT.findall("".join(code[a - 1:b])))
+        return set(_READ_IDENT.findall("".join(code[a - 1:b])))
 
     by_name: dict[str, list[Func]] = {}
     for f in o.funcs:
