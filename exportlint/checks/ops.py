@@ -221,6 +221,17 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
             # self.sub(x) where self.sub = torch.nn.X(...) in __init__
             if call.receiver_kind == "self" and call.method and fn.cls is not None:
                 fact = fn.cls.find_attr(call.method)
+                if fact is not None and isinstance(fact.value, cst.Call) and id(fact.value) not in seen:
+                    # `self.m = torch.jit.script(M())`: the record is what calling the module it
+                    # returns does, reported at the call in forward (where strict and legacy fail)
+                    wq = ctx.model.imports.resolve(fact.value.func)
+                    wargs = [a for a in fact.value.args if a.keyword is None and not a.star]
+                    hit = tbl.lookup(wq) if wq and wq.startswith("torch.") else None
+                    if hit is not None and hit[1].get("wraps_module") and wargs \
+                            and isinstance(wargs[0].value, cst.Call):
+                        seen.add(id(fact.value))
+                        yield _Site(call.node, hit[0], hit[1], {}, wq)
+                        continue
                 if fact is None or fact.what != "submodule" or not isinstance(fact.value, cst.Call):
                     continue
                 ctor = fact.value
@@ -228,6 +239,16 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                 if not mq or not mq.startswith("torch.nn."):
                     continue
                 hit = tbl.lookup(mq)
+                if hit is None and id(ctor) not in seen:
+                    # no record of its own: a thin wrapper of one functional that has one
+                    # (nn.MaxUnpool2d -> F.max_unpool2d): that record, at the call in forward
+                    # (where the exporters fail; the module's arguments are its own, so only
+                    # records that do not depend on keywords)
+                    fwd = tbl.module_functional(mq)
+                    if fwd is not None:
+                        seen.add(id(ctor))
+                        yield _Site(call.node, fwd[0], fwd[1], {}, mq)
+                    continue
                 if hit is None or not hit[1].get("module") or id(ctor) in seen:
                     continue
                 seen.add(id(ctor))
@@ -288,7 +309,10 @@ class UntranslatableOp(Rule):
             hint = _equivalent(site.name)
             if ok:
                 hint += " It exports with " + ", ".join(ok) + "."
-            msg = f"{what} fails to export (trial export, torch {tbl.versions.get('torch', '?')}) with " + \
+            # "Diverged: ..." records: the trial export succeeded and onnxruntime disagreed with eager
+            verb = "exports wrong numbers" if all(str(fails[e]).startswith("Diverged:") for e in exps) \
+                else "fails to export"
+            msg = f"{what} {verb} (trial export, torch {tbl.versions.get('torch', '?')}) with " + \
                 "; ".join(parts) + "." + hint
             ctx.report(site.node, msg, exporters=exps)
         return ()

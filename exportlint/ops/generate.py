@@ -471,6 +471,59 @@ def _kw_stft():
     return {"center": [5, True]}, [v(True), v(False)]
 
 
+def _kw_affine_grid():
+    import torch.nn.functional as F
+
+    def build():
+        # a spatial transformer's grid: theta from the model, the size of its input
+        return F.affine_grid, (_r(2, 2, 3),), dict(size=[2, 3, 5, 5], align_corners=False)
+
+    return {}, [({}, build)]
+
+
+def _kw_fftfreq(name):
+    def build():
+        import torch
+
+        f = getattr(torch.fft, name)
+
+        def call(x):  # the sample count read from a signal's size, as models do
+            return f(x.shape[-1])
+
+        return call, (_r(2, 16),), {}
+
+    return {}, [({}, build)]
+
+
+def _kw_jit_wrapped(name):
+    def build():
+        import torch
+
+        # a submodule compiled in __init__ (`self.block = torch.jit.script(Block())`), called in
+        # forward: the harness registers it as its submodule, as the user's model does
+        sub = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())
+        mod = torch.jit.script(sub) if name == "script" else torch.jit.trace(sub, (_r(2, 4),))
+        return mod, (_r(2, 4),), {}
+
+    return {}, [({}, build)]
+
+
+def _kw_pack_padded():
+    def build():
+        import torch
+        from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+        def call(x, lengths):  # a padded batch and its lengths, both model inputs
+            # packed and unpacked again, as models do (the legacy exporter only exports the pair:
+            # "Cannot export individual pack_padded_sequence or pad_packed_sequence")
+            packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+            return pad_packed_sequence(packed, batch_first=True, total_length=x.shape[1])[0]
+
+        return call, (_r(3, 5, 4), torch.tensor([5, 3, 2])), {}
+
+    return {}, [({}, build)]
+
+
 def _cond_branches():
     def true_fn(a, b):
         return a + b
@@ -541,11 +594,23 @@ KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.nn.functional.embedding_bag": _kw_embedding_bag,
     "torch.nn.functional.scaled_dot_product_attention": _kw_sdpa,
     "torch.stft": _kw_stft,
+    # public APIs with no OpInfo sample (one variant, no keywords)
+    "torch.nn.functional.affine_grid": _kw_affine_grid,
+    "torch.fft.fftfreq": lambda: _kw_fftfreq("fftfreq"),
+    "torch.fft.rfftfreq": lambda: _kw_fftfreq("rfftfreq"),
+    "torch.nn.utils.rnn.pack_padded_sequence": _kw_pack_padded,
+    # a TorchScript module kept as a submodule (the record says what calling it in forward does)
+    "torch.jit.script": lambda: _kw_jit_wrapped("script"),
+    "torch.jit.trace": lambda: _kw_jit_wrapped("trace"),
     # higher-order ops: one variant, no keywords
     "torch.cond": lambda: _kw_cond("torch.cond"),
     "functorch.experimental.control_flow.cond": lambda: _kw_cond("functorch.experimental.control_flow.cond"),
     "functorch.experimental.control_flow.map": _kw_map,
 }
+
+#: APIs that return a module: their records describe calling that module in forward (matched
+#: where a submodule is built with them in __init__, `self.m = torch.jit.script(M())`)
+MODULE_WRAPPERS = ("torch.jit.script", "torch.jit.trace")
 
 #: Tensor methods that mirror a function with keyword probes (method form drops the input)
 KEYWORD_METHODS = {
@@ -835,7 +900,7 @@ def _export(exporter: str, m, args: tuple, opset: int | None = None, optimize: b
 def _try(exporter, m, args, opset=None, optimize=True) -> str | None:
     try:
         with _quiet_fds():
-            _export(exporter, m, args, opset, optimize)
+            _WORKER["exported"] = _export(exporter, m, args, opset, optimize)
         return None
     except _Timeout:
         raise
@@ -843,6 +908,47 @@ def _try(exporter, m, args, opset=None, optimize=True) -> str | None:
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
         return normalize_error(e)
+
+
+#: aten ops that draw random numbers: their ONNX outputs cannot match eager's
+_RANDOM_ATEN = ("rand", "bernoulli", "multinomial", "normal", "uniform", "dropout", "rrelu", "exponential",
+                "poisson", "geometric", "cauchy", "log_normal", "empty")
+
+
+def _onnx_divergence(exported: Any, tensors: tuple, out: tuple) -> str | None:
+    """Run an ONNX export (ONNXProgram or BytesIO) in onnxruntime on the sample and compare with
+    eager; a message when the numbers differ, None when they match or cannot be compared."""
+    import numpy as np
+    import onnxruntime as ort
+
+    try:
+        blob = exported.getvalue() if isinstance(exported, io.BytesIO) else exported.model_proto.SerializeToString()
+        sess = ort.InferenceSession(blob, providers=["CPUExecutionProvider"])
+        names = [i.name for i in sess.get_inputs()]
+        if len(names) != len(tensors) or len(sess.get_outputs()) != len(out):
+            return None
+        got = sess.run(None, {n: t.detach().numpy() for n, t in zip(names, tensors)})
+    except Exception:  # noqa: BLE001 - not comparable (onnxruntime lacks a kernel, ...): no claim
+        return None
+    worst = 0.0
+    for g, e in zip(got, out):
+        e = e.detach().numpy()
+        if g.shape != e.shape:
+            return f"Diverged: onnxruntime output shape {list(g.shape)} differs from eager {list(e.shape)}"
+        g64, e64 = g.astype(np.float64), e.astype(np.float64)
+        if np.allclose(np.sort(g64, axis=None), np.sort(e64, axis=None), rtol=1e-3, atol=1e-4, equal_nan=True) \
+                and not np.allclose(g64, e64, rtol=1e-3, atol=1e-4, equal_nan=True):
+            continue  # the same values in another order (`unique(sorted=False)`): no claim
+        if e.dtype.kind in "biu":
+            if not np.array_equal(g, e):
+                return "Diverged: onnxruntime output differs from eager (integer values)"
+            continue
+        if not np.allclose(g64, e64, rtol=1e-3, atol=1e-4, equal_nan=True):
+            finite = np.isfinite(g64) & np.isfinite(e64)
+            worst = max(worst, float(np.abs(g64 - e64)[finite].max()) if finite.any() else float("inf"))
+    if worst:
+        return f"Diverged: the export succeeds but onnxruntime differs from eager (max abs diff {worst:.3g})"
+    return None
 
 
 def _legacy_min_opset(m, args, default_opset: int) -> int | None:
@@ -998,10 +1104,17 @@ def _measure(samples: list[tuple[Callable, tuple, dict, Any]], registries: dict,
             capture = ex == "onnx-dynamo" and first[0] is m
             _WORKER["capture"] = capture
             _WORKER.pop("captured", None)
+            _WORKER.pop("exported", None)
             try:
                 errors[ex].append(_try(ex, m, tensors))
             finally:
                 _WORKER["capture"] = False
+            exported = _WORKER.pop("exported", None)
+            if (trusted and errors[ex][-1] is None and ex in ONNX_EXPORTERS and exported is not None
+                    and not any(r in op for op in ops for r in _RANDOM_ATEN)):
+                # a silent divergence fails the API as surely as an error (curated probes only:
+                # OpInfo samples include extreme values and are not checked)
+                errors[ex][-1] = _onnx_divergence(exported, tensors, out)
             if capture:
                 captured = _WORKER.pop("captured", None)
     if first is None:
@@ -1167,7 +1280,10 @@ def run_probe(probe: tuple[str, str], registries: dict, timeout: int, quick: boo
             for when, build in variants:
                 torch.manual_seed(0)
                 fn, args, kwargs = build()
-                rec = _measure([(fn, args, kwargs, None)], registries, key, trusted=True)
+                if isinstance(fn, torch.nn.Module):  # a module the API returned: register it
+                    rec = _measure([(None, args, kwargs, fn)], registries, key, trusted=True)
+                else:
+                    rec = _measure([(fn, args, kwargs, None)], registries, key, trusted=True)
                 if rec is not None:
                     out.append(dict(rec, when=when))
             return probe, {"params": params, "variants": out}
@@ -1346,7 +1462,42 @@ def assemble(registries: dict, results: dict, meta: dict) -> dict:
             if "src" not in entry else entry["src"] + "+" + {"kw": "curated", "mkw": "curated"}.get(kind, kind)
         if kind in ("mod", "mkw"):
             entry["module"] = True
+        if qual in MODULE_WRAPPERS:
+            entry["wraps_module"] = True
     return finish(registries, apis, meta, skipped)
+
+
+def module_functional_map(apis: dict) -> dict[str, str]:
+    """``torch.nn.X`` -> ``torch.nn.functional.x`` for the module classes with no record of their
+    own whose ``forward`` is a thin wrapper of one functional that has a record (read from the
+    installed torch's source: ``nn.MaxUnpool2d.forward`` returns ``F.max_unpool2d(...)``).
+
+    The rules use the functional's record for ``self.m(...)`` calls of such a module, only when
+    the record does not depend on keyword arguments (the module's arguments differ)."""
+    import inspect
+
+    import torch.nn as nn
+
+    out: dict[str, str] = {}
+    for name in sorted(dir(nn)):
+        cls = getattr(nn, name, None)
+        if not (isinstance(cls, type) and issubclass(cls, nn.Module)) or name.startswith("Lazy"):
+            continue
+        qual = "torch.nn." + name
+        fwd = cls.__dict__.get("forward")
+        if qual in apis or fwd is None:
+            continue
+        try:
+            src = inspect.getsource(fwd)
+        except (OSError, TypeError):
+            continue
+        called = set(re.findall(r"\bF\.([A-Za-z_][A-Za-z_0-9]*)\(", src))
+        if len(called) != 1:
+            continue
+        target = "torch.nn.functional." + called.pop()
+        if target in apis:
+            out[qual] = target
+    return out
 
 
 def finish(registries: dict, apis: dict, meta: dict, skipped: list[str]) -> dict:
@@ -1371,6 +1522,7 @@ def finish(registries: dict, apis: dict, meta: dict, skipped: list[str]) -> dict
         "registries": registries,
         "apis": apis,
         "aliases": aliases,
+        "module_forward": module_functional_map(apis),
         "skipped": sorted(skipped),
     }
 

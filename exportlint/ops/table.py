@@ -6,7 +6,9 @@ is lazy and cached: the first lookup parses the file once per process (a few ms)
 Shape of an API record (``apis[qualname]``)::
 
     {"aten": [...aten overloads it dispatches to...],
-     "fail": {exporter: "ErrorType: short message"},   # failed for every sample tried
+     "fail": {exporter: "ErrorType: short message"},   # failed for every sample tried ("Diverged:
+                                                        # ..." for a curated probe whose ONNX export
+                                                        # succeeded and onnxruntime disagreed)
      "mixed": [exporter, ...],                          # failed for some samples only
      "error": {exporter: "..."},                        # failed every sample, but not for a
                                                         # missing translation: maybe the
@@ -63,6 +65,8 @@ class OpTable:
         self.apis: dict[str, dict[str, Any]] = data.get("apis", {})
         self.aliases: dict[str, dict[str, Any]] = data.get("aliases", {})
         self.registries: dict[str, Any] = data.get("registries", {})
+        #: nn module classes with no record whose forward wraps one functional that has one
+        self.module_forward: dict[str, str] = data.get("module_forward", {})
 
     # ----- lookups -----
     def lookup(self, qualname: str) -> Optional[tuple[str, dict[str, Any], bool]]:
@@ -76,6 +80,16 @@ class OpTable:
             if target is not None:
                 return al["to"], target, bool(al.get("method"))
         return None
+
+    def module_functional(self, qualname: str) -> Optional[tuple[str, dict[str, Any]]]:
+        """(functional name, record) for ``self.m(...)`` where ``self.m = qualname(...)``: the
+        module has no record of its own and its forward only calls that functional. Only records
+        that do not depend on keyword arguments (a module passes its own arguments)."""
+        target = self.module_forward.get(qualname)
+        rec = self.apis.get(target) if target else None
+        if rec is None or rec.get("params") or rec.get("variants") or rec.get("module"):
+            return None
+        return target, rec
 
     def default_opset(self, exporter: str) -> Optional[int]:
         reg = self.registries.get(exporter)
