@@ -163,7 +163,11 @@ def read_registries() -> dict[str, Any]:
     for metas in reg.functions.values():
         registered.add(metas[0].fx_target)
     decomp = _decomp.create_onnx_friendly_decomposition_table(registered)
-    decomposed = sorted({op.name() for op in decomp if hasattr(op, "name")} - set(names))
+    # (distributed collectives, ``c10d_functional::*``, enter the table only once something in
+    # the process imported torch.distributed's functional collectives: a probe pool that did
+    # and one that did not would write different tables; no model export reaches them)
+    decomposed = sorted(n for n in {op.name() for op in decomp if hasattr(op, "name")} - set(names)
+                        if not n.split("::", 1)[0].lstrip("_").startswith("c10d"))
     try:  # ops torchlib translates but that need another package (torchvision::nms ...)
         from torch.onnx._internal._lazy_import import onnxscript_apis
 
