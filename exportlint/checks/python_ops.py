@@ -128,18 +128,15 @@ class ForwardMutatesPythonState(Rule):
     def check(self, ctx):
         # state matters when export-path code reads it before writing it (a value carried from
         # one call to the next); bookkeeping that forward never reads back is baked harmlessly
-        carried: set[str] = set()
-        for fn in ctx.model.functions:
-            first: dict[str, str] = {}
-            for attr, ev in fn.attr_events:
-                first.setdefault(attr, ev)
-            carried.update(a for a, ev in first.items() if ev == "read")
+        carried = _carried_attrs(ctx.model.functions)
         for fn in ctx.model.functions:
             for w in fn.state_writes:
                 if w.target.startswith("self.") and w.target[5:] not in carried:
                     continue
                 if w.cached:
                     continue  # `if self._cache is None: self._cache = ...`: filled once, exports (measured)
+                if w.target.startswith("self.") and _helper_cache_fill(ctx.model.functions, fn, w.target[5:]):
+                    continue  # `if n > self.table.size(0): self._grow(n)`: the helper refills a cache
                 if w.target.startswith("self.") and _is_buffer(fn, w.target[5:].split("[", 1)[0]):
                     continue  # a registered buffer: torch.export records the update (measured)
                 node = w.node
@@ -176,6 +173,67 @@ class ForwardMutatesPythonState(Rule):
                             "once at export time and is not in the graph. Keep per-call values local and return them.",
                         )
         return ()
+
+
+def _self_callee(fns_by_node: dict, fn, method: str):
+    if fn.cls is None:
+        return None
+    r = fn.cls.find_method(method)
+    return fns_by_node.get(id(r[1])) if r is not None else None
+
+
+def _carried_attrs(functions) -> set[str]:
+    """Attributes some export entry reads before it writes them, with the reads and writes of the
+    methods it calls on `self` taken in call order (`self.set_mode("text")` then `if self.mode ==`:
+    written before read, not carried). Functions no entry of their class expands are read alone."""
+    by_node = {id(f.node): f for f in functions}
+    # helpers: methods some other function of the file calls on `self` (read in their caller's order)
+    expanded: set[int] = set()
+    for f in functions:
+        for attr, ev in f.attr_events:
+            if ev == "call":
+                g = _self_callee(by_node, f, attr)
+                if g is not None and g is not f:
+                    expanded.add(id(g.node))
+
+    def events(f, seen: frozenset):
+        for attr, ev in f.attr_events:
+            if ev == "call":
+                g = _self_callee(by_node, f, attr)
+                if g is not None and id(g.node) not in seen:
+                    yield from events(g, seen | {id(g.node)})
+                continue
+            yield attr, ev
+
+    def first_reads(f) -> set[str]:
+        first: dict[str, str] = {}
+        for attr, ev in events(f, frozenset({id(f.node)})):
+            first.setdefault(attr, ev)
+        return {a for a, ev in first.items() if ev == "read"}
+
+    carried: set[str] = set()
+    for f in functions:
+        if id(f.node) not in expanded:
+            carried |= first_reads(f)
+    return carried
+
+
+def _helper_cache_fill(functions, fn, attr: str) -> bool:
+    """`fn` (a method) writes self.<attr>, and every export-path call of it on `self` sits under a
+    test that refills a cache of that attribute (`if self.<attr> is None`, `if n > self.<attr>.size(0)`)."""
+    if fn.cls is None:
+        return False
+    name = fn.node.name.value
+    sites = []
+    for g in functions:
+        if g.cls is None:
+            continue
+        for c in g.calls:
+            if c.receiver_kind == "self" and c.method == name:
+                r = g.cls.find_method(name)
+                if r is not None and r[1] is fn.node:
+                    sites.append((g, c))
+    return bool(sites) and all(g._under_unset_test(attr, c.conds) for g, c in sites)
 
 
 def _is_buffer(fn, attr: str) -> bool:

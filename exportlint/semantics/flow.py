@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from exportlint.semantics.model import SemanticModel
 
 from exportlint.semantics.apis import (  # noqa: F401
+    training_only,
     ALL_EXPORTERS,
     CHECK_FUNCS,
     CONST_BUILTINS,
@@ -482,10 +483,12 @@ class FunctionFacts:
             return fact is not None and fact.what == "submodule"
         return False
 
-    def _under_unset_test(self, attr: str) -> bool:
+    def _under_unset_test(self, attr: str, conds: Optional[tuple] = None) -> bool:
         """Whether an enclosing `if` fills self.<attr> only when it is unset: `self.<attr> is None`,
         `not self.<attr>`, `key not in self.<attr>`, `not hasattr(self, "<attr>")`, possibly `or`-ed
-        with a staleness test (`... or self.<attr>.shape[1] != n`)."""
+        with a staleness test (`... or self.<attr>.shape[1] != n`), or only when it is too small
+        for this call (a size staleness test alone: `if n > self.<attr>.size(0):`, a table grown
+        on demand). `conds`: the tests to read (default: the `if`s enclosing the current node)."""
         def disjuncts(t: cst.BaseExpression) -> list[cst.BaseExpression]:
             if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.Or):
                 return disjuncts(t.left) + disjuncts(t.right)
@@ -501,6 +504,9 @@ class FunctionFacts:
                 # from an earlier call on the other path: carried state
                 ds = disjuncts(t)
                 return any(unset(d) for d in ds) and all(mentions(d) for d in ds)
+            if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.And):
+                # `if not <export guard> and n > self.X.size(0):`: filled only when stale
+                return unset(t.left) or unset(t.right)
             if isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not):
                 x = t.expression
                 if self._is_self_attr(x) and x.attr.value == attr:
@@ -519,9 +525,28 @@ class FunctionFacts:
                         return literal_value(left.args[1].value) == attr
                 if isinstance(op, cst.NotIn) and self._is_self_attr(right) and right.attr.value == attr:
                     return True
+                if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual,
+                                   cst.NotEqual)) and (sized(t.left) or sized(right)):
+                    return True
             return False
 
-        return attr in self._cache_hit_attrs or any(unset(c) for c in self._conds)
+        def sized(e: cst.BaseExpression) -> bool:
+            # a size of the cached attribute: self.X.size(0), self.X.shape[0], len(self.X), self.X.numel()
+            if isinstance(e, cst.Subscript):
+                e = e.value
+            if isinstance(e, cst.Call):
+                if dotted(e.func) == "len" and e.args:
+                    x = e.args[0].value
+                    return self._is_self_attr(x) and x.attr.value == attr
+                e = e.func
+                if not (isinstance(e, cst.Attribute) and e.attr.value in ("size", "numel")):
+                    return False
+            elif not (isinstance(e, cst.Attribute) and e.attr.value == "shape"):
+                return False
+            x = e.value
+            return self._is_self_attr(x) and x.attr.value == attr
+
+        return attr in self._cache_hit_attrs or any(unset(c) for c in (self._conds if conds is None else conds))
 
     def _is_self_attr(self, e: cst.BaseExpression) -> bool:
         return (
@@ -959,6 +984,9 @@ class FunctionFacts:
             elif self.self_name is not None and isinstance(base, cst.Name) and base.value == self.self_name:
                 receiver_kind = "self"
                 self.self_attr_reads.add(method)
+                # where a method of this object runs, in order with this function's own attribute
+                # reads and writes (EXL203 expands it: a helper that sets state before forward reads it)
+                self.attr_events.append((method, "call"))
                 kind = self._self_method_call(method, e, arg_kinds)
             elif isinstance(base, cst.Call) and isinstance(base.func, cst.Name) and base.func.value == "super":
                 self.eval(base)
@@ -1077,6 +1105,8 @@ class FunctionFacts:
                     skip_self: bool, local: bool = False, lead: int = 0) -> None:
         if self._jit_skipped(fn):
             return  # @torch.jit.unused / @torch.jit.ignore: the author keeps it Python-side
+        if training_only(fn.name.value, cls.name if cls is not None else None):
+            return  # a loss / matcher / metric: forward runs it only to return a training loss
         pos: list[str] = [UNKNOWN] * lead
         kw: dict[str, str] = {}
         for a, k in zip(call.args, arg_kinds):
