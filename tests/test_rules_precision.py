@@ -1083,3 +1083,42 @@ def test_exl203_table_grown_on_demand_through_a_helper():
             return x + self.weights[: x.shape[1]]
     """
     assert not findings(src, "EXL203")
+
+
+def test_exl101_size_returned_in_a_tuple_by_a_submodule():
+    # FP class P-TUPLE: transformers/models/timesformer/modeling_timesformer.py:131
+    # `embeddings, num_frames, patch_width = self.patch_embeddings(pixel_values)`, the submodule's
+    # forward returning `(embeddings, num_frames, patch_width)` with num_frames from
+    # `pixel_values.shape`: a size, so `num_frames != self.time_embeddings.size(1)` is a shape test
+    # (EXL111 at most), not a data-dependent branch
+    src = """
+    import torch
+
+    class PatchEmbed(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = torch.nn.Conv2d(3, 8, 4, 4)
+
+        def forward(self, pixel_values):
+            batch_size, num_frames, num_channels, height, width = pixel_values.shape
+            x = self.proj(pixel_values.reshape(batch_size * num_frames, num_channels, height, width))
+            patch_width = x.size(-1)
+            return x.flatten(2).transpose(1, 2), num_frames, patch_width
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.patch_embeddings = PatchEmbed()
+            self.time_embeddings = torch.nn.Parameter(torch.zeros(1, 8, 8))
+
+        def forward(self, pixel_values):
+            embeddings, num_frames, patch_width = self.patch_embeddings(pixel_values)
+            if num_frames != self.time_embeddings.size(1):  # <-
+                embeddings = embeddings * 2
+            return embeddings
+    """
+    assert not findings(src, "EXL101")
+    # a tensor in that position keeps firing
+    data = src.replace("return x.flatten(2).transpose(1, 2), num_frames, patch_width",
+                       "return x.flatten(2).transpose(1, 2), x.sum(), patch_width")
+    assert findings(data, "EXL101", at=True)

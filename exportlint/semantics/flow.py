@@ -29,6 +29,7 @@ from exportlint.semantics.kinds import (
 if TYPE_CHECKING:  # pragma: no cover
     from exportlint.semantics.model import SemanticModel
 
+from exportlint.semantics.returns import size_return_positions
 from exportlint.semantics.apis import (  # noqa: F401
     training_only,
     ALL_EXPORTERS,
@@ -391,6 +392,9 @@ class FunctionFacts:
                         self.assigned_to[id(ve.value)] = te.value.value
             for tgt in s.targets:
                 self._assign_target(tgt.target, k, s, "assign", s.value)
+            if (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
+                    and isinstance(s.value, cst.Call) and k in TENSORISH):
+                self._unpack_returned_sizes(s.targets[0].target, s.value)
         elif t is cst.AnnAssign:
             if s.value is not None:
                 k = self.eval(s.value)
@@ -423,6 +427,36 @@ class FunctionFacts:
             if self.imports is self.model.imports:
                 self.imports = self.model.imports.copy()
             self.imports.add(s)
+
+    def _unpack_returned_sizes(self, tgt: cst.BaseExpression, call: cst.Call) -> None:
+        """`out, n_frames, width = self.embed(x)`: the callee of this file returns a tuple whose
+        elements at some positions are sizes (read from its source): those targets are sizes,
+        not tensors."""
+        fn = self._local_callee(call)
+        if fn is None:
+            return
+        elts = list(tgt.elements)
+        pos = size_return_positions(fn, len(elts))
+        for i in pos or ():
+            e = elts[i].value
+            if isinstance(e, cst.Name):
+                self.env[e.value] = SHAPE
+                self.kinds[id(e)] = SHAPE
+
+    def _local_callee(self, call: cst.Call) -> Optional[cst.FunctionDef]:
+        f = call.func
+        if isinstance(f, cst.Name):
+            return self.model.module_functions.get(f.value)
+        if not (self._is_self_attr(f) and self.cls is not None):
+            return None
+        name = f.attr.value
+        fact = self.cls.find_attr(name)
+        if fact is not None and fact.what == "submodule":
+            sub = self.model.submodule_class(fact)
+            r = sub.find_method("forward") if sub is not None else None
+        else:
+            r = self.cls.find_method(name)
+        return r[1] if r is not None else None
 
     def _assign_target(self, tgt: cst.BaseExpression, k: str, stmt: cst.CSTNode, how: str,
                        value: Optional[cst.BaseExpression]) -> None:
