@@ -1122,3 +1122,28 @@ def test_exl101_size_returned_in_a_tuple_by_a_submodule():
     data = src.replace("return x.flatten(2).transpose(1, 2), num_frames, patch_width",
                        "return x.flatten(2).transpose(1, 2), x.sum(), patch_width")
     assert findings(data, "EXL101", at=True)
+
+
+def test_exl203_state_written_by_a_helper_in_one_arm_read_in_another_stays_reported():
+    # TP kept (glm_image get_rope_index): the prefill arm calls a helper that stores
+    # `self._prefill_len`; the decode arm (`elif`) reads it: a value from an earlier call
+    src = """
+    import torch
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self._prefill_len = None
+
+        def get_rope_index(self, ids):
+            self._prefill_len = ids.shape[1]  # <-
+            return torch.arange(ids.shape[1])
+
+        def forward(self, ids, past_len: int = 0):
+            if past_len == 0:
+                pos = self.get_rope_index(ids)
+            else:
+                pos = torch.arange(ids.shape[1]) + past_len - self._prefill_len
+            return ids + pos
+    """
+    assert findings(src, "EXL203", at=True)

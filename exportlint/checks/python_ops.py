@@ -196,20 +196,30 @@ def _carried_attrs(functions) -> set[str]:
                 if g is not None and g is not f:
                     expanded.add(id(g.node))
 
-    def events(f, seen: frozenset):
-        for attr, ev in f.attr_events:
+    def events(f, seen: frozenset, prefix: tuple):
+        paths = f.attr_event_paths if len(f.attr_event_paths) == len(f.attr_events) else [()] * len(f.attr_events)
+        for (attr, ev), path in zip(f.attr_events, paths):
             if ev == "call":
                 g = _self_callee(by_node, f, attr)
                 if g is not None and id(g.node) not in seen:
-                    yield from events(g, seen | {id(g.node)})
+                    yield from events(g, seen | {id(g.node)}, prefix + path)
                 continue
-            yield attr, ev
+            yield attr, ev, prefix + path
 
     def first_reads(f) -> set[str]:
-        first: dict[str, str] = {}
-        for attr, ev in events(f, frozenset({id(f.node)})):
-            first.setdefault(attr, ev)
-        return {a for a, ev in first.items() if ev == "read"}
+        # a read is carried unless an earlier write can have run in the same call: a write in
+        # another arm of an `if` the read sits in (`if fresh: self.x = ...` / `elif ...: use
+        # self.x`) cannot, it was made by an earlier call
+        writes: dict[str, list[dict]] = {}
+        out: set[str] = set()
+        for attr, ev, path in events(f, frozenset({id(f.node)}), ()):
+            if ev == "read":
+                arms = dict(path)
+                if not any(all(arms.get(i, a) == a for i, a in w.items()) for w in writes.get(attr, ())):
+                    out.add(attr)
+            else:
+                writes.setdefault(attr, []).append(dict(path))
+        return out
 
     carried: set[str] = set()
     for f in functions:

@@ -110,6 +110,9 @@ class FunctionFacts:
         self.self_attr_reads: set[str] = set()
         #: order of self.<attr> events: (attr, "read" | "write" | "mutate")
         self.attr_events: list[tuple[str, str]] = []
+        #: per attr_events entry, the `if` arms it sits in: ((id(if), 0 body | 1 orelse), ...)
+        self.attr_event_paths: list[tuple] = []
+        self._arms: list[tuple[int, int]] = []
         #: names handed to torch._check / _check_is_size / constrain_as_*: the author bounded them
         self.checked_names: set[str] = set()
         #: id(value expression) -> the name it was assigned to
@@ -334,7 +337,9 @@ class FunctionFacts:
         before = dict(self.env)
         if sides is None or self._narrow(sides[0], (st.body,)):
             self._conds.append(st.test)
+            self._arms.append((id(st), 0))
             self._block(body_statements(st.body))
+            self._arms.pop()
             self._conds.pop()
         self._only = outer
         if st.orelse is None and self.self_name is not None:
@@ -354,10 +359,12 @@ class FunctionFacts:
         self.env = dict(before)
         orelse = st.orelse
         if orelse is not None and (sides is None or self._narrow(sides[1], (orelse,))):
+            self._arms.append((id(st), 1))
             if isinstance(orelse, cst.If):
                 self._if(orelse, "elif")
             else:
                 self._block(body_statements(orelse.body))
+            self._arms.pop()
         self._only = outer
         # merge
         merged = {}
@@ -489,6 +496,7 @@ class FunctionFacts:
                 self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
                                                     cached=self._under_unset_test(tgt.attr.value)))
                 self.attr_events.append((tgt.attr.value, "write"))
+                self.attr_event_paths.append(tuple(self._arms))
             elif isinstance(base, cst.Name) and base.value in self._globals:
                 self.state_writes.append(StateWrite(stmt, f"global {base.value}", how))
             else:
@@ -914,6 +922,7 @@ class FunctionFacts:
         if self.self_name is not None and isinstance(base, cst.Name) and base.value == self.self_name:
             self.self_attr_reads.add(attr)
             self.attr_events.append((attr, "read"))
+            self.attr_event_paths.append(tuple(self._arms))
             if attr == "training":
                 return CONST
             if self.cls is not None:
@@ -1021,6 +1030,7 @@ class FunctionFacts:
                 # where a method of this object runs, in order with this function's own attribute
                 # reads and writes (EXL203 expands it: a helper that sets state before forward reads it)
                 self.attr_events.append((method, "call"))
+                self.attr_event_paths.append(tuple(self._arms))
                 kind = self._self_method_call(method, e, arg_kinds)
             elif isinstance(base, cst.Call) and isinstance(base.func, cst.Name) and base.func.value == "super":
                 self.eval(base)
@@ -1106,7 +1116,9 @@ class FunctionFacts:
             attr = func.value.attr.value
             if self.attr_events and self.attr_events[-1] == (attr, "read"):
                 self.attr_events.pop()
+                self.attr_event_paths.pop()
             self.attr_events.append((attr, "mutate"))
+            self.attr_event_paths.append(tuple(self._arms))
         site = CallSite(e, qualname, method, receiver_kind, arg_kinds, kind, self, conds=tuple(self._conds))
         self.calls.append(site)
         return kind
