@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -510,6 +511,12 @@ def one_file_main(args: argparse.Namespace) -> int:
         # pre-commit case): the findings cache misses, the stored index of imports hits
         EDITED: el + ["--config", str(cfg2), str(one)],
     }
+    # a file of the same folder that needs no parse (a config, a tokenizer): most of what a
+    # pre-commit hook on a model repo is handed (engine._light_findings)
+    plain = next((q for q in sorted(one.parent.glob("*.py"), key=lambda q: -q.stat().st_size) if q != one
+                  and not re.search(r"\bdef\s+forward\b|\b(?:export|trace)\s*\(|quantiz", q.read_text("utf-8", "replace"))), None)
+    if plain is not None:
+        cmds[f"exportlint {plain.name} (no model) cold"] = el + ["--no-cache", str(plain)]
     if hook:
         cmds[f"exportlint {len(hook)} files cold (hook)"] = el + ["--no-cache"] + hook
         cmds[f"exportlint {len(hook)} files warm (hook)"] = el + ["--config", str(cfg)] + hook

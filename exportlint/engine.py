@@ -241,6 +241,62 @@ def _engine_finding(path: str, line: int, col: int, message: str, code: str = "E
     )
 
 
+def _finish(found: list[Finding], sup: Any, path: str, config: Config, enabled: frozenset,
+            known_codes: frozenset) -> list[Finding]:
+    """A file's findings as reported: plus EXL002 for suppressions naming unknown codes, minus
+    the suppressed and per-file-ignored ones and duplicates, sorted."""
+    found = list(found)
+    # EXL002: suppression comments naming codes that do not exist
+    if sup.named and "EXL002" in enabled:
+        for line, col, ecol, code in sup.named:
+            if code not in known_codes:
+                found.append(
+                    Finding(
+                        "EXL002", Severity.WARNING, path, line, col, line, ecol,
+                        f"suppression names unknown rule code {code} (see `exportlint rules`)", (),
+                    )
+                )
+    # suppressions and per-file ignores
+    ignored = config.ignored_for_path(_relpath(path, config.root))
+    out = []
+    seen = set()
+    for f in found:
+        if f.code != "EXL002" and sup.is_suppressed(f.code, f.line, f.end_line):
+            continue
+        if ignored and any(f.code.startswith(p) or p == "ALL" for p in ignored):
+            continue
+        key = (f.code, f.line, f.column, f.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(f)
+    out.sort(key=Finding.sort_key)
+    return out
+
+
+def _needs_parse(text: str) -> bool:
+    """Whether ``Linter._lint_text`` parses this file when no other file calls into it: it
+    defines a forward, calls an exporter, or converts a model to eager-quantized."""
+    return (_has_forward_def(text) or _has_export_call(text)
+            or ("quantiz" in text and _at_word_start(_QUANT_CONVERT_NOB, text)))
+
+
+def _light_findings(path: str, data: bytes, config: Config, codes: Optional[frozenset[str]]) -> Optional[list[Finding]]:
+    """The findings of a file that needs no parse, computed without the rules, libcst or a
+    worker process (what ``Linter.lint_bytes`` reports for it: its EXL002 findings), or None
+    when the file needs the full path (it may be parsed, or is too large or undecodable)."""
+    if len(data) > MAX_FILE_BYTES:
+        return None
+    text, err = _decode(data)
+    if err is not None or _needs_parse(text):
+        return None
+    from exportlint.codes import KNOWN_CODES
+    from exportlint.suppress import parse_suppressions
+
+    enabled = codes if codes is not None else config.enabled_codes(list(KNOWN_CODES))
+    return _finish([], parse_suppressions(text), path, config, enabled, frozenset(KNOWN_CODES))
+
+
 class Linter:
     """Holds the enabled rules and config; lints sources. Built once per process."""
 
@@ -417,34 +473,8 @@ class Linter:
                     Finding(r.code, r.severity, path, line, col, eline, ecol, r.message, exps, fix,
                             related=related.get(id(r), ()))
                 )
-        # EXL002: suppression comments naming codes that do not exist
-        if sup.named and "EXL002" in self.enabled:
-            for line, col, ecol, code in sup.named:
-                if code not in self.known_codes:
-                    res.findings.append(
-                        Finding(
-                            "EXL002", Severity.WARNING, path, line, col, line, ecol,
-                            f"suppression names unknown rule code {code} (see `exportlint rules`)", (),
-                        )
-                    )
-        # suppressions and per-file ignores
-        ignored = self.config.ignored_for_path(_relpath(path, self.config.root))
-        out = []
-        seen = set()
-        for f in res.findings:
-            if f.code != "EXL002" and sup.is_suppressed(f.code, f.line, f.end_line):
-                continue
-            if ignored and any(f.code.startswith(p) or p == "ALL" for p in ignored):
-                continue
-            key = (f.code, f.line, f.column, f.message)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(f)
-        out.sort(key=Finding.sort_key)
-        res.findings = out
+        res.findings = _finish(res.findings, sup, path, self.config, self.enabled, self.known_codes)
         return res
-
 
     def _too_deep(self, res: FileResult, path: str, text: str, where: str) -> None:
         """EXL003 at the file's deepest line: ``where`` (a parser, the model, a rule) recursed
@@ -1049,6 +1079,28 @@ def _lint_paths(
     if progress is not None and len(readable) - len(todo) + (len(files) - len(readable)):
         progress(len(readable) - len(todo) + len(files) - len(readable))  # cache answers, unreadable files
     deps_of: dict[str, Optional[list[str]]] = {}
+    if todo and stdin is None:
+        # none of the files to lint needs a parse (a pre-commit batch of configs, data code,
+        # tokenizers): their findings (EXL002) without libcst, the rules or a worker process
+        light: Optional[dict[str, list[Finding]]] = {}
+        for p in todo:
+            fs = _light_findings(p, texts[p], config, codes)
+            if fs is None:
+                light = None
+                break
+            light[p] = fs
+        if light is not None:
+            for p, fs in light.items():
+                findings_of[p] = fs
+                outs[p] = []
+                returns_of[abs_of[p]] = {}
+                deps_of[p] = []
+                analysed_with[p] = digest_of(inp[p])
+                cached_paths.discard(p)
+                if progress is not None:
+                    progress(1)
+            parsed += len(todo)
+            todo = []
     rounds = 0
     pool = None
     frozen = False

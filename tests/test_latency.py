@@ -103,3 +103,74 @@ def test_no_cache_stores_no_index(tmp_path):
     assert r2.stdout == r.stdout
     stored = list((tmp_path / "cache").glob("index-v*/*.json"))
     assert len(stored) == 1  # base.py, read to resolve helper()
+
+
+def test_known_codes_is_the_registry():
+    from exportlint.checks.base import all_rules
+    from exportlint.codes import KNOWN_CODES
+
+    assert tuple(all_rules()) == KNOWN_CODES
+
+
+_NO_PARSE = {
+    # (file name, text): none defines a forward, calls an exporter or converts to eager-quantized
+    "cfg.py": "import os\nDEPTH = 4  # noqa: EXL999\nWIDTH = 2  # noqa: EXL101\n",
+    "data/loader.py": "def load(p):  # noqa: EXL12, EXL777\n    return open(p).read()\n",
+    "tok.py": "# exportlint: noqa\nclass Tok:\n    def encode(self, s):  # noqa: XYZ1\n        return s.split()\n",
+    "notes.py": "'''the forward pass is documented here'''\nx = 1  # noqa:EXL9\n",
+}
+
+
+def _write(tmp_path, files):
+    out = []
+    for name, text in files.items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+        out.append(str(p))
+    return sorted(out)
+
+
+def test_files_needing_no_parse_report_what_the_full_path_reports(tmp_path, monkeypatch):
+    """Issue 13 (pre-commit on one file must feel instant): a batch whose files need no parse
+    is answered without the rules (engine._light_findings); the findings are those of the full
+    path, under the default configuration and under select/ignore/per-file-ignores."""
+    import exportlint.engine as engine
+    from exportlint.config import Config
+
+    files = _write(tmp_path, _NO_PARSE)
+    configs = [Config(), Config(ignore=("EXL002",)), Config(select=("EXL1",)),
+               Config(per_file_ignores={"cfg.py": ("EXL002",)}, root=tmp_path)]
+    for cfg in configs:
+        light = engine.lint_paths(files, cfg, jobs=1, use_cache=False, isolate=False)
+        monkeypatch.setattr(engine, "_light_findings", lambda *a: None)  # the full path: Linter and rules
+        full = engine.lint_paths(files, cfg, jobs=1, use_cache=False, isolate=False)
+        monkeypatch.undo()
+        assert [f.to_dict() for f in light.findings] == [f.to_dict() for f in full.findings]
+        assert light.parsed == full.parsed == len(files)
+    assert any(f.code == "EXL002" for f in engine.lint_paths(files, Config(), jobs=1, use_cache=False).findings)
+
+
+def test_a_batch_needing_no_parse_never_imports_libcst(tmp_path):
+    """The CLI on such files, in a fresh interpreter: the right report, and libcst (whose import
+    alone costs more than the rest of such a run) is never imported. One model file in the
+    batch brings the full path back."""
+    import json
+    import subprocess
+    import sys
+
+    files = _write(tmp_path, _NO_PARSE)
+    probe = ("import sys, runpy\nsys.argv = ['exportlint', '--no-cache', '--format', 'json'] + sys.argv[1:]\n"
+             "from exportlint.cli import main\nrc = main(sys.argv[1:])\n"
+             "print('LIBCST', 'libcst' in sys.modules, file=sys.stderr)\n")
+    p = subprocess.run([sys.executable, "-c", probe, *files], capture_output=True, text=True, cwd=tmp_path)
+    assert "LIBCST False" in p.stderr, p.stderr
+    found = json.loads(p.stdout)
+    assert sorted({f["code"] for f in found}) == ["EXL002"]
+    assert {(f["path"].rsplit("/", 1)[-1], f["line"]) for f in found} >= {("cfg.py", 2), ("loader.py", 1)}
+    model = tmp_path / "net.py"
+    model.write_text("import torch\nclass Net(torch.nn.Module):\n    def forward(self, x):\n"
+                     "        if x.sum() > 0:\n            return x\n        return -x\n")
+    p = subprocess.run([sys.executable, "-c", probe, *files, str(model)], capture_output=True, text=True, cwd=tmp_path)
+    assert "LIBCST True" in p.stderr, p.stderr
+    assert any(f["code"] == "EXL101" for f in json.loads(p.stdout))
