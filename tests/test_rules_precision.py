@@ -1147,3 +1147,38 @@ def test_exl203_state_written_by_a_helper_in_one_arm_read_in_another_stays_repor
             return ids + pos
     """
     assert findings(src, "EXL203", at=True)
+
+
+def test_exl201_numpy_on_static_sizes_in_arithmetic_is_not_an_error():
+    # FP class P-NPSIZE: groupvit resize_attention_map `int(np.round(height / scale))` into reshape,
+    # perceiver `torch.reshape(x, [-1, np.prod(f.shape[1:])])` / `[b, np.prod(dims), -1]`.
+    # Measured (torch 2.13, static shapes): strict and non-strict export and match; with a
+    # dynamic H non-strict fails ('loop of ufunc does not support argument 0 of type SymFloat'),
+    # strict too ('Constraints violated (H)'). In a branch (`if np.prod(f.shape) % n != 0`:
+    # 'Data-dependent branching') or unconverted in `reshape(x.shape[0], np.prod(...))`
+    # ('Pending unbacked symbols') strict fails at static shapes: still errors
+    src = """
+    import numpy as np
+    import torch
+
+    class Model(torch.nn.Module):
+        def forward(self, att, pix):
+            height, width = pix.shape[2:]
+            scale = (height * width // att.shape[2]) ** 0.5
+            fh = int(np.round(height / scale))  # <-
+            flat = torch.reshape(att, [-1, np.prod(att.shape[1:])])
+            return att.reshape(att.shape[0], att.shape[1], fh, att.shape[2] // fh) + flat.sum()
+    """
+    got = lint(src, codes=["EXL201"])
+    assert got and all(f.severity.value == "warning" for f in got)
+    assert all(f.exporters == ("export-nonstrict", "onnx-legacy") for f in got)
+    # exports with static shapes declared: nothing to say
+    static = src + """
+    m = Model()
+    torch.export.export(m, (torch.randn(1, 2, 16), torch.randn(1, 3, 32, 32)))
+    """
+    assert not lint(static, codes=["EXL201"])
+    branch = src.replace("fh = int(np.round(height / scale))  # <-",
+                         "fh = int(np.round(height / scale))  # <-\n            if fh > 3:\n                fh = 3")
+    errs = [f for f in lint(branch, codes=["EXL201"]) if f.severity.value == "error"]
+    assert [f.line for f in errs] == [_line(branch)]

@@ -9,6 +9,7 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import declares_dynamic, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
+from exportlint.semantics.model import iter_nodes, literal_value, names_in
 
 _PY_NUMERIC = ("numpy.", "math.", "random.", "statistics.", "cmath.")
 _FOREIGN = ("scipy.", "cv2.", "PIL.", "sklearn.", "skimage.", "pandas.", "numba.", "imageio.", "open3d.", "shapely.")
@@ -38,6 +39,25 @@ class PythonNumericLib(Rule):
                     if mode is _UNSET:
                         mode = declares_dynamic(ctx)
                     dyn = mode is not False
+                    if not numpy_size_fails_static(fn, call.node):
+                        # measured (torch 2.13, static shapes): strict and non-strict export and match
+                        # for numpy over sizes used in arithmetic or as a size (`int(np.round(h / s))`
+                        # in reshape, `torch.reshape(x, [b, np.prod(dims), -1])`); with a dynamic
+                        # dimension non-strict fails ('loop of ufunc does not support argument 0 of
+                        # type SymFloat') and the legacy tracer bakes the number: a hazard of
+                        # dynamic shapes, reported as EXL111 is (a warning when unknown)
+                        if mode is False:
+                            continue
+                        ctx.report(
+                            call.node,
+                            f"`{q}` on tensor sizes (`{snippet(ctx, call.node)}`): with a dynamic dimension "
+                            "torch.export non-strict fails ('loop of ufunc does not support argument 0 of type "
+                            "SymInt/SymFloat') and the legacy tracer bakes the number (static shapes export). "
+                            "Use Python arithmetic (`math.prod(x.shape[1:])`, `round(h / s)`) or `x.flatten(1)`.",
+                            exporters=("export-nonstrict", "onnx-legacy"),
+                            severity=None if mode else Severity.WARNING,
+                        )
+                        continue
                     ctx.report(
                         call.node,
                         f"`{q}` on tensor sizes (`{snippet(ctx, call.node)}`): torch.export strict fails on numpy "
@@ -173,6 +193,41 @@ class ForwardMutatesPythonState(Rule):
                             "once at export time and is not in the graph. Keep per-call values local and return them.",
                         )
         return ()
+
+
+def numpy_size_fails_static(fn, node: cst.Call) -> bool:
+    """Whether numpy over sizes fails strict torch.export even with static shapes (measured,
+    torch 2.13): its value reaches a branch test (`if np.prod(f.shape) % n != 0:`, also through
+    `int(...)`: 'Data-dependent branching' / 'Could not guard on data-dependent expression'), or
+    it is passed unconverted as an explicit size of `reshape`/`view` with no `-1`
+    (`x.reshape(x.shape[0], np.prod(x.shape[1:]))`: 'Pending unbacked symbols'). Used in
+    arithmetic, through `int()`, or as a size next to a `-1`, it exports."""
+    direct: set[str] = set()
+    names: set[str] = set()
+    for st in iter_nodes(fn.node.body):
+        if isinstance(st, cst.Assign) and len(st.targets) == 1 and isinstance(st.targets[0].target, cst.Name):
+            if st.value is node:
+                direct.add(st.targets[0].target.value)
+            elif any(n is node for n in iter_nodes(st.value)):
+                names.add(st.targets[0].target.value)
+    names |= direct
+    for br in fn.branches:
+        if any(n is node for n in iter_nodes(br.node)) or (names and names_in(br.node) & names):
+            return True
+    for c in fn.calls:
+        f = c.node.func
+        if not ((isinstance(f, cst.Attribute) and f.attr.value in ("reshape", "view"))):
+            continue
+        args = [a.value for a in c.node.args if a.keyword is None]
+        if c.qualname == "torch.reshape":
+            args = args[1:]
+        if len(args) == 1 and isinstance(args[0], (cst.List, cst.Tuple)):
+            args = [e.value for e in args[0].elements]
+        if any(literal_value(a) == -1 for a in args):
+            continue
+        if any(a is node or (isinstance(a, cst.Name) and a.value in direct) for a in args):
+            return True
+    return False
 
 
 def _self_callee(fns_by_node: dict, fn, method: str):
