@@ -1182,3 +1182,27 @@ def test_exl201_numpy_on_static_sizes_in_arithmetic_is_not_an_error():
                          "fh = int(np.round(height / scale))  # <-\n            if fh > 3:\n                fh = 3")
     errs = [f for f in lint(branch, codes=["EXL201"]) if f.severity.value == "error"]
     assert [f.line for f in errs] == [_line(branch)]
+
+
+def test_exl101_label_check_only_when_labels_are_passed():
+    # FP class P-TRAIN: wav2vec2 / hubert / wavlm / sew / unispeech CTC heads
+    # (transformers/models/wav2vec2/modeling_wav2vec2.py:1610): `if labels is not None and
+    # labels.max() >= vocab_size: raise`. `labels=None` carries training targets: an inference
+    # export never passes them, so the data-dependent test never runs
+    src = """
+    import torch
+
+    class CTC(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = torch.nn.Linear(4, 8)
+
+        def forward(self, input_values, labels: torch.Tensor | None = None):
+            if labels is not None and labels.max() >= 8:  # <-
+                raise ValueError("label values must be < vocab_size")
+            return self.head(input_values)
+    """
+    assert not lint(src, codes=["EXL101"])
+    # a required `labels` input (no None default) is data the export is given: still reported
+    required = src.replace("labels: torch.Tensor | None = None", "labels: torch.Tensor")
+    assert [f.line for f in lint(required, codes=["EXL101"])] == [_line(required)]

@@ -137,6 +137,13 @@ NON_EXPORT_CLASS_SUFFIXES = ("Loss", "Criterion", "Matcher", "Metric", "Metrics"
 NON_EXPORT_FUNCTION_WORDS = frozenset({"loss", "losses"})
 
 
+def training_target(param: str) -> bool:
+    """A forward parameter that carries training targets (`labels`, `mask_labels`,
+    `duration_labels`): with a `None` default it is absent from an inference export, so code
+    under `if labels is not None` (the loss, label checks, `_shift_right(labels)`) does not run."""
+    return param == "labels" or param.endswith("_labels")
+
+
 def training_only(fn_name: str, cls_name: "str | None" = None) -> bool:
     """A function (or a method of a class) that only computes a training loss/metric/matching:
     calls from forward into it are not followed onto the export path (the same convention as

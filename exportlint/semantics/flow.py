@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
 from exportlint.semantics.returns import size_return_positions
 from exportlint.semantics.apis import (  # noqa: F401
     training_only,
+    training_target,
     ALL_EXPORTERS,
     CHECK_FUNCS,
     CONST_BUILTINS,
@@ -177,6 +178,7 @@ class FunctionFacts:
         for i, p in enumerate(params[start:]):
             name = p.name.value
             k = annotation_kind(p.annotation, self.imports)
+            ck = None
             if autograd_ctx and i == 0:
                 self.env[name] = UNKNOWN  # ctx
                 continue
@@ -200,6 +202,10 @@ class FunctionFacts:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
                 else:
                     k = self._default_kind(p.default)
+            if (training_target(name) and p.default is not None and literal_value(p.default) is None
+                    and (arg_kinds is None or ck in (None, NONE, UNKNOWN))):
+                # `labels=None`: training targets, absent from an inference export
+                k = NONE
             self.env[name] = k
         for p in fn.params.kwonly_params:
             k = annotation_kind(p.annotation, self.imports)
