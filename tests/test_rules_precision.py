@@ -1206,3 +1206,29 @@ def test_exl101_label_check_only_when_labels_are_passed():
     # a required `labels` input (no None default) is data the export is given: still reported
     required = src.replace("labels: torch.Tensor | None = None", "labels: torch.Tensor")
     assert [f.line for f in lint(required, codes=["EXL101"])] == [_line(required)]
+
+
+def test_exl203_global_filled_once():
+    # FP class P-ONCE: transformers/models/sam3_video/modeling_sam3_video.py:54-64
+    # `_load_cv_utils_kernel_once`: `global k; if k is not None: return; k = ...`. Measured
+    # (torch 2.13): all four exporters pass and match eager on another input
+    src = """
+    import torch
+
+    _kernel = None
+
+    def _load_once():
+        global _kernel
+        if _kernel is not None:
+            return
+        _kernel = False  # <-
+
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            _load_once()
+            return x * 3 if _kernel else x * 2
+    """
+    assert not findings(src, "EXL203")
+    # a global counter bumped on every call stays reported
+    counter = src.replace("        if _kernel is not None:\n            return\n", "")
+    assert findings(counter, "EXL203", at=True)

@@ -130,6 +130,7 @@ class FunctionFacts:
         self.callee_only: list[tuple[int, Optional[frozenset]]] = []
         #: self.<attr> tested by an earlier `if ...: return` (a cache hit) in this function
         self._cache_hit_attrs: set[str] = set()
+        self._cache_hit_globals: set[str] = set()
         #: the function whose source text contains this one (itself, or the caller for nested defs)
         if id(node) in model.function_indent or caller is None:
             self.anchor = (node, model.function_indent.get(id(node)))
@@ -361,6 +362,17 @@ class FunctionFacts:
                 # value carried from an earlier call: state, still reported)
                 if self._is_self_attr(rv) and rv.attr.value in tested:
                     self._cache_hit_attrs.update(tested)
+        if st.orelse is None and self._globals:
+            body = list(body_statements(st.body))
+            last = body[-1] if body else None
+            if (isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Return)
+                    and isinstance(st.test, cst.Comparison) and len(st.test.comparisons) == 1
+                    and isinstance(st.test.comparisons[0].operator, cst.IsNot)
+                    and literal_value(st.test.comparisons[0].comparator) is None
+                    and isinstance(st.test.left, cst.Name) and st.test.left.value in self._globals):
+                # `if _kernel is not None: return`: a global filled once (load-once flag/cache);
+                # the writes after it run only while it is unset
+                self._cache_hit_globals.add(st.test.left.value)
         after_body = self.env
         self.env = dict(before)
         orelse = st.orelse
@@ -477,7 +489,8 @@ class FunctionFacts:
         if isinstance(tgt, cst.Name):
             name = tgt.value
             if name in self._globals:
-                self.state_writes.append(StateWrite(stmt, f"global {name}", "global"))
+                self.state_writes.append(StateWrite(stmt, f"global {name}", "global",
+                                                    cached=name in self._cache_hit_globals))
             self.env[name] = k
             self.kinds[id(tgt)] = k
         elif isinstance(tgt, (cst.Tuple, cst.List)):
