@@ -1232,3 +1232,25 @@ def test_exl203_global_filled_once():
     # a global counter bumped on every call stays reported
     counter = src.replace("        if _kernel is not None:\n            return\n", "")
     assert findings(counter, "EXL203", at=True)
+
+
+def test_exl401_legacy_op_inside_a_check_condition():
+    # FP class P-CHECKOP: transformers/models/mvp/modeling_mvp.py:1290
+    # `torch_compilable_check(torch.unique_consecutive(eos_mask.sum(1)).numel() == 1, "...")`.
+    # Measured (torch 2.13, transformers' torch_compilable_check): onnx-legacy exports, the
+    # ONNX graph keeps no node of the check
+    src = """
+    import torch
+
+    def compilable_check(cond, msg):
+        torch._check(cond)
+
+    class Model(torch.nn.Module):
+        def forward(self, ids, h):
+            eos = ids.eq(2)
+            compilable_check(torch.unique_consecutive(eos.sum(1)).numel() == 1, "same number of eos")  # <-
+            return h * 2
+    """
+    assert not [f for f in lint(src, codes=["EXL401"]) if "onnx-legacy" in f.exporters]
+    used = src.replace("return h * 2", "return h * torch.unique_consecutive(eos.sum(1)).sum()")
+    assert [f for f in lint(used, codes=["EXL401"]) if "onnx-legacy" in f.exporters]
