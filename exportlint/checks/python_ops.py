@@ -216,7 +216,7 @@ def numpy_size_fails_static(fn, node: cst.Call) -> bool:
             return True
     for c in fn.calls:
         f = c.node.func
-        if not ((isinstance(f, cst.Attribute) and f.attr.value in ("reshape", "view"))):
+        if not (isinstance(f, cst.Attribute) and f.attr.value in ("reshape", "view")):
             continue
         args = [a.value for a in c.node.args if a.keyword is None]
         if c.qualname == "torch.reshape":

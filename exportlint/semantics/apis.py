@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from exportlint.semantics.kinds import (
     CONST,
@@ -144,7 +144,7 @@ def training_target(param: str) -> bool:
     return param == "labels" or param.endswith("_labels")
 
 
-def training_only(fn_name: str, cls_name: "str | None" = None) -> bool:
+def training_only(fn_name: str, cls_name: Optional[str] = None) -> bool:
     """A function (or a method of a class) that only computes a training loss/metric/matching:
     calls from forward into it are not followed onto the export path (the same convention as
     the entry points: a ``*Loss`` class's forward is not an export root)."""

@@ -29,10 +29,7 @@ from exportlint.semantics.kinds import (
 if TYPE_CHECKING:  # pragma: no cover
     from exportlint.semantics.model import SemanticModel
 
-from exportlint.semantics.returns import size_return_positions
 from exportlint.semantics.apis import (  # noqa: F401
-    training_only,
-    training_target,
     ALL_EXPORTERS,
     CHECK_FUNCS,
     CONST_BUILTINS,
@@ -51,6 +48,8 @@ from exportlint.semantics.apis import (  # noqa: F401
     TENSOR_METHODS_MASK,
     TENSOR_METHODS_SHAPE,
     torch_func_kind,
+    training_only,
+    training_target,
 )
 from exportlint.semantics.facts import (  # noqa: F401
     Branch,
@@ -73,6 +72,7 @@ from exportlint.semantics.nodes import (  # noqa: F401
     iter_statements,
     literal_value,
 )
+from exportlint.semantics.returns import size_return_positions
 
 # ---------------------------------------------------------------------------------------
 # per-function analysis

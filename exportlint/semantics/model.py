@@ -57,7 +57,6 @@ from exportlint.semantics.apis import (  # noqa: F401  (re-exported)
     NEVER_DURING_EXPORT,
     NEVER_DURING_EXPORT_NAMES,
     NON_EXPORT_CLASS_SUFFIXES,
-    training_only,
     NON_TENSOR_NAMESPACES,
     NON_TENSOR_TORCH_FUNCS,
     SCALAR_CONVERSIONS,
@@ -70,6 +69,7 @@ from exportlint.semantics.apis import (  # noqa: F401  (re-exported)
     TENSOR_METHODS_SHAPE,
     Sequence_Arg,
     torch_func_kind,
+    training_only,
 )
 from exportlint.semantics.facts import (  # noqa: F401  (re-exported)
     EXPORT_APIS,
