@@ -167,8 +167,10 @@ class ForwardMutatesPythonState(Rule):
                 ctx.report(
                     tgt,
                     f"forward writes Python state (`{w.target}`): export runs forward once, so the write happens "
-                    "at export time only and is not part of the graph (torch.export strict rejects attribute "
-                    "mutation). Return the value instead, or keep state in a registered buffer updated in place.",
+                    "at export time only and is not part of the graph: the exported model keeps the value the "
+                    "state had at export time (no exporter warns for a plain attribute; a buffer created or a "
+                    "submodule re-bound in forward fails export-strict; measured, torch 2.13). Return the value "
+                    "instead, or keep state in a registered buffer updated in place.",
                 )
             for call in fn.calls:
                 # self.cache.append(x), self.items.update(...), GLOBAL_LIST.append(x)
