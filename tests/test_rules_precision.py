@@ -1254,3 +1254,29 @@ def test_exl401_legacy_op_inside_a_check_condition():
     assert not [f for f in lint(src, codes=["EXL401"]) if "onnx-legacy" in f.exporters]
     used = src.replace("return h * 2", "return h * torch.unique_consecutive(eos.sum(1)).sum()")
     assert [f for f in lint(used, codes=["EXL401"]) if "onnx-legacy" in f.exporters]
+
+
+def test_exl207_tensor_annotation_alone_on_a_helper_parameter():
+    # FP class P-ANNOT: transformers/models/rt_detr_v2/modeling_rt_detr_v2.py:73
+    # `multi_scale_deformable_attention_v2(value, value_spatial_shapes: Tensor, ...)` is called with
+    # `spatial_shapes_list` (a list of (h, w) ints from feature-map shapes, unknown to the caller's
+    # analysis): the annotation alone does not make the rows 0-d tensors
+    src = """
+    import torch
+    from torch import Tensor
+
+    def deform_attn(value: Tensor, value_spatial_shapes: Tensor) -> Tensor:
+        outs = []
+        for level, (height, width) in enumerate(value_spatial_shapes):
+            outs.append(value[level].reshape(-1, height, width).mean())  # <-
+        return torch.stack(outs)
+
+    class Attn(torch.nn.Module):
+        def forward(self, value, spatial_shapes_list=None):
+            return deform_attn(value, spatial_shapes_list)
+    """
+    assert not findings(src, "EXL207")
+    # a tensor flowing in keeps firing
+    tensor = src.replace("return deform_attn(value, spatial_shapes_list)",
+                         "return deform_attn(value, torch.as_tensor(spatial_shapes_list))")
+    assert findings(tensor, "EXL207", at=True)

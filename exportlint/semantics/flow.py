@@ -113,6 +113,8 @@ class FunctionFacts:
         self.attr_events: list[tuple[str, str]] = []
         #: per attr_events entry, the `if` arms it sits in: ((id(if), 0 body | 1 orelse), ...)
         self.attr_event_paths: list[tuple] = []
+        #: parameters typed TENSOR by their annotation only: the call sites pass values of unknown kind
+        self.annotated_only: set[str] = set()
         self._arms: list[tuple[int, int]] = []
         #: names handed to torch._check / _check_is_size / constrain_as_*: the author bounded them
         self.checked_names: set[str] = set()
@@ -191,7 +193,8 @@ class FunctionFacts:
                     # the annotation is the author's contract, except that an `int` (or
                     # `list[int]`) annotation never hides a size or a tensor-derived number
                     # flowing in from the call sites
-                    pass
+                    if k == TENSOR and ck in (None, UNKNOWN):
+                        self.annotated_only.add(name)  # a tensor by its annotation alone
                 elif self.why == "cross-file" and container_annotation(p.annotation):
                     # list[Tensor] / Union[Tensor, list[Tensor]]: the caller's value may be a
                     # Python sequence whatever its kind there
