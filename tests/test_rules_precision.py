@@ -1280,3 +1280,35 @@ def test_exl207_tensor_annotation_alone_on_a_helper_parameter():
     tensor = src.replace("return deform_attn(value, spatial_shapes_list)",
                          "return deform_attn(value, torch.as_tensor(spatial_shapes_list))")
     assert findings(tensor, "EXL207", at=True)
+
+
+def test_code_under_labels_is_not_none_is_not_on_the_export_path():
+    # FP class P-TRAIN (through a helper): transformers/models/udop/modeling_udop.py:810
+    # `if decoder_input_ids is None and labels is not None: decoder_input_ids =
+    # self._shift_right(labels)`, whose `assert torch.all(shifted >= 0).item()` runs only when
+    # training targets are passed
+    src = """
+    import torch
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = torch.nn.Linear(4, 4)
+
+        def _shift_right(self, input_ids):
+            shifted = input_ids.new_zeros(input_ids.shape)
+            shifted[..., 1:] = input_ids[..., :-1].clone()
+            assert torch.all(shifted >= 0).item(), "positive ids"  # <-
+            return shifted
+
+        def forward(self, x, decoder_input_ids=None, labels=None):
+            if decoder_input_ids is None and labels is not None:
+                decoder_input_ids = self._shift_right(labels)
+            return self.proj(x)
+    """
+    assert not findings(src, "EXL101")
+    # the same helper on an inference input keeps firing
+    kept = src.replace("decoder_input_ids = self._shift_right(labels)",
+                       "decoder_input_ids = self._shift_right(labels)\n"
+                       "            x = x + self._shift_right(x.long()).float()")
+    assert findings(kept, "EXL101", at=True)

@@ -115,6 +115,8 @@ class FunctionFacts:
         self.attr_event_paths: list[tuple] = []
         #: parameters typed TENSOR by their annotation only: the call sites pass values of unknown kind
         self.annotated_only: set[str] = set()
+        #: parameters absent from an inference export (training targets with a None default)
+        self.absent_params: set[str] = set()
         self._arms: list[tuple[int, int]] = []
         #: names handed to torch._check / _check_is_size / constrain_as_*: the author bounded them
         self.checked_names: set[str] = set()
@@ -210,6 +212,7 @@ class FunctionFacts:
                     and (arg_kinds is None or ck in (None, NONE, UNKNOWN))):
                 # `labels=None`: training targets, absent from an inference export
                 k = NONE
+                self.absent_params.add(name)
             self.env[name] = k
         for p in fn.params.kwonly_params:
             k = annotation_kind(p.annotation, self.imports)
@@ -345,7 +348,7 @@ class FunctionFacts:
             # still give the test's sub-expressions kinds
             self.eval(st.test)
         before = dict(self.env)
-        if sides is None or self._narrow(sides[0], (st.body,)):
+        if (sides is None or self._narrow(sides[0], (st.body,))) and not self._absent_test(st.test):
             self._conds.append(st.test)
             self._arms.append((id(st), 0))
             self._block(body_statements(st.body))
@@ -397,6 +400,17 @@ class FunctionFacts:
             else:
                 merged[name] = join(a, b) if a != b else a
         self.env = merged
+
+    def _absent_test(self, t: cst.BaseExpression) -> bool:
+        """`if labels is not None:` (also and-ed) where `labels` is absent from the export (NONE:
+        training targets): the body never runs on the export path."""
+        if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.And):
+            return self._absent_test(t.left) or self._absent_test(t.right)
+        return (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
+                and isinstance(t.comparisons[0].operator, cst.IsNot)
+                and literal_value(t.comparisons[0].comparator) is None
+                and isinstance(t.left, cst.Name) and t.left.value in self.absent_params
+                and self.env.get(t.left.value) == NONE)
 
     def _merge(self, before: dict[str, str], after: dict[str, str]) -> None:
         for name, k in list(after.items()):
