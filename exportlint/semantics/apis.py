@@ -138,10 +138,12 @@ NON_EXPORT_FUNCTION_WORDS = frozenset({"loss", "losses"})
 
 
 def training_target(param: str) -> bool:
-    """A forward parameter that carries training targets (`labels`, `mask_labels`,
-    `duration_labels`): with a `None` default it is absent from an inference export, so code
-    under `if labels is not None` (the loss, label checks, `_shift_right(labels)`) does not run."""
-    return param == "labels" or param.endswith("_labels")
+    """A forward parameter that carries training targets (`labels`, the convention of
+    transformers' task heads): with a `None` default it is absent from an inference export, so
+    code under `if labels is not None` (the loss, label checks, `_shift_right(labels)`) does not
+    run. Only the bare name: `class_labels` is an inference input of class-conditional models
+    (diffusers' UNet), `mask_labels` the target of a loss already left out (`training_only`)."""
+    return param == "labels"
 
 
 def training_only(fn_name: str, cls_name: Optional[str] = None) -> bool:
