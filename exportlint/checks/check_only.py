@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from exportlint.semantics.nodes import child_nodes
+
 
 def _is_check_call(n: cst.Call) -> bool:
     f = n.func
@@ -44,5 +46,5 @@ def only_checked(fn_node: cst.FunctionDef, name: str) -> bool:
             checked = True
         elif t is cst.Assert or t is cst.Raise:
             checked = True
-        stack.extend((c, checked) for c in n.children)
+        stack.extend((c, checked) for c in child_nodes(n))
     return reads > 0

@@ -14,6 +14,8 @@ from typing import Optional
 
 import libcst as cst
 
+from exportlint.semantics.nodes import child_nodes
+
 _SIZE_METHODS = ("size", "numel", "dim", "ndimension")
 
 
@@ -47,19 +49,37 @@ def _is_shape_tuple(e: cst.BaseExpression) -> bool:
     return False
 
 
+_NESTED = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
 def _walk(node: cst.CSTNode):
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and n is not node:
+        if type(n) in _NESTED and n is not node:
             continue
         yield n
-        stack.extend(reversed(n.children))  # pre-order, in source order
+        stack.extend(reversed(child_nodes(n)))  # pre-order, in source order
+
+
+_CACHE: "dict[tuple[int, int], tuple[cst.FunctionDef, Optional[set[int]]]]" = {}
 
 
 def size_return_positions(fn: cst.FunctionDef, arity: int) -> Optional[set[int]]:
     """The positions (0-based) of `fn`'s returned tuple that are sizes in every `return`; None when
-    some `return` is not a tuple display of `arity` elements (or `fn` yields)."""
+    some `return` is not a tuple display of `arity` elements (or `fn` yields). Cached per node."""
+    key = (id(fn), arity)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is fn:
+        return hit[1]
+    if len(_CACHE) > 4096:
+        _CACHE.clear()
+    got = _size_return_positions(fn, arity)
+    _CACHE[key] = (fn, got)  # the node is kept with its id: an id reused by a new node misses
+    return got
+
+
+def _size_return_positions(fn: cst.FunctionDef, arity: int) -> Optional[set[int]]:
     assigned: dict[str, bool] = {}  # name -> every assignment is a size
     returns: list[cst.Tuple] = []
     for n in _walk(fn):
