@@ -7,10 +7,16 @@ each failure with the source line it was placed on, for checking by eye whether 
 the cause, then the summary and the wall time.
 
 Usage: python bench/confirm_zoo.py [NAME ...] [--exporter E ...] [--exporter-timeout S] [--json OUT] [--direct]
+       [--direct-threads N] [--interleave]
 
 ``--direct`` then calls the same exporters on the same models directly, in one process per
 project (library) as confirm runs once per project, as a user's script would (build each model, export it with the same dynamic shapes; no eager
 reference, no parity check), and prints confirm's cost relative to that: wall and CPU time.
+confirm's CPU counts its workers and this process (its part of the run: project dims, polling).
+The confirm worker runs torch on one intra-op thread (``EXPORTLINT_CONFIRM_THREADS``); the
+direct calls use torch's default, as a user's script would, or ``--direct-threads N``.
+``--interleave`` calls a project's exporters directly right after confirming it (not all
+confirm runs first), so both sides of each project's ratio see about the same machine load.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ from exportlint.confirm.worker import _legacy_dynamic_axes
 sys.path.insert(0, sys.argv[1])
 import zoo_targets
 names, exporters, limit = json.loads(sys.argv[2]), json.loads(sys.argv[3]), float(sys.argv[4])
+if int(sys.argv[5]) > 0:
+    torch.set_num_threads(int(sys.argv[5]))
 out = {"import": time.perf_counter() - t0, "build": {}, "outcomes": {}, "seconds": {}}
 def alarm(*a):
     raise TimeoutError(f"timed out after {limit:.0f} s")
@@ -92,12 +100,17 @@ def child_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def direct(names: list[str], exporters: tuple, limit: float) -> tuple[float, float, dict]:
+def self_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def direct(names: list[str], exporters: tuple, limit: float, threads: int = 0) -> tuple[float, float, dict]:
     """(wall, CPU seconds, data) of the exporters called directly in one process."""
     c0, t0 = child_cpu(), time.perf_counter()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     p = subprocess.run([sys.executable, "-c", _DIRECT, str(ROOT / "bench"), json.dumps(names), json.dumps(list(exporters)),
-                        str(limit)], capture_output=True, text=True, env=env)
+                        str(limit), str(threads)], capture_output=True, text=True, env=env)
     wall, cpu = time.perf_counter() - t0, child_cpu() - c0
     try:
         data = json.loads(p.stdout.strip().splitlines()[-1])
@@ -115,6 +128,10 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=900.0)
     ap.add_argument("--json")
     ap.add_argument("--direct", action="store_true", help="also time the exporters called directly (the baseline)")
+    ap.add_argument("--direct-threads", type=int, default=0,
+                    help="torch intra-op threads of the direct calls (0: torch's default)")
+    ap.add_argument("--interleave", action="store_true",
+                    help="with --direct: each project's direct calls right after its confirm run")
     a = ap.parse_args()
     names = a.names or list(TARGETS)
     exporters = tuple(a.exporter or EXPORTERS)
@@ -122,9 +139,11 @@ def main() -> int:
     for n in names:
         by_lib.setdefault(TARGETS[n], []).append(n)
     results = []
-    c0 = child_cpu()
-    t0 = time.perf_counter()
+    wall = cpu = 0.0
+    early: list = []  # (wall, cpu, data) of direct calls made right after their project (--interleave)
     for lib, ns in by_lib.items():
+        c0 = child_cpu() + self_cpu()
+        t0 = time.perf_counter()
         root = ROOT
         if lib:
             spec = importlib.util.find_spec(lib)
@@ -150,9 +169,15 @@ def main() -> int:
                 if o.status in ("fail", "diverged", "timeout") or o.message:
                     print(f"{'':28s}   {o.message[:220]}")
         print(res.summary_line())
-    wall = time.perf_counter() - t0
-    cpu = child_cpu() - c0
-    print(f"wall {wall:.1f}s for {len(names)} models x {len(exporters)} exporters (CPU {cpu:.1f}s in the workers)")
+        p_wall, p_cpu = time.perf_counter() - t0, child_cpu() + self_cpu() - c0
+        wall, cpu = wall + p_wall, cpu + p_cpu
+        if a.direct and a.interleave:
+            early.append(direct(ns, exporters, a.exporter_timeout, a.direct_threads))
+            print(f"project {lib or 'bench'}: confirm {p_wall:.1f}s wall, CPU {p_cpu:.1f}s; direct {early[-1][0]:.1f}s "
+                  f"wall, CPU {early[-1][1]:.1f}s: {p_wall / max(early[-1][0], 1e-9):.2f}x wall, "
+                  f"{p_cpu / max(early[-1][1], 1e-9):.2f}x CPU")
+    print(f"wall {wall:.1f}s for {len(names)} models x {len(exporters)} exporters (CPU {cpu:.1f}s, workers and this "
+          "process)")
     phases: dict = {}
     for r in results:
         for t in r.targets:
@@ -166,8 +191,8 @@ def main() -> int:
         # one process per project, as confirm runs once per project (one fork server each)
         d_wall = d_cpu = 0.0
         data = {"outcomes": {}, "seconds": {}, "build": {}, "import": 0.0}
-        for ns in by_lib.values():
-            w, c, dd = direct(ns, exporters, a.exporter_timeout)
+        for i, ns in enumerate(by_lib.values()):
+            w, c, dd = early[i] if early else direct(ns, exporters, a.exporter_timeout, a.direct_threads)
             d_wall, d_cpu = d_wall + w, d_cpu + c
             for key in ("outcomes", "seconds", "build"):
                 data[key].update(dd.get(key, {}))
@@ -187,7 +212,8 @@ def main() -> int:
                         print(f"  differs: {n} {e}: confirm {o.status}, direct {outs.get(f'{n}|{e}')}")
         exp_s = sum(data.get("seconds", {}).values())
         print(f"direct: {d_wall:.1f}s wall, CPU {d_cpu:.1f}s (torch import {data.get('import', 0):.1f}s, "
-              f"building models {sum(data.get('build', {}).values()):.1f}s, exporting {exp_s:.1f}s); "
+              f"building models {sum(data.get('build', {}).values()):.1f}s, exporting {exp_s:.1f}s; "
+              f"torch threads {a.direct_threads or 'default'}{'; interleaved' if early else ''}); "
               f"export outcome agrees with confirm on {agree}/{total}")
         print(f"cost ratio (confirm / direct): {wall / max(d_wall, 1e-9):.2f}x wall, {cpu / max(d_cpu, 1e-9):.2f}x CPU")
     if a.json:

@@ -227,13 +227,25 @@ def _safe_str(e: BaseException) -> str:
 
 # --------------------------------------------------------------------------- second passes
 def locate_by_draft_export(model: Any, args: tuple, kwargs: dict, dynamic_shapes: Any, users: UserFiles,
-                           strict: bool = False, message: str = "") -> Optional[Location]:
-    """Rule 3: constraint violations carry no location; draft_export's report has user stacks."""
+                           strict: bool = False, message: str = "",
+                           cache: Optional[dict] = None) -> Optional[Location]:
+    """Rule 3: constraint violations carry no location; draft_export's report has user stacks.
+
+    ``cache``: a dict shared by the callers that draft-export the same (pristine) model, inputs
+    and dims (one target's exporters): the draft program is made once and read per message."""
     import torch
 
-    try:
-        ep = torch.export.draft_export(model, args, kwargs, dynamic_shapes=dynamic_shapes, strict=strict)
-    except Exception:  # noqa: BLE001
+    key = ("draft-export", bool(strict))
+    if cache is not None and key in cache:
+        ep = cache[key]
+    else:
+        try:
+            ep = torch.export.draft_export(model, args, kwargs, dynamic_shapes=dynamic_shapes, strict=strict)
+        except Exception:  # noqa: BLE001
+            ep = None
+        if cache is not None:
+            cache[key] = ep
+    if ep is None:
         return None
     report = getattr(ep, "_report", None)
     if report is None:
@@ -739,14 +751,28 @@ def _makes_inexact_size(node: Any) -> bool:
 
 
 def locate_by_guards(model: Any, args: tuple, kwargs: dict, dynamic_shapes: Any, users: UserFiles,
-                     strict: bool = False, message: str = "") -> Optional[Location]:
+                     strict: bool = False, message: str = "",
+                     cache: Optional[dict] = None) -> Optional[Location]:
     """Rule 3 (guard provenance): re-export recording guards and their user frames; the line
-    that added the first guard a declared dynamic dimension cannot satisfy."""
+    that added the first guard a declared dynamic dimension cannot satisfy.
+
+    ``cache``: as for ``locate_by_draft_export``; it may already hold the guards recorded while
+    the exporter itself ran (``guard_cache_key``), and then nothing is re-exported."""
     import torch
 
-    with GuardRecorder(users) as rec:
-        try:
-            torch.export.export(model, args, kwargs or None, dynamic_shapes=dynamic_shapes, strict=strict)
-        except Exception:  # noqa: BLE001 - the failure we are locating
-            pass
+    key = guard_cache_key(strict)
+    rec = cache.get(key) if cache is not None else None
+    if rec is None:
+        with GuardRecorder(users) as rec:
+            try:
+                torch.export.export(model, args, kwargs or None, dynamic_shapes=dynamic_shapes, strict=strict)
+            except Exception:  # noqa: BLE001 - the failure we are locating
+                pass
+        if cache is not None:
+            cache[key] = rec
     return rec.location(message)
+
+
+def guard_cache_key(strict: bool) -> tuple:
+    """Where ``locate_by_guards`` keeps the guards of a torch.export run (strict or not)."""
+    return ("guards", bool(strict))

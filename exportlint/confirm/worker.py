@@ -29,9 +29,9 @@ import traceback
 import warnings
 from typing import Any, Callable, Optional
 
-from exportlint.confirm.locate import Location, UserFiles, exception_chain, exporter_message, innermost_function, \
-    is_constraint_violation, locate, locate_by_draft_export, locate_by_guards, locate_direct, locate_dispatch_node, \
-    locate_legacy_op
+from exportlint.confirm.locate import GuardRecorder, Location, UserFiles, exception_chain, exporter_message, \
+    guard_cache_key, innermost_function, is_constraint_violation, locate, locate_by_draft_export, locate_by_guards, \
+    locate_direct, locate_dispatch_node, locate_legacy_op
 
 #: static rule codes whose finding sits on a value-dependent branch (choose flipping inputs)
 VALUE_BRANCH_CODES = ("EXL101", "EXL102", "EXL103", "EXL104")
@@ -706,14 +706,16 @@ class _NotComparable(Exception):
 
 
 def export_with(exporter: str, model: Any, spec: dict, opset: Optional[int], workdir: str,
-                verbose: bool = False) -> Exported:
-    """Export ``model``; ``verbose`` (legacy only) writes each node's source into its doc string."""
+                verbose: bool = False, guards: Any = None) -> Exported:
+    """Export ``model``; ``verbose`` (legacy only) writes each node's source into its doc string;
+    ``guards`` (a ``GuardRecorder``, torch.export only) records the export's shape guards."""
     import torch
 
     args, kwargs = clone_inputs(spec["args"], spec["kwargs"])
     if exporter in ("export-strict", "export-nonstrict"):
-        ep = torch.export.export(model, args, kwargs or None, dynamic_shapes=spec.get("dynamic_shapes"),
-                                 strict=exporter == "export-strict")
+        with guards if guards is not None else contextlib.nullcontext():
+            ep = torch.export.export(model, args, kwargs or None, dynamic_shapes=spec.get("dynamic_shapes"),
+                                     strict=exporter == "export-strict")
         problems = _exported_input_problems(ep, spec, "ep")
         mod = ep.module()
         # buffers the program updates in place are state: every run starts from the exported state
@@ -817,6 +819,7 @@ def run_job(job: dict, emit: Emitter) -> None:
     obj, mod = load_target(job, users)
     import torch
 
+    _set_threads(torch)
     torch.manual_seed(0)
     spec = build_spec(obj, mod, users)
     model = spec["model"]
@@ -878,6 +881,23 @@ def run_job(job: dict, emit: Emitter) -> None:
         emit("exporter-start", exporter=exporter)
         res = run_exporter(exporter, pristine, spec, variants, ref, users, job, base_cov, cov_by_variant)
         emit("exporter", exporter=exporter, **res)
+
+
+def _set_threads(torch: Any) -> None:
+    """Run the worker's tensor code on one intra-op thread (EXPORTLINT_CONFIRM_THREADS=N for N),
+    like its onnxruntime sessions: the example inputs are small, and on a machine whose cores
+    are busy (CI, other jobs) torch's OpenMP threads wait on each other at every op (measured:
+    on 2 cores, torchvision resnet18 on a 2x3x64x64 input: 2 threads 8 ms quiet, 17-180 ms and
+    8x the CPU time with the other core busy; 1 thread 12 ms either way)."""
+    try:
+        n = int(os.environ.get("EXPORTLINT_CONFIRM_THREADS", "1"))
+    except ValueError:
+        n = 1
+    if n > 0:
+        try:
+            torch.set_num_threads(n)
+        except Exception:  # noqa: BLE001
+            pass
 
 
 def _user_modules(users: UserFiles) -> set[str]:
@@ -945,11 +965,21 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
     res["timing"] = timing
     model = pristine.fresh()
     out_buf = io.StringIO()
+    cache = _locate_cache(job)
+    guards = None
+    if exporter in ("export-strict", "export-nonstrict") and spec.get("dynamic_shapes"):
+        # the guards this export adds, with their user frames: what locating a specialised
+        # dim needs (``_guard_pass``), recorded now instead of by exporting again
+        guards = GuardRecorder(users)
     with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out_buf):
         warnings.simplefilter("always")
         try:
-            with tempfile.TemporaryDirectory() as wd:
-                ex = export_with(exporter, model, spec, job.get("opset"), wd)
+            try:
+                with tempfile.TemporaryDirectory() as wd:
+                    ex = export_with(exporter, model, spec, job.get("opset"), wd, guards=guards)
+            finally:
+                if guards is not None:
+                    cache[guard_cache_key(exporter == "export-strict")] = guards
             timing["export"] = round(time.time() - t0, 3)
         except BaseException as e:  # noqa: BLE001 - the exporter failed
             if isinstance(e, KeyboardInterrupt):
@@ -963,10 +993,10 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
                     " ".join(str(x) for x in exception_chain(e))):
                 # a specialised dynamic dim names no line: the guard that specialised it does
                 loc = _guard_pass(pristine, spec, users, strict=exporter == "export-strict",
-                                  message=" ".join(str(x) for x in exception_chain(e)))
+                                  message=" ".join(str(x) for x in exception_chain(e)), cache=cache)
             if loc is None:
                 loc = locate(e, exporter, users,
-                             second_pass=lambda: _second_pass(e, exporter, pristine, spec, users))
+                             second_pass=lambda: _second_pass(e, exporter, pristine, spec, users, cache))
             res["location"] = loc.to_dict() if loc else None
             res["tracer_warnings"] = _tracer_warnings(caught, users)
             res["seconds"] = round(time.time() - t0, 3)
@@ -1045,7 +1075,7 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
         if d["variant"] == "dynamic shapes" or (d.get("kind") == "shape" and exporter != "onnx-legacy"
                                                 and spec.get("dynamic_shapes")):
             if "loc" not in guard_loc:  # the guard that specialised the requested dim (once)
-                g = _guard_pass(pristine, spec, users, strict=exporter == "export-strict")
+                g = _guard_pass(pristine, spec, users, strict=exporter == "export-strict", cache=cache)
                 guard_loc["loc"] = g.to_dict() if g else None
             if guard_loc["loc"] is None and "draft" not in guard_loc and d["variant"] == "dynamic shapes":
                 guard_loc["draft"] = True
@@ -1054,7 +1084,7 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
                     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
                         warnings.simplefilter("ignore")
                         g = locate_by_draft_export(pristine.fresh(), a, k, spec.get("dynamic_shapes"), users,
-                                                   message=d.get("message", ""))
+                                                   message=d.get("message", ""), cache=cache)
                 except Exception:  # noqa: BLE001
                     g = None
                 guard_loc["loc"] = g.to_dict() if g else None
@@ -1098,8 +1128,14 @@ def run_exporter(exporter: str, pristine: _Pristine, spec: dict, variants: list,
     return res
 
 
+def _locate_cache(job: dict) -> dict:
+    """What locating learns from re-exporting the pristine model on the example (guards, the
+    draft program), kept for the target's other exporters: the same inputs give the same."""
+    return job.setdefault("_locate_cache", {})
+
+
 def _guard_pass(pristine: _Pristine, spec: dict, users: UserFiles, strict: bool,
-                message: str = "") -> Optional[Location]:
+                message: str = "", cache: Optional[dict] = None) -> Optional[Location]:
     if not spec.get("dynamic_shapes"):
         return None
     a, k = clone_inputs(spec["args"], spec["kwargs"])
@@ -1108,7 +1144,7 @@ def _guard_pass(pristine: _Pristine, spec: dict, users: UserFiles, strict: bool,
         with contextlib.redirect_stdout(io.StringIO()):
             try:
                 return locate_by_guards(pristine.fresh(), a, k, spec.get("dynamic_shapes"), users, strict=strict,
-                                        message=message)
+                                        message=message, cache=cache)
             except Exception:  # noqa: BLE001
                 return None
 
@@ -1149,7 +1185,8 @@ def _rebase_references(model: Any, args, kwargs, variants: list):
     return ref_of(args, kwargs), out
 
 
-def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: dict, users: UserFiles):
+def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: dict, users: UserFiles,
+                 cache: Optional[dict] = None):
     args, kwargs, ds = spec["args"], spec["kwargs"], spec.get("dynamic_shapes")
     text = " ".join(str(e) for e in exception_chain(exc))
     names = [type(e).__name__ for e in exception_chain(exc)]
@@ -1175,7 +1212,7 @@ def _second_pass(exc: BaseException, exporter: str, pristine: _Pristine, spec: d
                     return loc
             if exporter in ("export-strict", "export-nonstrict", "onnx-dynamo"):
                 a, k = clone_inputs(args, kwargs)
-                return locate_by_draft_export(pristine.fresh(), a, k, ds, users, message=text)
+                return locate_by_draft_export(pristine.fresh(), a, k, ds, users, message=text, cache=cache)
     return None
 
 
