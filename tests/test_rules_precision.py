@@ -920,3 +920,395 @@ def test_exl302_helper_returns_cpu_value_its_caller_moves():
             return x + sinusoid(x.shape[1], 8).to(x.device) + pos.sum()
     """
     assert not findings(src, "EXL302")
+
+
+# ---- re-labelled at c0be714 (bench/labels/zoo_sample.md, "Re-labelled at c0be714") ----
+
+
+def test_loss_code_reached_from_forward_is_not_on_the_export_path():
+    # FP class P-LOSS2: eomt / mask2former `forward -> get_loss_dict -> self.criterion(...) ->
+    # matcher -> scipy` (EXL204), laguna / mellum / olmoe `if output_router_logits:
+    # load_balancing_loss_func(...)` with torch.histc (EXL401, onnx-legacy): forward runs them
+    # only to return a training loss; an inference export never does
+    src = """
+    import torch
+    from scipy.optimize import linear_sum_assignment
+
+    class HungarianMatcher(torch.nn.Module):
+        def forward(self, logits, labels):
+            idx = linear_sum_assignment(logits.cpu())
+            return torch.as_tensor(idx[0])
+
+    class SegLoss(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.matcher = HungarianMatcher()
+
+        def forward(self, logits, labels):
+            return self.matcher(logits, labels).float().sum()
+
+    def load_balancing_loss_func(gate_logits, num_experts):
+        return torch.histc(gate_logits.float(), bins=num_experts, min=0, max=num_experts).sum()
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.criterion = SegLoss()
+            self.proj = torch.nn.Linear(4, 4)
+
+        def get_loss_dict(self, logits, labels):
+            return {"loss": self.criterion(logits, labels)}
+
+        def forward(self, x, labels=None, output_router_logits=False):
+            logits = self.proj(x)
+            loss = None
+            if labels is not None:
+                loss = self.get_loss_dict(logits, labels)["loss"]
+            if output_router_logits:
+                loss = load_balancing_loss_func(logits, 4)
+            return logits, loss
+    """
+    assert not findings(src, "EXL204")
+    assert not findings(src, "EXL401")
+    # the same op in the model's own computation keeps firing
+    kept = src.replace("logits = self.proj(x)", "logits = self.proj(x) + torch.histc(x, bins=4).sum()")
+    assert findings(kept, "EXL401")
+
+
+def test_exl102_item_read_only_by_a_check():
+    # FP class P-CHECK: transformers/models/qwen2_audio/modeling_qwen2_audio.py:728
+    # `n_audio_tokens = (ids == tok).sum().item()` read only by `torch_compilable_check(n == m,
+    # f"... {n} ...")`. Measured (torch 2.13): onnx-legacy exports it and matches eager on an input
+    # with another count (the baked number reaches no output)
+    src = """
+    import torch
+
+    def compilable_check(cond, msg):
+        torch._check(cond)
+
+    class Model(torch.nn.Module):
+        def forward(self, ids, feats):
+            n_tokens = (ids == 3).sum().item()  # <-
+            n_feats = feats.shape[0]
+            compilable_check(n_tokens == n_feats, f"tokens {n_tokens}, features {n_feats}")
+            return feats * 2
+    """
+    assert not findings(src, "EXL102")
+    used = src.replace("return feats * 2", "return feats[:n_tokens]")
+    assert findings(used, "EXL102", at=True)
+
+
+def test_exl401_adaptive_max_pool_to_a_parameter_size():
+    # FP class P-POOLSIZE: timm/layers/adaptive_avgmax_pool.py:32,38 (`output_size=1` default,
+    # passed by SelectAdaptivePool2d), timm/layers/non_local_attn.py:127 (`(self.block_size, 1)` on
+    # an input asserted divisible). Measured (torch 2.13, onnx-dynamo): adaptive_max_pool2d to
+    # (4, 4), (4, 1), (1, 4) on 8x8 / 8x7 exports; to (3, 3) on 8x8 it fails
+    src = """
+    import torch
+    import torch.nn.functional as F
+
+    def avgmax(x, output_size=1):
+        return F.adaptive_max_pool2d(x, output_size) + F.adaptive_avg_pool2d(x, output_size)
+
+    class Model(torch.nn.Module):
+        def __init__(self, block_size=4):
+            super().__init__()
+            self.block_size = block_size
+
+        def forward(self, x):
+            return avgmax(x).sum() + F.adaptive_max_pool2d(x, (self.block_size, 1)).sum()
+    """
+    assert not findings(src, "EXL401")
+    assert findings(src.replace("(self.block_size, 1)", "(3, 3)"), "EXL401")
+
+
+def test_exl203_helper_sets_state_before_forward_reads_it():
+    # FP class P-WBR2: swin / donut `set_shift_and_window_size` (called first in forward, sets
+    # self.shift_size, then read), seamless_m4t `set_modality("speech")` then `if
+    # self.current_modality == "speech"`. Measured (torch 2.13): all four exporters pass and match
+    # eager on another input
+    src = """
+    import torch
+
+    class Layer(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.shift_size = 2
+            self.mode = "text"
+            self.lin = torch.nn.Linear(8, 8)
+
+        def set_shift(self, res):
+            if min(res) <= 4:
+                self.shift_size = 0  # <-
+            self.mode = "speech"
+
+        def forward(self, x):
+            self.set_shift((x.shape[1], x.shape[2]))
+            if self.shift_size > 0:
+                x = torch.roll(x, shifts=(-self.shift_size, -self.shift_size), dims=(1, 2))
+            if self.mode == "speech":
+                x = x + 1
+            return self.lin(x)
+    """
+    assert not findings(src, "EXL203")
+    # read before the helper writes it: a value carried from the previous call, still reported
+    carried = src.replace("        def forward(self, x):\n            self.set_shift((x.shape[1], x.shape[2]))\n",
+                          "        def forward(self, x):\n            x = x * self.shift_size\n"
+                          "            self.set_shift((x.shape[1], x.shape[2]))\n")
+    assert findings(carried, "EXL203", at=True)
+
+
+def test_exl203_table_grown_on_demand_through_a_helper():
+    # FP class P-GROW: fsmt SinusoidalPositionalEmbedding.make_weight, musicgen(_melody) /
+    # seamless_m4t make_weights: `if max_pos > self.weights.size(0): self.make_weights(max_pos)`.
+    # Measured (torch 2.13): at a length the table covers all four exporters pass and match
+    src = """
+    import torch
+    from torch import nn
+
+    class Pos(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.make_weights(16)
+
+        def make_weights(self, n):
+            w = torch.zeros(n, 8)
+            if hasattr(self, "weights"):
+                w = w.to(self.weights.device)
+            self.weights = nn.Buffer(w, persistent=False)
+
+        def forward(self, x):
+            if not torch.compiler.is_compiling() and x.shape[1] > self.weights.size(0):
+                self.make_weights(x.shape[1])
+            return x + self.weights[: x.shape[1]]
+    """
+    assert not findings(src, "EXL203")
+
+
+def test_exl101_size_returned_in_a_tuple_by_a_submodule():
+    # FP class P-TUPLE: transformers/models/timesformer/modeling_timesformer.py:131
+    # `embeddings, num_frames, patch_width = self.patch_embeddings(pixel_values)`, the submodule's
+    # forward returning `(embeddings, num_frames, patch_width)` with num_frames from
+    # `pixel_values.shape`: a size, so `num_frames != self.time_embeddings.size(1)` is a shape test
+    # (EXL111 at most), not a data-dependent branch
+    src = """
+    import torch
+
+    class PatchEmbed(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = torch.nn.Conv2d(3, 8, 4, 4)
+
+        def forward(self, pixel_values):
+            batch_size, num_frames, num_channels, height, width = pixel_values.shape
+            x = self.proj(pixel_values.reshape(batch_size * num_frames, num_channels, height, width))
+            patch_width = x.size(-1)
+            return x.flatten(2).transpose(1, 2), num_frames, patch_width
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.patch_embeddings = PatchEmbed()
+            self.time_embeddings = torch.nn.Parameter(torch.zeros(1, 8, 8))
+
+        def forward(self, pixel_values):
+            embeddings, num_frames, patch_width = self.patch_embeddings(pixel_values)
+            if num_frames != self.time_embeddings.size(1):  # <-
+                embeddings = embeddings * 2
+            return embeddings
+    """
+    assert not findings(src, "EXL101")
+    # a tensor in that position keeps firing
+    data = src.replace("return x.flatten(2).transpose(1, 2), num_frames, patch_width",
+                       "return x.flatten(2).transpose(1, 2), x.sum(), patch_width")
+    assert findings(data, "EXL101", at=True)
+
+
+def test_exl203_state_written_by_a_helper_in_one_arm_read_in_another_stays_reported():
+    # TP kept (glm_image get_rope_index): the prefill arm calls a helper that stores
+    # `self._prefill_len`; the decode arm (`elif`) reads it: a value from an earlier call
+    src = """
+    import torch
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self._prefill_len = None
+
+        def get_rope_index(self, ids):
+            self._prefill_len = ids.shape[1]  # <-
+            return torch.arange(ids.shape[1])
+
+        def forward(self, ids, past_len: int = 0):
+            if past_len == 0:
+                pos = self.get_rope_index(ids)
+            else:
+                pos = torch.arange(ids.shape[1]) + past_len - self._prefill_len
+            return ids + pos
+    """
+    assert findings(src, "EXL203", at=True)
+
+
+def test_exl201_numpy_on_static_sizes_in_arithmetic_is_not_an_error():
+    # FP class P-NPSIZE: groupvit resize_attention_map `int(np.round(height / scale))` into reshape,
+    # perceiver `torch.reshape(x, [-1, np.prod(f.shape[1:])])` / `[b, np.prod(dims), -1]`.
+    # Measured (torch 2.13, static shapes): strict and non-strict export and match; with a
+    # dynamic H non-strict fails ('loop of ufunc does not support argument 0 of type SymFloat'),
+    # strict too ('Constraints violated (H)'). In a branch (`if np.prod(f.shape) % n != 0`:
+    # 'Data-dependent branching') or unconverted in `reshape(x.shape[0], np.prod(...))`
+    # ('Pending unbacked symbols') strict fails at static shapes: still errors
+    src = """
+    import numpy as np
+    import torch
+
+    class Model(torch.nn.Module):
+        def forward(self, att, pix):
+            height, width = pix.shape[2:]
+            scale = (height * width // att.shape[2]) ** 0.5
+            fh = int(np.round(height / scale))  # <-
+            flat = torch.reshape(att, [-1, np.prod(att.shape[1:])])
+            return att.reshape(att.shape[0], att.shape[1], fh, att.shape[2] // fh) + flat.sum()
+    """
+    got = lint(src, codes=["EXL201"])
+    assert got and all(f.severity.value == "warning" for f in got)
+    assert all(f.exporters == ("export-nonstrict", "onnx-legacy") for f in got)
+    # exports with static shapes declared: nothing to say
+    static = src + """
+    m = Model()
+    torch.export.export(m, (torch.randn(1, 2, 16), torch.randn(1, 3, 32, 32)))
+    """
+    assert not lint(static, codes=["EXL201"])
+    branch = src.replace("fh = int(np.round(height / scale))  # <-",
+                         "fh = int(np.round(height / scale))  # <-\n            if fh > 3:\n                fh = 3")
+    errs = [f for f in lint(branch, codes=["EXL201"]) if f.severity.value == "error"]
+    assert [f.line for f in errs] == [_line(branch)]
+
+
+def test_exl101_label_check_only_when_labels_are_passed():
+    # FP class P-TRAIN: wav2vec2 / hubert / wavlm / sew / unispeech CTC heads
+    # (transformers/models/wav2vec2/modeling_wav2vec2.py:1610): `if labels is not None and
+    # labels.max() >= vocab_size: raise`. `labels=None` carries training targets: an inference
+    # export never passes them, so the data-dependent test never runs
+    src = """
+    import torch
+
+    class CTC(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = torch.nn.Linear(4, 8)
+
+        def forward(self, input_values, labels: torch.Tensor | None = None):
+            if labels is not None and labels.max() >= 8:  # <-
+                raise ValueError("label values must be < vocab_size")
+            return self.head(input_values)
+    """
+    assert not lint(src, codes=["EXL101"])
+    # a required `labels` input (no None default) is data the export is given: still reported
+    required = src.replace("labels: torch.Tensor | None = None", "labels: torch.Tensor")
+    assert [f.line for f in lint(required, codes=["EXL101"])] == [_line(required)]
+
+
+def test_exl203_global_filled_once():
+    # FP class P-ONCE: transformers/models/sam3_video/modeling_sam3_video.py:54-64
+    # `_load_cv_utils_kernel_once`: `global k; if k is not None: return; k = ...`. Measured
+    # (torch 2.13): all four exporters pass and match eager on another input
+    src = """
+    import torch
+
+    _kernel = None
+
+    def _load_once():
+        global _kernel
+        if _kernel is not None:
+            return
+        _kernel = False  # <-
+
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            _load_once()
+            return x * 3 if _kernel else x * 2
+    """
+    assert not findings(src, "EXL203")
+    # a global counter bumped on every call stays reported
+    counter = src.replace("        if _kernel is not None:\n            return\n", "")
+    assert findings(counter, "EXL203", at=True)
+
+
+def test_exl401_legacy_op_inside_a_check_condition():
+    # FP class P-CHECKOP: transformers/models/mvp/modeling_mvp.py:1290
+    # `torch_compilable_check(torch.unique_consecutive(eos_mask.sum(1)).numel() == 1, "...")`.
+    # Measured (torch 2.13, transformers' torch_compilable_check): onnx-legacy exports, the
+    # ONNX graph keeps no node of the check
+    src = """
+    import torch
+
+    def compilable_check(cond, msg):
+        torch._check(cond)
+
+    class Model(torch.nn.Module):
+        def forward(self, ids, h):
+            eos = ids.eq(2)
+            compilable_check(torch.unique_consecutive(eos.sum(1)).numel() == 1, "same number of eos")  # <-
+            return h * 2
+    """
+    assert not [f for f in lint(src, codes=["EXL401"]) if "onnx-legacy" in f.exporters]
+    used = src.replace("return h * 2", "return h * torch.unique_consecutive(eos.sum(1)).sum()")
+    assert [f for f in lint(used, codes=["EXL401"]) if "onnx-legacy" in f.exporters]
+
+
+def test_exl207_tensor_annotation_alone_on_a_helper_parameter():
+    # FP class P-ANNOT: transformers/models/rt_detr_v2/modeling_rt_detr_v2.py:73
+    # `multi_scale_deformable_attention_v2(value, value_spatial_shapes: Tensor, ...)` is called with
+    # `spatial_shapes_list` (a list of (h, w) ints from feature-map shapes, unknown to the caller's
+    # analysis): the annotation alone does not make the rows 0-d tensors
+    src = """
+    import torch
+    from torch import Tensor
+
+    def deform_attn(value: Tensor, value_spatial_shapes: Tensor) -> Tensor:
+        outs = []
+        for level, (height, width) in enumerate(value_spatial_shapes):
+            outs.append(value[level].reshape(-1, height, width).mean())  # <-
+        return torch.stack(outs)
+
+    class Attn(torch.nn.Module):
+        def forward(self, value, spatial_shapes_list=None):
+            return deform_attn(value, spatial_shapes_list)
+    """
+    assert not findings(src, "EXL207")
+    # a tensor flowing in keeps firing
+    tensor = src.replace("return deform_attn(value, spatial_shapes_list)",
+                         "return deform_attn(value, torch.as_tensor(spatial_shapes_list))")
+    assert findings(tensor, "EXL207", at=True)
+
+
+def test_code_under_labels_is_not_none_is_not_on_the_export_path():
+    # FP class P-TRAIN (through a helper): transformers/models/udop/modeling_udop.py:810
+    # `if decoder_input_ids is None and labels is not None: decoder_input_ids =
+    # self._shift_right(labels)`, whose `assert torch.all(shifted >= 0).item()` runs only when
+    # training targets are passed
+    src = """
+    import torch
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = torch.nn.Linear(4, 4)
+
+        def _shift_right(self, input_ids):
+            shifted = input_ids.new_zeros(input_ids.shape)
+            shifted[..., 1:] = input_ids[..., :-1].clone()
+            assert torch.all(shifted >= 0).item(), "positive ids"  # <-
+            return shifted
+
+        def forward(self, x, decoder_input_ids=None, labels=None):
+            if decoder_input_ids is None and labels is not None:
+                decoder_input_ids = self._shift_right(labels)
+            return self.proj(x)
+    """
+    assert not findings(src, "EXL101")
+    # the same helper on an inference input keeps firing
+    kept = src.replace("decoder_input_ids = self._shift_right(labels)",
+                       "decoder_input_ids = self._shift_right(labels)\n"
+                       "            x = x + self._shift_right(x.long()).float()")
+    assert findings(kept, "EXL101", at=True)

@@ -7,6 +7,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
+from exportlint.checks.check_only import only_checked
 from exportlint.checks.common import call_exporters, declared_dims, declares_dynamic, dynamic_dims, snippet
 from exportlint.findings import Severity
 from exportlint.fixes.rewrites import branch_rewrite, item_rewrite
@@ -174,6 +175,8 @@ class TensorToPython(Rule):
                 if call.receiver_kind in TENSORISH and call.method in ("item", "tolist"):
                     what = f"`.{call.method}()`"
                     exporters = ("onnx-legacy",)  # measured: torch.export and onnx-dynamo keep it symbolic
+                    if name is not None and only_checked(fn.node, name):
+                        continue  # read only by a check / assert / raise: the baked value reaches no output
                 elif (
                     call.method is None
                     and call.qualname in ("int", "float", "bool", "complex")

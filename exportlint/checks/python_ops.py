@@ -9,6 +9,7 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import declares_dynamic, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
+from exportlint.semantics.model import iter_nodes, literal_value, names_in
 
 _PY_NUMERIC = ("numpy.", "math.", "random.", "statistics.", "cmath.")
 _FOREIGN = ("scipy.", "cv2.", "PIL.", "sklearn.", "skimage.", "pandas.", "numba.", "imageio.", "open3d.", "shapely.")
@@ -38,6 +39,25 @@ class PythonNumericLib(Rule):
                     if mode is _UNSET:
                         mode = declares_dynamic(ctx)
                     dyn = mode is not False
+                    if not numpy_size_fails_static(fn, call.node):
+                        # measured (torch 2.13, static shapes): strict and non-strict export and match
+                        # for numpy over sizes used in arithmetic or as a size (`int(np.round(h / s))`
+                        # in reshape, `torch.reshape(x, [b, np.prod(dims), -1])`); with a dynamic
+                        # dimension non-strict fails ('loop of ufunc does not support argument 0 of
+                        # type SymFloat') and the legacy tracer bakes the number: a hazard of
+                        # dynamic shapes, reported as EXL111 is (a warning when unknown)
+                        if mode is False:
+                            continue
+                        ctx.report(
+                            call.node,
+                            f"`{q}` on tensor sizes (`{snippet(ctx, call.node)}`): with a dynamic dimension "
+                            "torch.export non-strict fails ('loop of ufunc does not support argument 0 of type "
+                            "SymInt/SymFloat') and the legacy tracer bakes the number (static shapes export). "
+                            "Use Python arithmetic (`math.prod(x.shape[1:])`, `round(h / s)`) or `x.flatten(1)`.",
+                            exporters=("export-nonstrict", "onnx-legacy"),
+                            severity=None if mode else Severity.WARNING,
+                        )
+                        continue
                     ctx.report(
                         call.node,
                         f"`{q}` on tensor sizes (`{snippet(ctx, call.node)}`): torch.export strict fails on numpy "
@@ -128,18 +148,15 @@ class ForwardMutatesPythonState(Rule):
     def check(self, ctx):
         # state matters when export-path code reads it before writing it (a value carried from
         # one call to the next); bookkeeping that forward never reads back is baked harmlessly
-        carried: set[str] = set()
-        for fn in ctx.model.functions:
-            first: dict[str, str] = {}
-            for attr, ev in fn.attr_events:
-                first.setdefault(attr, ev)
-            carried.update(a for a, ev in first.items() if ev == "read")
+        carried = _carried_attrs(ctx.model.functions)
         for fn in ctx.model.functions:
             for w in fn.state_writes:
                 if w.target.startswith("self.") and w.target[5:] not in carried:
                     continue
                 if w.cached:
                     continue  # `if self._cache is None: self._cache = ...`: filled once, exports (measured)
+                if w.target.startswith("self.") and _helper_cache_fill(ctx.model.functions, fn, w.target[5:]):
+                    continue  # `if n > self.table.size(0): self._grow(n)`: the helper refills a cache
                 if w.target.startswith("self.") and _is_buffer(fn, w.target[5:].split("[", 1)[0]):
                     continue  # a registered buffer: torch.export records the update (measured)
                 node = w.node
@@ -150,8 +167,10 @@ class ForwardMutatesPythonState(Rule):
                 ctx.report(
                     tgt,
                     f"forward writes Python state (`{w.target}`): export runs forward once, so the write happens "
-                    "at export time only and is not part of the graph (torch.export strict rejects attribute "
-                    "mutation). Return the value instead, or keep state in a registered buffer updated in place.",
+                    "at export time only and is not part of the graph: the exported model keeps the value the "
+                    "state had at export time (no exporter warns for a plain attribute; a buffer created or a "
+                    "submodule re-bound in forward fails export-strict; measured, torch 2.13). Return the value "
+                    "instead, or keep state in a registered buffer updated in place.",
                 )
             for call in fn.calls:
                 # self.cache.append(x), self.items.update(...), GLOBAL_LIST.append(x)
@@ -176,6 +195,112 @@ class ForwardMutatesPythonState(Rule):
                             "once at export time and is not in the graph. Keep per-call values local and return them.",
                         )
         return ()
+
+
+def numpy_size_fails_static(fn, node: cst.Call) -> bool:
+    """Whether numpy over sizes fails strict torch.export even with static shapes (measured,
+    torch 2.13): its value reaches a branch test (`if np.prod(f.shape) % n != 0:`, also through
+    `int(...)`: 'Data-dependent branching' / 'Could not guard on data-dependent expression'), or
+    it is passed unconverted as an explicit size of `reshape`/`view` with no `-1`
+    (`x.reshape(x.shape[0], np.prod(x.shape[1:]))`: 'Pending unbacked symbols'). Used in
+    arithmetic, through `int()`, or as a size next to a `-1`, it exports."""
+    direct: set[str] = set()
+    names: set[str] = set()
+    for st in iter_nodes(fn.node.body):
+        if isinstance(st, cst.Assign) and len(st.targets) == 1 and isinstance(st.targets[0].target, cst.Name):
+            if st.value is node:
+                direct.add(st.targets[0].target.value)
+            elif any(n is node for n in iter_nodes(st.value)):
+                names.add(st.targets[0].target.value)
+    names |= direct
+    for br in fn.branches:
+        if any(n is node for n in iter_nodes(br.node)) or (names and names_in(br.node) & names):
+            return True
+    for c in fn.calls:
+        f = c.node.func
+        if not (isinstance(f, cst.Attribute) and f.attr.value in ("reshape", "view")):
+            continue
+        args = [a.value for a in c.node.args if a.keyword is None]
+        if c.qualname == "torch.reshape":
+            args = args[1:]
+        if len(args) == 1 and isinstance(args[0], (cst.List, cst.Tuple)):
+            args = [e.value for e in args[0].elements]
+        if any(literal_value(a) == -1 for a in args):
+            continue
+        if any(a is node or (isinstance(a, cst.Name) and a.value in direct) for a in args):
+            return True
+    return False
+
+
+def _self_callee(fns_by_node: dict, fn, method: str):
+    if fn.cls is None:
+        return None
+    r = fn.cls.find_method(method)
+    return fns_by_node.get(id(r[1])) if r is not None else None
+
+
+def _carried_attrs(functions) -> set[str]:
+    """Attributes some export entry reads before it writes them, with the reads and writes of the
+    methods it calls on `self` taken in call order (`self.set_mode("text")` then `if self.mode ==`:
+    written before read, not carried). Functions no entry of their class expands are read alone."""
+    by_node = {id(f.node): f for f in functions}
+    # helpers: methods some other function of the file calls on `self` (read in their caller's order)
+    expanded: set[int] = set()
+    for f in functions:
+        for attr, ev in f.attr_events:
+            if ev == "call":
+                g = _self_callee(by_node, f, attr)
+                if g is not None and g is not f:
+                    expanded.add(id(g.node))
+
+    def events(f, seen: frozenset, prefix: tuple):
+        paths = f.attr_event_paths if len(f.attr_event_paths) == len(f.attr_events) else [()] * len(f.attr_events)
+        for (attr, ev), path in zip(f.attr_events, paths):
+            if ev == "call":
+                g = _self_callee(by_node, f, attr)
+                if g is not None and id(g.node) not in seen:
+                    yield from events(g, seen | {id(g.node)}, prefix + path)
+                continue
+            yield attr, ev, prefix + path
+
+    def first_reads(f) -> set[str]:
+        # a read is carried unless an earlier write can have run in the same call: a write in
+        # another arm of an `if` the read sits in (`if fresh: self.x = ...` / `elif ...: use
+        # self.x`) cannot, it was made by an earlier call
+        writes: dict[str, list[dict]] = {}
+        out: set[str] = set()
+        for attr, ev, path in events(f, frozenset({id(f.node)}), ()):
+            if ev == "read":
+                arms = dict(path)
+                if not any(all(arms.get(i, a) == a for i, a in w.items()) for w in writes.get(attr, ())):
+                    out.add(attr)
+            else:
+                writes.setdefault(attr, []).append(dict(path))
+        return out
+
+    carried: set[str] = set()
+    for f in functions:
+        if id(f.node) not in expanded:
+            carried |= first_reads(f)
+    return carried
+
+
+def _helper_cache_fill(functions, fn, attr: str) -> bool:
+    """`fn` (a method) writes self.<attr>, and every export-path call of it on `self` sits under a
+    test that refills a cache of that attribute (`if self.<attr> is None`, `if n > self.<attr>.size(0)`)."""
+    if fn.cls is None:
+        return False
+    name = fn.node.name.value
+    sites = []
+    for g in functions:
+        if g.cls is None:
+            continue
+        for c in g.calls:
+            if c.receiver_kind == "self" and c.method == name:
+                r = g.cls.find_method(name)
+                if r is not None and r[1] is fn.node:
+                    sites.append((g, c))
+    return bool(sites) and all(g._under_unset_test(attr, c.conds) for g, c in sites)
 
 
 def _is_buffer(fn, attr: str) -> bool:

@@ -62,6 +62,11 @@ class TensorRowsAsSizes(Rule):
                     continue
                 if _annotated_sequence(fn.node, src.value):
                     continue  # `shapes: list[tuple]`: the author passes Python ints (what export needs)
+                if src.value in fn.annotated_only:
+                    # `value_spatial_shapes: Tensor` in a helper whose callers pass a value of unknown
+                    # kind (rt_detr_v2: `spatial_shapes_list`, a list of (h, w) ints): the annotation
+                    # alone does not show the rows are 0-d tensors
+                    continue
                 rows = _names(target)
                 if not rows:
                     continue

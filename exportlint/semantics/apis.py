@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from exportlint.semantics.kinds import (
     CONST,
@@ -131,6 +131,28 @@ CHECK_FUNCS = frozenset({"torch._check", "torch._check_is_size", "torch._constra
                          "torch._constrain_as_value", "torch._check_with", "torch.export.constrain_as_size"})
 #: classes of these names compute losses/metrics/matching: training code, never exported
 NON_EXPORT_CLASS_SUFFIXES = ("Loss", "Criterion", "Matcher", "Metric", "Metrics")
+#: word of a function name (split at `_`) that marks a loss computation: `load_balancing_loss_func`,
+#: `get_loss_dict`, `dice_loss`. Forward calls these only to return a training loss (under
+#: `if labels is not None` / `if output_router_logits`), never in an inference export
+NON_EXPORT_FUNCTION_WORDS = frozenset({"loss", "losses"})
+
+
+def training_target(param: str) -> bool:
+    """A forward parameter that carries training targets (`labels`, the convention of
+    transformers' task heads): with a `None` default it is absent from an inference export, so
+    code under `if labels is not None` (the loss, label checks, `_shift_right(labels)`) does not
+    run. Only the bare name: `class_labels` is an inference input of class-conditional models
+    (diffusers' UNet), `mask_labels` the target of a loss already left out (`training_only`)."""
+    return param == "labels"
+
+
+def training_only(fn_name: str, cls_name: Optional[str] = None) -> bool:
+    """A function (or a method of a class) that only computes a training loss/metric/matching:
+    calls from forward into it are not followed onto the export path (the same convention as
+    the entry points: a ``*Loss`` class's forward is not an export root)."""
+    if cls_name is not None and cls_name.endswith(NON_EXPORT_CLASS_SUFFIXES):
+        return True
+    return any(w in NON_EXPORT_FUNCTION_WORDS for w in fn_name.lower().split("_"))
 
 TENSOR_METHODS_DATA = frozenset({"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "equal", "allclose", "__index__"})
 TENSOR_METHODS_SHAPE = frozenset({"size", "numel", "nelement", "stride", "storage_offset"})

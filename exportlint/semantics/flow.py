@@ -48,6 +48,8 @@ from exportlint.semantics.apis import (  # noqa: F401
     TENSOR_METHODS_MASK,
     TENSOR_METHODS_SHAPE,
     torch_func_kind,
+    training_only,
+    training_target,
 )
 from exportlint.semantics.facts import (  # noqa: F401
     Branch,
@@ -70,6 +72,7 @@ from exportlint.semantics.nodes import (  # noqa: F401
     iter_statements,
     literal_value,
 )
+from exportlint.semantics.returns import size_return_positions
 
 # ---------------------------------------------------------------------------------------
 # per-function analysis
@@ -108,6 +111,13 @@ class FunctionFacts:
         self.self_attr_reads: set[str] = set()
         #: order of self.<attr> events: (attr, "read" | "write" | "mutate")
         self.attr_events: list[tuple[str, str]] = []
+        #: per attr_events entry, the `if` arms it sits in: ((id(if), 0 body | 1 orelse), ...)
+        self.attr_event_paths: list[tuple] = []
+        #: parameters typed TENSOR by their annotation only: the call sites pass values of unknown kind
+        self.annotated_only: set[str] = set()
+        #: parameters absent from an inference export (training targets with a None default)
+        self.absent_params: set[str] = set()
+        self._arms: list[tuple[int, int]] = []
         #: names handed to torch._check / _check_is_size / constrain_as_*: the author bounded them
         self.checked_names: set[str] = set()
         #: id(value expression) -> the name it was assigned to
@@ -124,6 +134,7 @@ class FunctionFacts:
         self.callee_only: list[tuple[int, Optional[frozenset]]] = []
         #: self.<attr> tested by an earlier `if ...: return` (a cache hit) in this function
         self._cache_hit_attrs: set[str] = set()
+        self._cache_hit_globals: set[str] = set()
         #: the function whose source text contains this one (itself, or the caller for nested defs)
         if id(node) in model.function_indent or caller is None:
             self.anchor = (node, model.function_indent.get(id(node)))
@@ -172,6 +183,7 @@ class FunctionFacts:
         for i, p in enumerate(params[start:]):
             name = p.name.value
             k = annotation_kind(p.annotation, self.imports)
+            ck = None
             if autograd_ctx and i == 0:
                 self.env[name] = UNKNOWN  # ctx
                 continue
@@ -183,7 +195,8 @@ class FunctionFacts:
                     # the annotation is the author's contract, except that an `int` (or
                     # `list[int]`) annotation never hides a size or a tensor-derived number
                     # flowing in from the call sites
-                    pass
+                    if k == TENSOR and ck in (None, UNKNOWN):
+                        self.annotated_only.add(name)  # a tensor by its annotation alone
                 elif self.why == "cross-file" and container_annotation(p.annotation):
                     # list[Tensor] / Union[Tensor, list[Tensor]]: the caller's value may be a
                     # Python sequence whatever its kind there
@@ -195,6 +208,11 @@ class FunctionFacts:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
                 else:
                     k = self._default_kind(p.default)
+            if (training_target(name) and p.default is not None and literal_value(p.default) is None
+                    and (arg_kinds is None or ck in (None, NONE, UNKNOWN))):
+                # `labels=None`: training targets, absent from an inference export
+                k = NONE
+                self.absent_params.add(name)
             self.env[name] = k
         for p in fn.params.kwonly_params:
             k = annotation_kind(p.annotation, self.imports)
@@ -330,9 +348,11 @@ class FunctionFacts:
             # still give the test's sub-expressions kinds
             self.eval(st.test)
         before = dict(self.env)
-        if sides is None or self._narrow(sides[0], (st.body,)):
+        if (sides is None or self._narrow(sides[0], (st.body,))) and not self._absent_test(st.test):
             self._conds.append(st.test)
+            self._arms.append((id(st), 0))
             self._block(body_statements(st.body))
+            self._arms.pop()
             self._conds.pop()
         self._only = outer
         if st.orelse is None and self.self_name is not None:
@@ -348,14 +368,27 @@ class FunctionFacts:
                 # value carried from an earlier call: state, still reported)
                 if self._is_self_attr(rv) and rv.attr.value in tested:
                     self._cache_hit_attrs.update(tested)
+        if st.orelse is None and self._globals:
+            body = list(body_statements(st.body))
+            last = body[-1] if body else None
+            if (isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Return)
+                    and isinstance(st.test, cst.Comparison) and len(st.test.comparisons) == 1
+                    and isinstance(st.test.comparisons[0].operator, cst.IsNot)
+                    and literal_value(st.test.comparisons[0].comparator) is None
+                    and isinstance(st.test.left, cst.Name) and st.test.left.value in self._globals):
+                # `if _kernel is not None: return`: a global filled once (load-once flag/cache);
+                # the writes after it run only while it is unset
+                self._cache_hit_globals.add(st.test.left.value)
         after_body = self.env
         self.env = dict(before)
         orelse = st.orelse
         if orelse is not None and (sides is None or self._narrow(sides[1], (orelse,))):
+            self._arms.append((id(st), 1))
             if isinstance(orelse, cst.If):
                 self._if(orelse, "elif")
             else:
                 self._block(body_statements(orelse.body))
+            self._arms.pop()
         self._only = outer
         # merge
         merged = {}
@@ -367,6 +400,17 @@ class FunctionFacts:
             else:
                 merged[name] = join(a, b) if a != b else a
         self.env = merged
+
+    def _absent_test(self, t: cst.BaseExpression) -> bool:
+        """`if labels is not None:` (also and-ed) where `labels` is absent from the export (NONE:
+        training targets): the body never runs on the export path."""
+        if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.And):
+            return self._absent_test(t.left) or self._absent_test(t.right)
+        return (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
+                and isinstance(t.comparisons[0].operator, cst.IsNot)
+                and literal_value(t.comparisons[0].comparator) is None
+                and isinstance(t.left, cst.Name) and t.left.value in self.absent_params
+                and self.env.get(t.left.value) == NONE)
 
     def _merge(self, before: dict[str, str], after: dict[str, str]) -> None:
         for name, k in list(after.items()):
@@ -390,6 +434,9 @@ class FunctionFacts:
                         self.assigned_to[id(ve.value)] = te.value.value
             for tgt in s.targets:
                 self._assign_target(tgt.target, k, s, "assign", s.value)
+            if (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
+                    and isinstance(s.value, cst.Call) and k in TENSORISH):
+                self._unpack_returned_sizes(s.targets[0].target, s.value)
         elif t is cst.AnnAssign:
             if s.value is not None:
                 k = self.eval(s.value)
@@ -423,13 +470,44 @@ class FunctionFacts:
                 self.imports = self.model.imports.copy()
             self.imports.add(s)
 
+    def _unpack_returned_sizes(self, tgt: cst.BaseExpression, call: cst.Call) -> None:
+        """`out, n_frames, width = self.embed(x)`: the callee of this file returns a tuple whose
+        elements at some positions are sizes (read from its source): those targets are sizes,
+        not tensors."""
+        fn = self._local_callee(call)
+        if fn is None:
+            return
+        elts = list(tgt.elements)
+        pos = size_return_positions(fn, len(elts))
+        for i in pos or ():
+            e = elts[i].value
+            if isinstance(e, cst.Name):
+                self.env[e.value] = SHAPE
+                self.kinds[id(e)] = SHAPE
+
+    def _local_callee(self, call: cst.Call) -> Optional[cst.FunctionDef]:
+        f = call.func
+        if isinstance(f, cst.Name):
+            return self.model.module_functions.get(f.value)
+        if not (self._is_self_attr(f) and self.cls is not None):
+            return None
+        name = f.attr.value
+        fact = self.cls.find_attr(name)
+        if fact is not None and fact.what == "submodule":
+            sub = self.model.submodule_class(fact)
+            r = sub.find_method("forward") if sub is not None else None
+        else:
+            r = self.cls.find_method(name)
+        return r[1] if r is not None else None
+
     def _assign_target(self, tgt: cst.BaseExpression, k: str, stmt: cst.CSTNode, how: str,
                        value: Optional[cst.BaseExpression]) -> None:
         self.kinds.setdefault(id(tgt), UNKNOWN)  # every node of the function gets an entry (positions)
         if isinstance(tgt, cst.Name):
             name = tgt.value
             if name in self._globals:
-                self.state_writes.append(StateWrite(stmt, f"global {name}", "global"))
+                self.state_writes.append(StateWrite(stmt, f"global {name}", "global",
+                                                    cached=name in self._cache_hit_globals))
             self.env[name] = k
             self.kinds[id(tgt)] = k
         elif isinstance(tgt, (cst.Tuple, cst.List)):
@@ -454,6 +532,7 @@ class FunctionFacts:
                 self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
                                                     cached=self._under_unset_test(tgt.attr.value)))
                 self.attr_events.append((tgt.attr.value, "write"))
+                self.attr_event_paths.append(tuple(self._arms))
             elif isinstance(base, cst.Name) and base.value in self._globals:
                 self.state_writes.append(StateWrite(stmt, f"global {base.value}", how))
             else:
@@ -482,10 +561,12 @@ class FunctionFacts:
             return fact is not None and fact.what == "submodule"
         return False
 
-    def _under_unset_test(self, attr: str) -> bool:
+    def _under_unset_test(self, attr: str, conds: Optional[tuple] = None) -> bool:
         """Whether an enclosing `if` fills self.<attr> only when it is unset: `self.<attr> is None`,
         `not self.<attr>`, `key not in self.<attr>`, `not hasattr(self, "<attr>")`, possibly `or`-ed
-        with a staleness test (`... or self.<attr>.shape[1] != n`)."""
+        with a staleness test (`... or self.<attr>.shape[1] != n`), or only when it is too small
+        for this call (a size staleness test alone: `if n > self.<attr>.size(0):`, a table grown
+        on demand). `conds`: the tests to read (default: the `if`s enclosing the current node)."""
         def disjuncts(t: cst.BaseExpression) -> list[cst.BaseExpression]:
             if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.Or):
                 return disjuncts(t.left) + disjuncts(t.right)
@@ -501,6 +582,9 @@ class FunctionFacts:
                 # from an earlier call on the other path: carried state
                 ds = disjuncts(t)
                 return any(unset(d) for d in ds) and all(mentions(d) for d in ds)
+            if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.And):
+                # `if not <export guard> and n > self.X.size(0):`: filled only when stale
+                return unset(t.left) or unset(t.right)
             if isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not):
                 x = t.expression
                 if self._is_self_attr(x) and x.attr.value == attr:
@@ -519,9 +603,28 @@ class FunctionFacts:
                         return literal_value(left.args[1].value) == attr
                 if isinstance(op, cst.NotIn) and self._is_self_attr(right) and right.attr.value == attr:
                     return True
+                if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual,
+                                   cst.NotEqual)) and (sized(t.left) or sized(right)):
+                    return True
             return False
 
-        return attr in self._cache_hit_attrs or any(unset(c) for c in self._conds)
+        def sized(e: cst.BaseExpression) -> bool:
+            # a size of the cached attribute: self.X.size(0), self.X.shape[0], len(self.X), self.X.numel()
+            if isinstance(e, cst.Subscript):
+                e = e.value
+            if isinstance(e, cst.Call):
+                if dotted(e.func) == "len" and e.args:
+                    x = e.args[0].value
+                    return self._is_self_attr(x) and x.attr.value == attr
+                e = e.func
+                if not (isinstance(e, cst.Attribute) and e.attr.value in ("size", "numel")):
+                    return False
+            elif not (isinstance(e, cst.Attribute) and e.attr.value == "shape"):
+                return False
+            x = e.value
+            return self._is_self_attr(x) and x.attr.value == attr
+
+        return attr in self._cache_hit_attrs or any(unset(c) for c in (self._conds if conds is None else conds))
 
     def _is_self_attr(self, e: cst.BaseExpression) -> bool:
         return (
@@ -855,6 +958,7 @@ class FunctionFacts:
         if self.self_name is not None and isinstance(base, cst.Name) and base.value == self.self_name:
             self.self_attr_reads.add(attr)
             self.attr_events.append((attr, "read"))
+            self.attr_event_paths.append(tuple(self._arms))
             if attr == "training":
                 return CONST
             if self.cls is not None:
@@ -959,6 +1063,10 @@ class FunctionFacts:
             elif self.self_name is not None and isinstance(base, cst.Name) and base.value == self.self_name:
                 receiver_kind = "self"
                 self.self_attr_reads.add(method)
+                # where a method of this object runs, in order with this function's own attribute
+                # reads and writes (EXL203 expands it: a helper that sets state before forward reads it)
+                self.attr_events.append((method, "call"))
+                self.attr_event_paths.append(tuple(self._arms))
                 kind = self._self_method_call(method, e, arg_kinds)
             elif isinstance(base, cst.Call) and isinstance(base.func, cst.Name) and base.func.value == "super":
                 self.eval(base)
@@ -1044,7 +1152,9 @@ class FunctionFacts:
             attr = func.value.attr.value
             if self.attr_events and self.attr_events[-1] == (attr, "read"):
                 self.attr_events.pop()
+                self.attr_event_paths.pop()
             self.attr_events.append((attr, "mutate"))
+            self.attr_event_paths.append(tuple(self._arms))
         site = CallSite(e, qualname, method, receiver_kind, arg_kinds, kind, self, conds=tuple(self._conds))
         self.calls.append(site)
         return kind
@@ -1077,6 +1187,8 @@ class FunctionFacts:
                     skip_self: bool, local: bool = False, lead: int = 0) -> None:
         if self._jit_skipped(fn):
             return  # @torch.jit.unused / @torch.jit.ignore: the author keeps it Python-side
+        if training_only(fn.name.value, cls.name if cls is not None else None):
+            return  # a loss / matcher / metric: forward runs it only to return a training loss
         pos: list[str] = [UNKNOWN] * lead
         kw: dict[str, str] = {}
         for a, k in zip(call.args, arg_kinds):

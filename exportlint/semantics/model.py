@@ -69,6 +69,7 @@ from exportlint.semantics.apis import (  # noqa: F401  (re-exported)
     TENSOR_METHODS_SHAPE,
     Sequence_Arg,
     torch_func_kind,
+    training_only,
 )
 from exportlint.semantics.facts import (  # noqa: F401  (re-exported)
     EXPORT_APIS,
@@ -282,6 +283,9 @@ class SemanticModel:
                     work.append((fn, None, None, {}, "export-call", None))
         for r in self.extra_roots:
             found = self.root_function(r.qual)
+            if found is not None and r.why != "export-call" and training_only(
+                    found[0].name.value, found[1].name if found[1] is not None else None):
+                found = None  # reached only from a caller's loss computation (see FunctionFacts._add_callee)
             if found is not None:
                 fn, cls = found
                 self.external_chains.setdefault(id(fn), r.chain)

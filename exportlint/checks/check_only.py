@@ -1,0 +1,50 @@
+"""Values that only feed a check: the legacy tracer bakes them harmlessly.
+
+``n = (ids == tok).sum().item()`` followed by ``torch_compilable_check(n == m, f"... {n} ...")``:
+the Python number reaches no output of the graph, so the constant the legacy ONNX tracer
+records for it changes nothing at other inputs (measured, torch 2.13: a `.item()` read only by
+a check exports with onnx-legacy and matches eager on a different input). A name is "check
+only" when every read of it sits inside a check call (a function whose name contains
+``check``: ``torch._check``, project helpers), an ``assert`` or a ``raise``.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from exportlint.semantics.nodes import child_nodes
+
+
+def _is_check_call(n: cst.Call) -> bool:
+    f = n.func
+    name = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else ""
+    return "check" in name.lower()
+
+
+def only_checked(fn_node: cst.FunctionDef, name: str) -> bool:
+    """True when `name` is read somewhere in `fn_node` and every read is inside a check call,
+    an ``assert`` or a ``raise`` (assignment targets are not reads)."""
+    reads = 0
+    stack: list[tuple[cst.CSTNode, bool]] = [(fn_node.body, False)]
+    while stack:
+        n, checked = stack.pop()
+        t = type(n)
+        if t is cst.Name:
+            if n.value == name:
+                if not checked:
+                    return False
+                reads += 1
+            continue
+        if t is cst.Assign:
+            # targets are writes; only Subscript/Attribute targets read names
+            for tgt in n.targets:
+                if not isinstance(tgt.target, (cst.Name, cst.Tuple, cst.List)):
+                    stack.append((tgt.target, checked))
+            stack.append((n.value, checked))
+            continue
+        if t is cst.Call and _is_check_call(n):
+            checked = True
+        elif t is cst.Assert or t is cst.Raise:
+            checked = True
+        stack.extend((c, checked) for c in child_nodes(n))
+    return reads > 0
