@@ -171,6 +171,39 @@ def test_join_verdicts_and_new_findings(tmp_path):
     assert e902[0].details["variants"] == ["negated"]
 
 
+def test_join_every_baked_line_of_a_diverged_trace(tmp_path):
+    """A legacy export that diverged on other values is placed at its first data-to-constant
+    TracerWarning; the other lines whose data the same trace baked (`h.item()` after
+    `t.item()`) are confirmed for the rules that claim it, never refuted; a size read from a
+    value baked elsewhere is not refuted either; other findings are refuted as before."""
+    src = tmp_path / "m.py"
+    src.write_text("\n".join(f"line{i}" for i in range(1, 40)) + "\n")
+    p = str(src.resolve())
+    first = _finding("EXL102", src, 19, exporters=("onnx-legacy",))
+    second = _finding("EXL102", src, 20, exporters=("onnx-legacy",))
+    size = _finding("EXL104", src, 22, exporters=("onnx-legacy",))
+    branch = _finding("EXL101", src, 24, exporters=("onnx-legacy",))
+    use = _finding("EXL104", src, 26, exporters=("onnx-legacy",))  # `torch.arange(h)`: no warning of its own
+    shape_loop = _finding("EXL111", src, 30, exporters=("onnx-legacy",))
+    warns = [[p, 19, "Converting a tensor to a Python integer might cause the trace to be incorrect."],
+             [p, 20, "Converting a tensor to a Python integer might cause the trace to be incorrect."],
+             [p, 22, "Converting a tensor to a Python integer might cause the trace to be incorrect."],
+             [p, 24, "Converting a tensor to a Python boolean might cause the trace to be incorrect."],
+             [p, 30, "torch.tensor results are registered as constants in the trace."]]
+    tr = _tr("t", src, 1, {
+        "onnx-legacy": {"status": "diverged", "tracer_warnings": warns, "divergences": [
+            {"variant": "integer values doubled", "message": "output 0: shape (40, 2), eager (320, 2)",
+             "location": {"path": p, "line": 19, "how": "TracerWarning", "stack": [[p, 19]]}}]},
+    }, coverage=[19, 20, 22, 24, 26, 30])
+    join_findings(Config(root=tmp_path), [first, second, size, branch, use, shape_loop], [tr], ("onnx-legacy",))
+    assert first.verdict == "confirmed"  # where the divergence is placed
+    assert second.verdict == "confirmed" and size.verdict == "confirmed"
+    assert "TracerWarning" in second.details["confirm"]["evidence"][0]["message"]
+    assert branch.verdict == "untested"  # baked too: not refuted (EXL101 claims a branch, not a constant)
+    assert use.verdict == "untested"  # reads a value the trace baked on another line: not refuted
+    assert shape_loop.verdict == "refuted"  # no data of its own baked, and not a data-to-value rule
+
+
 def test_join_unlocated_failure_goes_to_target(tmp_path):
     src = tmp_path / "m.py"
     src.write_text("class M:\n    pass\n")

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
+from exportlint.confirm.locate import DATA_TO_CONSTANT
 from exportlint.confirm.runner import RunOutcome, run_job
 from exportlint.confirm.targets import Target, discover, resolve_spec
 from exportlint.findings import EXPORTERS, Finding, Severity
@@ -569,6 +570,18 @@ def _hits(tr: TargetResult) -> list[_Hit]:
 
 
 _CONFIRMABLE = re.compile(r"^EXL[1-4]\d\d$")
+#: rules whose claim is that the legacy trace turns tensor data into a constant (`.item()`,
+#: `int(t)`, a size from tensor data): a data-to-constant TracerWarning at their line, in an
+#: export that diverged on other inputs, is that claim observed
+_BAKES_DATA_CODES = ("EXL102", "EXL104")
+
+
+def _baked_at(o: "ExporterOutcome", path: str, f: Optional[Finding] = None) -> bool:
+    """A data-to-constant TracerWarning of this export at one of the finding's lines (any line
+    of the file without a finding)."""
+    first, last = (f.line, max(f.end_line, f.line)) if f is not None else (0, float("inf"))
+    return any(len(t) >= 3 and os.path.realpath(str(t[0])) == path and first <= int(t[1]) <= last
+               and str(t[2]).startswith(DATA_TO_CONSTANT) for t in o.tracer_warnings)
 #: divergences placed where the values first differ (or where onnxruntime raised): the cause (a
 #: value baked into a constant) may lie earlier, so they never refute a finding on another line
 _SYMPTOM_HOWS = ("first-diverging-line", "first-diverging-onnx-line", "first-diverging-onnx-value",
@@ -702,6 +715,21 @@ def join_findings(config: Any, findings: list[Finding], results: list[TargetResu
                     per_exp.setdefault(e, "untested")
                 elif o.status == "pass":
                     per_exp[e] = "refuted"
+                elif o.status == "diverged" and _baked_at(o, p, f):
+                    # the divergence is placed at one TracerWarning, but every line whose tensor
+                    # data became a constant of that trace (`h.item()`, then `w.item()`) is
+                    # baked alike: never refuted, and confirmed for the rules that say so
+                    if f.code in _BAKES_DATA_CODES:
+                        per_exp[e] = "confirmed"
+                        evidence.append({"target": tr.name, "exporter": e, "outcome": "diverged",
+                                         "message": "this line turned tensor data into a constant of the trace "
+                                                    "(TracerWarning) in the export that diverged"})
+                    else:
+                        per_exp.setdefault(e, "untested")
+                elif o.status == "diverged" and f.code in _BAKES_DATA_CODES and _baked_at(o, p):
+                    # a size or value read from data this trace baked on another line of the file
+                    # (`h = h.item()`, then `torch.arange(h)`): the constant flows here too
+                    per_exp.setdefault(e, "untested")
                 elif o.status == "diverged" and all(h.path and h.how not in _SYMPTOM_HOWS
                                                     for h in _hits(tr) if h.exporter == e):
                     per_exp[e] = "refuted"

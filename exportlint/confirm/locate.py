@@ -43,6 +43,10 @@ _STACK_LINE_RE = re.compile(r"#\s*File:\s*([^\s:]+\.py):(\d+)")
 _NODE_NAME_RE = re.compile(r"%(\w+)\s*:")
 
 
+#: TracerWarnings of a tensor's data turned into a constant of the trace (Python numbers, NumPy)
+DATA_TO_CONSTANT = ("Converting a tensor to a Python", "Converting a tensor to a NumPy array")
+
+
 @dataclass
 class Location:
     path: str

@@ -29,7 +29,7 @@ import traceback
 import warnings
 from typing import Any, Callable, Optional
 
-from exportlint.confirm.locate import GuardRecorder, Location, UserFiles, exception_chain, exporter_message, \
+from exportlint.confirm.locate import DATA_TO_CONSTANT, GuardRecorder, Location, UserFiles, exception_chain, exporter_message, \
     guard_cache_key, innermost_function, is_constraint_violation, locate, locate_by_draft_export, locate_by_guards, \
     locate_direct, locate_dispatch_node, locate_legacy_op
 
@@ -565,6 +565,21 @@ def make_variants(args: tuple, kwargs: dict, model: Any = None, dynamic_shapes: 
                 return torch.where(t > 1, t // 2, t)
             return t
         out.append(("integer values halved", "value", _tree_map(halve, args), _tree_map(halve, kwargs)))
+
+        def is_count(t) -> bool:
+            return (isinstance(t, torch.Tensor) and not t.is_floating_point() and t.dtype != torch.bool
+                    and not t.is_complex() and bool(t.numel()) and not bool(((t == 0) | (t == 1)).all()))
+
+        if any(is_count(t) for t in ints):
+            # sizes and grids read from an integer input (`for t, h, w in grid_thw: h.item()`):
+            # halving can break what the model requires of them (even sizes, multiples of a
+            # merge factor: then eager itself fails on the variant and it says nothing), doubling
+            # keeps every such divisibility (a held-out case: the legacy export of a
+            # `.item()`-driven loop baked the example's grid, seen only at doubled values)
+            def double(t):
+                return t * 2 if is_count(t) else t
+
+            out.append(("integer values doubled", "value", _tree_map(double, args), _tree_map(double, kwargs)))
     return out
 
 
@@ -1397,7 +1412,7 @@ def _divergence_location(div: dict, tracer_warnings: list, findings: list[dict],
     elif div.get("kind") == "value":
         # other values, same shapes: only a tensor's *data* turned into a Python value can bake
         # them in (not a constant torch.tensor(3), not a value read from a shape)
-        tracer_warnings = [t for t in tracer_warnings if str(t[2]).startswith(_DATA_TO_CONSTANT)
+        tracer_warnings = [t for t in tracer_warnings if str(t[2]).startswith(DATA_TO_CONSTANT)
                            and not _reads_shape(t[0], t[1])]
     if div.get("variant") == "dynamic shapes":
         # a requested dynamic dimension exported static: a shape branch that ran is the usual cause
@@ -1430,8 +1445,6 @@ def _divergence_location(div: dict, tracer_warnings: list, findings: list[dict],
 
 
 _SHAPE_READ = None
-#: TracerWarnings of a tensor's data turned into a constant of the trace (Python numbers, NumPy)
-_DATA_TO_CONSTANT = ("Converting a tensor to a Python", "Converting a tensor to a NumPy array")
 
 
 def _reads_shape(path: str, line: int) -> bool:
