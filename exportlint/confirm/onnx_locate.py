@@ -135,13 +135,32 @@ def locate_by_decomposition_guards(model: Any, args: tuple, kwargs: dict, dynami
     return None
 
 
+def _session_exposing(proto: Any, vinfo: dict, names: list[str]) -> Any:
+    """An onnxruntime session (CPU, one thread, no graph optimisation: every value kept as the
+    exporter named it) of ``proto`` with the values ``names`` (keys of ``vinfo``) added as
+    graph outputs."""
+    import onnx
+    import onnxruntime as ort
+
+    m2 = onnx.ModelProto()
+    m2.CopyFrom(proto)
+    have = {o.name for o in m2.graph.output}
+    for n in names:
+        if n not in have:
+            m2.graph.output.append(vinfo[n])
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    opts.intra_op_num_threads = 1
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    return ort.InferenceSession(m2.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+
+
 def locate_first_diverging_value(proto: Any, model: Any, args: tuple, kwargs: dict, dynamic_shapes: Any,
                                  example: tuple, users: UserFiles, same: Any) -> Optional[Location]:
     """Dynamo ONNX values named after FX nodes: the first FX node whose ONNX value differs
     from the program's own on ``example`` (args, kwargs), located by its ``stack_trace``.
     ``same(expected_list, got_list) -> bool``."""
     import onnx
-    import onnxruntime as ort
     import torch
     from torch.utils import _pytree
 
@@ -179,17 +198,7 @@ def locate_first_diverging_value(proto: Any, model: Any, args: tuple, kwargs: di
     names = [n for n in order if n in vinfo]
     if not names:
         return None
-    m2 = onnx.ModelProto()
-    m2.CopyFrom(proto)
-    have = {o.name for o in m2.graph.output}
-    for n in names:
-        if n not in have:
-            m2.graph.output.append(vinfo[n])
-    opts = ort.SessionOptions()
-    opts.log_severity_level = 3
-    opts.intra_op_num_threads = 1
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    sess = ort.InferenceSession(m2.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+    sess = _session_exposing(proto, vinfo, names)
     inputs = [i.name for i in sess.get_inputs()]
     tensors = [t for t in flat if isinstance(t, torch.Tensor)]
     if len(inputs) != len(tensors):
@@ -218,7 +227,6 @@ def locate_first_diverging_onnx_line(proto: Any, model: Any, example: tuple, fee
     import copy
 
     import onnx
-    import onnxruntime as ort
     import torch
     from torch.utils import _pytree
 
@@ -242,17 +250,7 @@ def locate_first_diverging_onnx_line(proto: Any, model: Any, example: tuple, fee
             by_line[frames[0]] = outs[-1]
     if not by_line:
         return None
-    m2 = onnx.ModelProto()
-    m2.CopyFrom(proto)
-    have = {o.name for o in m2.graph.output}
-    for name in set(by_line.values()):
-        if name not in have:
-            m2.graph.output.append(vinfo[name])
-    opts = ort.SessionOptions()
-    opts.log_severity_level = 3
-    opts.intra_op_num_threads = 1
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    sess = ort.InferenceSession(m2.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+    sess = _session_exposing(proto, vinfo, sorted(set(by_line.values())))
     inputs = [i.name for i in sess.get_inputs()]
     tensors = [t for t in _pytree.tree_leaves((a, k)) if isinstance(t, torch.Tensor)]
     if feed_names and len(feed_names) == len(tensors) and set(inputs) <= set(feed_names):
