@@ -274,11 +274,15 @@ def _finish(found: list[Finding], sup: Any, path: str, config: Config, enabled: 
     return out
 
 
+def _converts_to_quantized(text: str) -> bool:
+    """The file calls an eager-mode quantization conversion (``_QUANT_CONVERT_RE``)."""
+    return "quantiz" in text and _at_word_start(_QUANT_CONVERT_NOB, text)
+
+
 def _needs_parse(text: str) -> bool:
     """Whether ``Linter._lint_text`` parses this file when no other file calls into it: it
     defines a forward, calls an exporter, or converts a model to eager-quantized."""
-    return (_has_forward_def(text) or _has_export_call(text)
-            or ("quantiz" in text and _at_word_start(_QUANT_CONVERT_NOB, text)))
+    return _has_forward_def(text) or _has_export_call(text) or _converts_to_quantized(text)
 
 
 def _light_findings(path: str, data: bytes, config: Config, codes: Optional[frozenset[str]]) -> Optional[list[Finding]]:
@@ -358,7 +362,7 @@ class Linter:
         tree = None  # the file's project index, when there is a project
         # a file that converts a model to eager-quantized (EXL404 at the conversion) is linted
         # even with no forward and no export call (a `quantize_model()` helper module)
-        if is_model or has_export or roots or ("quantiz" in text and _at_word_start(_QUANT_CONVERT_NOB, text)):
+        if is_model or has_export or roots or _converts_to_quantized(text):
             # always: CPython places syntax errors exactly, and refuses code too deep for it
             # (and for libcst's native parser: isolation.py) in a few % of libcst's time
             err, ast_tree = _checked_syntax(text, path)
@@ -368,7 +372,7 @@ class Linter:
             else:
                 ptext = text
                 tree = None
-                if project is not None and not has_export and not _at_word_start(_QUANT_CONVERT_NOB, text):
+                if project is not None and not has_export and not _converts_to_quantized(text):
                     # (a file that converts a model to eager-quantized is read whole: EXL404
                     # reports at the conversion, wherever it is)
                     ptext, tree = _reduced(text, path, roots, project, ast_tree)
