@@ -550,13 +550,19 @@ def make_variants(args: tuple, kwargs: dict, model: Any = None, dynamic_shapes: 
     out.append(("negated", "value", _tree_map(neg, args), _tree_map(neg, kwargs)))
     out.append(("zeros", "value", _tree_map(zero, args), _tree_map(zero, kwargs)))
     out.append(("scaled x100+1", "value", _tree_map(big, args), _tree_map(big, kwargs)))
-    ints = [t for t in leaves if not t.is_floating_point() and t.dtype != torch.bool and not t.is_complex()
-            and t.numel()]
+
+    def is_int(t) -> bool:  # a non-empty integer tensor (not bool, not complex)
+        return (isinstance(t, torch.Tensor) and not t.is_floating_point() and t.dtype != torch.bool
+                and not t.is_complex() and bool(t.numel()))
+
+    def is_flags(t) -> bool:  # only 0s and 1s: flags or masks
+        return bool(((t == 0) | (t == 1)).all())
+
+    ints = [t for t in leaves if is_int(t)]
     if ints:  # integer inputs used as sizes or counts (.item(), int()): other values
         def halve(t):
-            if isinstance(t, torch.Tensor) and not t.is_floating_point() and t.dtype != torch.bool \
-                    and not t.is_complex() and t.numel():
-                if bool(((t == 0) | (t == 1)).all()):
+            if is_int(t):
+                if is_flags(t):
                     # 0/1 flags or masks: flip one entry (a realistic change, never all-masked)
                     t = t.clone()
                     flat = t.view(-1)
@@ -567,8 +573,7 @@ def make_variants(args: tuple, kwargs: dict, model: Any = None, dynamic_shapes: 
         out.append(("integer values halved", "value", _tree_map(halve, args), _tree_map(halve, kwargs)))
 
         def is_count(t) -> bool:
-            return (isinstance(t, torch.Tensor) and not t.is_floating_point() and t.dtype != torch.bool
-                    and not t.is_complex() and bool(t.numel()) and not bool(((t == 0) | (t == 1)).all()))
+            return is_int(t) and not is_flags(t)
 
         if any(is_count(t) for t in ints):
             # sizes and grids read from an integer input (`for t, h, w in grid_thw: h.item()`):
