@@ -502,7 +502,12 @@ class Linter:
             found = model.root_function(r.qual)
             facts = model.facts_for(found[0]) if found is not None else None
             if facts is not None:
-                k = return_kind(facts)
+                if r.why == "ctor":  # the instance kind its constructor gives (semantics/objects.py)
+                    from exportlint.semantics.objects import instance_kind
+
+                    k = instance_kind(facts)
+                else:
+                    k = return_kind(facts)
                 if k is not None:
                     res.returns[r.qual] = k
         deps: set = set()

@@ -72,6 +72,8 @@ from exportlint.semantics.nodes import (  # noqa: F401
     iter_statements,
     literal_value,
 )
+from exportlint.semantics.kinds import OBJ_PREFIX, obj_attrs
+from exportlint.semantics.objects import NEW, annotated_class
 from exportlint.semantics.returns import size_return_positions
 
 # ---------------------------------------------------------------------------------------
@@ -118,6 +120,13 @@ class FunctionFacts:
         #: parameters absent from an inference export (training targets with a None default)
         self.absent_params: set[str] = set()
         self._arms: list[tuple[int, int]] = []
+        #: self.<attr> = value: the join of the kinds written (an analysed __init__ gives its
+        #: instances these attribute kinds: semantics/objects.py)
+        self.attr_write_kinds: dict[str, str] = {}
+        #: project classes named by parameter annotations -> the annotation (objects.class_refs)
+        self.class_refs: dict[str, cst.BaseExpression] = {}
+        #: local names bound to an empty list and only grown since -> the kind of their items
+        self._grown: dict[str, Optional[str]] = {}
         #: names handed to torch._check / _check_is_size / constrain_as_*: the author bounded them
         self.checked_names: set[str] = set()
         #: id(value expression) -> the name it was assigned to
@@ -197,12 +206,14 @@ class FunctionFacts:
                     # flowing in from the call sites
                     if k == TENSOR and ck in (None, UNKNOWN):
                         self.annotated_only.add(name)  # a tensor by its annotation alone
-                elif self.why == "cross-file" and container_annotation(p.annotation):
+                elif self.why == "cross-file" and container_annotation(p.annotation) and ck not in (SHAPE, DATA):
                     # list[Tensor] / Union[Tensor, list[Tensor]]: the caller's value may be a
                     # Python sequence whatever its kind there
                     k = UNKNOWN
                 elif ck is not None:
                     k = ck
+            if k == UNKNOWN and p.annotation is not None:
+                k = self._annotated_instance(p.annotation, k)
             if k is None or k == NONE:
                 if p.default is None:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
@@ -223,6 +234,17 @@ class FunctionFacts:
             if isinstance(star, cst.Param):
                 self.env[star.name.value] = UNKNOWN
         self._block(body_statements(fn.body))
+
+    def _annotated_instance(self, ann: cst.Annotation, k: str) -> str:
+        """A parameter annotated with a project class: its instances' attribute kinds, once the
+        project knows them (``semantics/objects.py``)."""
+        q = annotated_class(ann, self.imports)
+        if q is None:
+            return k
+        if q in self.model.classes and self.model.classes[q].is_module:
+            return k
+        self.class_refs.setdefault(q, ann.annotation)
+        return self.model.call_returns.get(NEW + q, k)
 
     def _default_kind(self, d: cst.BaseExpression) -> str:
         v = literal_value(d)
@@ -397,6 +419,8 @@ class FunctionFacts:
             b = self.env.get(name)
             if a is None or b is None:
                 merged[name] = a if b is None else b
+            elif self._grown.get(name) is not None:
+                merged[name] = self._grown_env(name)
             else:
                 merged[name] = join(a, b) if a != b else a
         self.env = merged
@@ -415,7 +439,7 @@ class FunctionFacts:
     def _merge(self, before: dict[str, str], after: dict[str, str]) -> None:
         for name, k in list(after.items()):
             if name in before and before[name] != k:
-                after[name] = join(before[name], k)
+                after[name] = join(before[name], k) if self._grown.get(name) is None else self._grown_env(name)
 
     def _small(self, s: cst.CSTNode) -> None:
         t = type(s)
@@ -425,6 +449,10 @@ class FunctionFacts:
             k = self.eval(s.value)
             if len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
                 self.assigned_to[id(s.value)] = s.targets[0].target.value
+                if _empty_list(s.value):
+                    self._assign_target(s.targets[0].target, k, s, "assign", s.value)
+                    self._grown[s.targets[0].target.value] = None
+                    return
             elif (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
                   and isinstance(s.value, (cst.Tuple, cst.List))
                   and len(s.targets[0].target.elements) == len(s.value.elements)):
@@ -444,6 +472,8 @@ class FunctionFacts:
                 # `n: int = x.shape[0]` stays a size: an annotation never overrides what flows in
                 self._assign_target(s.target, k if ak in (None, UNKNOWN, NONE) or k in (SHAPE, DATA) else ak, s,
                                     "assign", s.value)
+                if isinstance(s.target, cst.Name) and _empty_list(s.value):
+                    self._grown[s.target.value] = None
         elif t is cst.AugAssign:
             k = self.eval(s.value)
             tk = self.eval(s.target)
@@ -505,6 +535,8 @@ class FunctionFacts:
         self.kinds.setdefault(id(tgt), UNKNOWN)  # every node of the function gets an entry (positions)
         if isinstance(tgt, cst.Name):
             name = tgt.value
+            if self._grown:
+                self._grown.pop(name, None)
             if name in self._globals:
                 self.state_writes.append(StateWrite(stmt, f"global {name}", "global",
                                                     cached=name in self._cache_hit_globals))
@@ -529,8 +561,11 @@ class FunctionFacts:
         elif isinstance(tgt, cst.Attribute):
             base = tgt.value
             if self.self_name and isinstance(base, cst.Name) and base.value == self.self_name:
-                self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
-                                                    cached=self._under_unset_test(tgt.attr.value)))
+                prev = self.attr_write_kinds.get(tgt.attr.value)
+                self.attr_write_kinds[tgt.attr.value] = k if prev is None else join(prev, k)
+                if self.name != "__init__":  # a constructor fills a new object: no state carried
+                    self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
+                                                        cached=self._under_unset_test(tgt.attr.value)))
                 self.attr_events.append((tgt.attr.value, "write"))
                 self.attr_event_paths.append(tuple(self._arms))
             elif isinstance(base, cst.Name) and base.value in self._globals:
@@ -947,7 +982,8 @@ class FunctionFacts:
             res = UNKNOWN
         else:
             ek = self.eval(e.elt)
-            res = CONST if ek == CONST else UNKNOWN  # a list/generator, never a tensor
+            # a list/generator, never a tensor; of sizes (data): a size (data) sequence, as `x.shape`
+            res = ek if ek in (CONST, SHAPE, DATA) else UNKNOWN
         self.env = saved
         return res
 
@@ -975,6 +1011,8 @@ class FunctionFacts:
                     return UNKNOWN
             return UNKNOWN
         bk = self.eval(base)
+        if bk[:4] == OBJ_PREFIX:
+            return (obj_attrs(bk) or {}).get(attr, UNKNOWN)
         if bk in TENSORISH:
             if attr in TENSOR_ATTRS_SHAPE:
                 if self._is_weight(base):
@@ -1136,13 +1174,16 @@ class FunctionFacts:
                 elif name in self.model.classes:
                     qualname = name
                     c = self.model.classes[name]
-                    kind = MODULE if c.is_module else UNKNOWN
+                    kind = MODULE if c.is_module else self.model.call_returns.get(NEW + name, UNKNOWN)
                 else:
                     qualname = name
                     kind = self._builtin_kind(name, e, arg_kinds)
         else:
             fk = self.eval(func)
             kind = TENSOR if fk == MODULE else UNKNOWN
+        if (method in ("append", "extend") and self._grown and isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name) and func.value.value in self._grown and len(arg_kinds) == 1):
+            self._grow(func.value.value, arg_kinds[0], method)
         if qualname in CHECK_FUNCS:
             for a in e.args:
                 for n in iter_names_in(a.value):
@@ -1158,6 +1199,21 @@ class FunctionFacts:
         site = CallSite(e, qualname, method, receiver_kind, arg_kinds, kind, self, conds=tuple(self._conds))
         self.calls.append(site)
         return kind
+
+    def _grow(self, name: str, k: str, method: str) -> None:
+        """`sizes = []; for ...: sizes.append((h, w))`: a list of sizes (or data, or constants)
+        is a size (data, constant) value like `x.shape`; a list of anything else is unknown,
+        never a tensor."""
+        if method == "extend" and k in TENSORISH:
+            k = UNKNOWN
+        prev = self._grown.get(name)
+        item = k if prev is None else (prev if prev == k else worst(prev, k) if {prev, k} <= {SHAPE, CONST, DATA} else UNKNOWN)
+        self._grown[name] = item
+        self.env[name] = self._grown_env(name)
+
+    def _grown_env(self, name: str) -> str:
+        item = self._grown.get(name)
+        return item if item in (SHAPE, DATA, CONST) else UNKNOWN
 
     def _self_method_call(self, method: str, e: cst.Call, arg_kinds: list[str]) -> str:
         c = self.cls
@@ -1238,11 +1294,12 @@ class FunctionFacts:
         if last in EXPORT_GUARD_NAMES or last in NEVER_DURING_EXPORT_NAMES:
             return CONST
         if q in self.model.classes:
-            return MODULE if self.model.classes[q].is_module else UNKNOWN
+            return MODULE if self.model.classes[q].is_module else self.model.call_returns.get(NEW + q, UNKNOWN)
         if q.startswith(".") or not q.startswith(("builtins", "typing", "collections", "functools", "itertools", "operator")):
             # imported from elsewhere: what the project knows it returns (a function of another
-            # file, summarised there), else unknown
-            return self.model.call_returns.get(q, UNKNOWN)
+            # file, summarised there; an instance of a project class), else unknown
+            k = self.model.call_returns.get(q)
+            return k if k is not None else self.model.call_returns.get(NEW + q, UNKNOWN)
         return UNKNOWN
 
     def _builtin_kind(self, name: str, e: cst.Call, arg_kinds: list[str]) -> str:
@@ -1300,3 +1357,8 @@ class FunctionFacts:
         if method in TENSOR_METHODS_MASK:
             return MASK
         return TENSOR
+
+
+def _empty_list(v: cst.BaseExpression) -> bool:
+    return (isinstance(v, cst.List) and not v.elements) or (
+        isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value == "list" and not v.args)

@@ -1,0 +1,195 @@
+"""Instances of project classes: the kinds of their attributes, across files.
+
+``images = ImageList(tensors, sizes)`` in one file, ``images.tensors.shape[-2:]`` in another:
+the attribute's kind follows what the constructor stored. Per class, the kinds come from its
+``__init__`` analysed like any cross-file callee (``Root(why="ctor")``) with the argument kinds
+of every construction site on the export path, joined (``join_roots``); the kind of an
+attribute is the kind ``__init__`` assigns to ``self.<attr>`` (``FunctionFacts.attr_write_kinds``),
+left unknown where another method of the class re-assigns it. The result is an instance kind
+(``kinds.obj_kind``: ``obj{sizes=shape,tensors=tensor}``) returned to every file that builds
+the class or annotates a parameter with it (a subscription: a root with no arguments), under
+the key ``new:<name as resolved in that file>`` of ``SemanticModel.call_returns``.
+
+Unknown stays unknown: an argument of unknown kind gives the attribute the kind of the
+``__init__`` parameter's annotation (the author's contract, as for any callee), else unknown;
+nn.Module subclasses, autograd Functions and exception classes are not instances in this sense.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import libcst as cst
+
+from exportlint.semantics.imports import dotted
+from exportlint.semantics.kinds import DATA, MASK, OBJ_PREFIX, SHAPE, TENSOR, obj_attrs, obj_kind
+from exportlint.semantics.nodes import iter_nodes, literal_value
+
+#: the key prefix of an instance kind in ``SemanticModel.call_returns``
+NEW = "new:"
+_WRAPPERS = ("Optional", "Union")
+_NOT_CLASSES = ("typing.", "torch.", "builtins.", "collections.", "numpy.", "typing_extensions.")
+
+
+def annotated_class(ann: Optional[cst.Annotation], imports: Any) -> Optional[str]:
+    """The one class an annotation names (``X``, ``"X"``, ``Optional[X]``, ``X | None``), as
+    resolved in this file (``imports.resolve`` or the name as written); None otherwise."""
+    if ann is None:
+        return None
+    return _class_expr(ann.annotation, imports, 0)
+
+
+def _class_expr(e: cst.BaseExpression, imports: Any, depth: int) -> Optional[str]:
+    if depth > 3:
+        return None
+    if isinstance(e, cst.SimpleString):
+        v = literal_value(e)
+        if not isinstance(v, str):
+            return None
+        try:
+            e = cst.parse_expression(v)
+        except Exception:
+            return None
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.BitOr):
+        sides = [s for s in (e.left, e.right) if not (isinstance(s, cst.Name) and s.value == "None")]
+        return _class_expr(sides[0], imports, depth + 1) if len(sides) == 1 else None
+    if isinstance(e, cst.Subscript):
+        head = dotted(e.value) or ""
+        if head.rsplit(".", 1)[-1] not in _WRAPPERS:
+            return None
+        inner = [el.slice.value for el in e.slice if isinstance(el.slice, cst.Index)]
+        inner = [x for x in inner if not (isinstance(x, cst.Name) and x.value == "None")]
+        return _class_expr(inner[0], imports, depth + 1) if len(inner) == 1 else None
+    if isinstance(e, (cst.Name, cst.Attribute)):
+        q = imports.resolve(e) or dotted(e)
+        if not q or q.startswith(_NOT_CLASSES) or not q.rsplit(".", 1)[-1][:1].isupper():
+            return None
+        return q
+    return None
+
+
+def informative(k: str) -> bool:
+    """An instance kind with an attribute that is a tensor or derived from one."""
+    attrs = obj_attrs(k) if k[:4] == OBJ_PREFIX else None
+    return bool(attrs) and any(v in (TENSOR, MASK, SHAPE, DATA) for v in attrs.values())
+
+
+# ---------------------------------------------------------------------------------------
+# the class's side: the instance kind from its analysed __init__
+# ---------------------------------------------------------------------------------------
+
+
+def instance_kind(facts: Any) -> Optional[str]:
+    """The instance kind ``__init__`` (analysed as a ``ctor`` root) gives its objects."""
+    cls = facts.cls
+    if cls is None:
+        return None
+    attrs = dict(facts.attr_write_kinds)
+    if not attrs:
+        return obj_kind({})
+    # re-assigned by another method of the class (or a base of this file): not the kind
+    # __init__ gave, at least not always
+    for c in [cls] + list(cls.local_bases):
+        for name, m in c.methods.items():
+            if m is facts.node:
+                continue
+            self_name = _first_param(m)
+            if self_name is None:
+                continue
+            for n in iter_nodes(m.body):
+                tgt = None
+                if isinstance(n, cst.AssignTarget):
+                    tgt = n.target
+                elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
+                    tgt = n.target
+                for t in _targets(tgt):
+                    if (isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name)
+                            and t.value.value == self_name):
+                        attrs.pop(t.attr.value, None)
+    return obj_kind(attrs)
+
+
+def _targets(t: Optional[cst.BaseExpression]):
+    if t is None:
+        return
+    if isinstance(t, (cst.Tuple, cst.List)):
+        for el in t.elements:
+            yield from _targets(el.value)
+    else:
+        yield t
+
+
+def _first_param(fn: cst.FunctionDef) -> Optional[str]:
+    ps = list(fn.params.posonly_params) + list(fn.params.params)
+    if not ps:
+        return None
+    decos = {dotted(d.decorator) for d in fn.decorators}
+    if "staticmethod" in decos:
+        return None
+    return ps[0].name.value
+
+
+# ---------------------------------------------------------------------------------------
+# the users' side: construction sites and annotations -> roots into the class's file
+# ---------------------------------------------------------------------------------------
+
+
+def class_refs(project: Any, fi: Any, model: Any, deps: set) -> list[tuple]:
+    """(FunctionFacts, node, Target, Root, key) for every construction of a project class on
+    the file's export path (the argument kinds at the call) and every parameter annotated with
+    one (a root with no arguments: it asks for the kinds the other sites give)."""
+    from exportlint.semantics.project import Root, Target, _arg_kinds
+
+    out: list[tuple] = []
+    seen: dict[str, Optional[tuple]] = {}
+
+    def target_of(q: str) -> Optional[Target]:
+        if q in seen:
+            return seen[q]
+        t = None
+        rc = None
+        if "." not in q:
+            if q in fi.classes:
+                rc = (fi, q)
+            elif fi.star:
+                rc = project.base_class(fi, q, deps)
+        else:
+            qa = project.absolute(fi, q)
+            if not qa.startswith(_NOT_CLASSES):
+                rc = project.resolve_class(qa, deps)
+        if rc is not None and _is_plain_class(project, rc[0], rc[1]):
+            t = Target(rc[0].path, rc[0].module, f"{rc[1]}.__init__", True)
+        seen[q] = t
+        return t
+
+    for facts in model.functions:
+        for site in facts.calls:
+            q = site.qualname
+            if not q or site.method == "apply" or site.receiver_kind is not None:
+                continue
+            if not q.rsplit(".", 1)[-1][:1].isupper():
+                continue
+            t = target_of(q)
+            if t is None:
+                continue
+            pos, kw = _arg_kinds(site.node, site.arg_kinds)
+            out.append((facts, site.node, t, Root(t.qual, pos, kw, why="ctor"), NEW + q))
+        for q, node in facts.class_refs.items():
+            t = target_of(q)
+            if t is not None:
+                out.append((facts, node, t, Root(t.qual, [], {}, why="ctor"), NEW + q))
+    return out
+
+
+def _is_plain_class(project: Any, fi: Any, cls: str) -> bool:
+    """Not an nn.Module, an autograd Function or an exception (through project bases)."""
+    ci = fi.classes.get(cls)
+    if ci is None or project.is_module_class(fi, cls):
+        return False
+    for b in ci.bases:
+        last = b.rsplit(".", 1)[-1]
+        if last in ("Function", "Enum", "IntEnum", "Protocol") or last.endswith(("Error", "Exception", "Warning")):
+            return False
+    return True
+
+
