@@ -72,8 +72,8 @@ from exportlint.semantics.nodes import (  # noqa: F401
     iter_statements,
     literal_value,
 )
-from exportlint.semantics.kinds import OBJ_PREFIX, obj_attrs
-from exportlint.semantics.objects import NEW, annotated_class
+from exportlint.semantics.kinds import OBJ_PREFIX, TENSORS, obj_attrs
+from exportlint.semantics.objects import NEW, annotated_class, tensor_sequence_annotation
 from exportlint.semantics.returns import size_return_positions
 
 # ---------------------------------------------------------------------------------------
@@ -127,6 +127,12 @@ class FunctionFacts:
         self.class_refs: dict[str, cst.BaseExpression] = {}
         #: local names bound to an empty list and only grown since -> the kind of their items
         self._grown: dict[str, Optional[str]] = {}
+        #: local names a size (data) was added to with `+=` -> that kind
+        self._accum: dict[str, str] = {}
+        #: local names bound to a list/tuple display (or `[..] + rest`) -> that value
+        self._size_lists: dict[str, cst.BaseExpression] = {}
+        #: local tensors built with a size whose entries at these dims are Python constants
+        self._static_dims: dict[str, frozenset] = {}
         #: names handed to torch._check / _check_is_size / constrain_as_*: the author bounded them
         self.checked_names: set[str] = set()
         #: id(value expression) -> the name it was assigned to
@@ -206,6 +212,11 @@ class FunctionFacts:
                     # flowing in from the call sites
                     if k == TENSOR and ck in (None, UNKNOWN):
                         self.annotated_only.add(name)  # a tensor by its annotation alone
+                elif ((ck in (None, UNKNOWN, TENSORS) or (ck in TENSORISH and self.why == "cross-file"))
+                      and tensor_sequence_annotation(p.annotation)):
+                    # list[Tensor]: a Python sequence of tensors (from another file, whatever the
+                    # caller's value is known as: a tensor iterates into tensors too)
+                    k = TENSORS
                 elif self.why == "cross-file" and container_annotation(p.annotation) and ck not in (SHAPE, DATA):
                     # list[Tensor] / Union[Tensor, list[Tensor]]: the caller's value may be a
                     # Python sequence whatever its kind there
@@ -213,7 +224,10 @@ class FunctionFacts:
                 elif ck is not None:
                     k = ck
             if k == UNKNOWN and p.annotation is not None:
-                k = self._annotated_instance(p.annotation, k)
+                if arg_kinds is None and tensor_sequence_annotation(p.annotation):
+                    k = TENSORS
+                else:
+                    k = self._annotated_instance(p.annotation, k)
             if k is None or k == NONE:
                 if p.default is None:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
@@ -421,6 +435,8 @@ class FunctionFacts:
                 merged[name] = a if b is None else b
             elif self._grown.get(name) is not None:
                 merged[name] = self._grown_env(name)
+            elif a != b and {a, b} == {CONST, self._accum.get(name)}:
+                merged[name] = self._accum[name]
             else:
                 merged[name] = join(a, b) if a != b else a
         self.env = merged
@@ -439,7 +455,12 @@ class FunctionFacts:
     def _merge(self, before: dict[str, str], after: dict[str, str]) -> None:
         for name, k in list(after.items()):
             if name in before and before[name] != k:
-                after[name] = join(before[name], k) if self._grown.get(name) is None else self._grown_env(name)
+                if self._grown.get(name) is not None:
+                    after[name] = self._grown_env(name)
+                elif self._accum.get(name) == k and before[name] == CONST:
+                    pass  # a constant start plus sizes: a size
+                else:
+                    after[name] = join(before[name], k)
 
     def _small(self, s: cst.CSTNode) -> None:
         t = type(s)
@@ -453,6 +474,15 @@ class FunctionFacts:
                     self._assign_target(s.targets[0].target, k, s, "assign", s.value)
                     self._grown[s.targets[0].target.value] = None
                     return
+                name = s.targets[0].target.value
+                self._assign_target(s.targets[0].target, k, s, "assign", s.value)
+                if isinstance(s.value, (cst.List, cst.Tuple, cst.BinaryOperation)):
+                    self._size_lists[name] = s.value
+                elif k in TENSORISH and isinstance(s.value, cst.Call):
+                    dims = self._factory_static_dims(s.value)
+                    if dims:
+                        self._static_dims[name] = dims
+                return
             elif (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
                   and isinstance(s.value, (cst.Tuple, cst.List))
                   and len(s.targets[0].target.elements) == len(s.value.elements)):
@@ -477,7 +507,12 @@ class FunctionFacts:
         elif t is cst.AugAssign:
             k = self.eval(s.value)
             tk = self.eval(s.target)
-            self._assign_target(s.target, combine((k, tk)), s, "augassign", s.value)
+            ck = combine((k, tk))
+            self._assign_target(s.target, ck, s, "augassign", s.value)
+            if isinstance(s.target, cst.Name) and ck in (SHAPE, DATA) and tk in (CONST, SHAPE, DATA):
+                # `total = 0; for n in sizes: total += n`: a sum of sizes is a size on every path
+                # that added one (the loop's merge keeps it)
+                self._accum[s.target.value] = ck
         elif t is cst.Return:
             if s.value is not None:
                 self.eval(s.value)
@@ -537,6 +572,12 @@ class FunctionFacts:
             name = tgt.value
             if self._grown:
                 self._grown.pop(name, None)
+            if self._accum and how != "augassign":
+                self._accum.pop(name, None)
+            if self._size_lists:
+                self._size_lists.pop(name, None)
+            if self._static_dims:
+                self._static_dims.pop(name, None)
             if name in self._globals:
                 self.state_writes.append(StateWrite(stmt, f"global {name}", "global",
                                                     cached=name in self._cache_hit_globals))
@@ -682,7 +723,13 @@ class FunctionFacts:
         """Evaluate a boolean-context expression; returns DATA / SHAPE / CONST / UNKNOWN."""
         if isinstance(test, cst.BooleanOperation):
             a = self._test(test.left)
+            narrowed = self._not_a_tensor(test.left) if isinstance(test.operator, cst.And) else None
+            saved = self.env.get(narrowed) if narrowed is not None else None
+            if narrowed is not None:
+                self.env[narrowed] = UNKNOWN
             b = self._test(test.right)
+            if narrowed is not None:
+                self.env[narrowed] = saved
             self.kinds[id(test)] = combine((self.kind(test.left), self.kind(test.right)))
             k = worst(a, b)
             c = self._culprit.get(id(test.left)) if a == k else self._culprit.get(id(test.right))
@@ -705,6 +752,57 @@ class FunctionFacts:
         if id(test) not in self._culprit:
             self._culprit[id(test)] = test
         return tk
+
+    def _factory_static_dims(self, call: cst.Call) -> frozenset:
+        """`t.new_full(shape, 0)`, `torch.zeros(shape)`, `torch.zeros(n, 3)` with `shape` a list
+        display (`[len(items)] + sizes`): the dims whose size is a Python constant there."""
+        f = call.func
+        pos = [a.value for a in call.args if a.keyword is None and not a.star]
+        if not pos:
+            return frozenset()
+        if isinstance(f, cst.Attribute) and f.attr.value in ("new_full", "new_zeros", "new_ones", "new_empty"):
+            if self.kind(f.value) not in TENSORISH:
+                return frozenset()
+            sizes = [pos[0]] if f.attr.value == "new_full" else pos
+        else:
+            q = self._callee_name(call) or ""
+            if q not in ("torch.zeros", "torch.ones", "torch.empty", "torch.full"):
+                return frozenset()
+            sizes = [pos[0]] if q == "torch.full" else pos
+        if len(sizes) == 1:
+            v = sizes[0]
+            if isinstance(v, cst.Name) and v.value in self._size_lists:
+                v = self._size_lists[v.value]
+            if isinstance(v, cst.BinaryOperation) and isinstance(v.operator, cst.Add):
+                v = v.left  # [len(items)] + sizes: the leading entries
+            if not isinstance(v, (cst.List, cst.Tuple)):
+                return frozenset()
+            sizes = [el.value for el in v.elements if isinstance(el, cst.Element)]
+            if len(sizes) != len(v.elements):
+                return frozenset()
+        return frozenset(i for i, x in enumerate(sizes) if self.kind(x) == CONST)
+
+    def _static_dim(self, e: cst.Subscript) -> bool:
+        """`t.shape[i]` of a tensor built with a constant size at dim i (``_static_dims``)."""
+        v = e.value
+        if not (isinstance(v, cst.Attribute) and v.attr.value == "shape" and isinstance(v.value, cst.Name)
+                and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index)):
+            return False
+        i = literal_value(e.slice[0].slice.value)
+        return isinstance(i, int) and i >= 0 and i in self._static_dims.get(v.value.value, ())
+
+    def _not_a_tensor(self, t: cst.BaseExpression) -> Optional[str]:
+        """`isinstance(x, (tuple, list))`: the name `x`, known not to be a tensor where the test
+        holds (the right side of an `and`)."""
+        if not (isinstance(t, cst.Call) and self._callee_name(t) in ("isinstance", "builtins.isinstance")
+                and len(t.args) == 2 and isinstance(t.args[0].value, cst.Name)):
+            return None
+        types = t.args[1].value
+        elts = [el.value for el in types.elements] if isinstance(types, cst.Tuple) else [types]
+        names = [dotted(x) for x in elts]
+        if not names or any(n not in _PY_TYPES for n in names):
+            return None
+        return t.args[0].value.value
 
     def _iter_kind(self, it: cst.BaseExpression, k: str) -> tuple[str, bool]:
         if isinstance(it, cst.Call):
@@ -744,8 +842,8 @@ class FunctionFacts:
             return SHAPE, True
         if k == DATA:
             return DATA, False
-        if k == SHAPE:
-            return CONST, False  # iterating x.shape: the rank is static
+        if k == SHAPE or k == TENSORS:
+            return CONST, False  # iterating x.shape: the rank is static; a list of tensors: its length
         if k == CONST:
             return CONST, False
         return UNKNOWN, False
@@ -759,7 +857,7 @@ class FunctionFacts:
                 return ck if ck in (SHAPE, DATA, CONST) else UNKNOWN
             if q in ("enumerate", "zip"):
                 return UNKNOWN
-        if k in TENSORISH:
+        if k in TENSORISH or k == TENSORS:
             return TENSOR
         if k in (SHAPE, DATA, CONST):
             return k
@@ -983,7 +1081,8 @@ class FunctionFacts:
         else:
             ek = self.eval(e.elt)
             # a list/generator, never a tensor; of sizes (data): a size (data) sequence, as `x.shape`
-            res = ek if ek in (CONST, SHAPE, DATA) else UNKNOWN
+            res = ek if ek in (CONST, SHAPE, DATA) else TENSORS if ek in TENSORISH and not isinstance(
+                e, cst.SetComp) else UNKNOWN
         self.env = saved
         return res
 
@@ -1013,6 +1112,8 @@ class FunctionFacts:
         bk = self.eval(base)
         if bk[:4] == OBJ_PREFIX:
             return (obj_attrs(bk) or {}).get(attr, UNKNOWN)
+        if bk == TENSORS and (attr in TENSOR_ATTRS_SHAPE or attr in TENSOR_ATTRS_CONST):
+            bk = TENSOR  # annotated list[Tensor] but read like a tensor (a Python list has no .shape)
         if bk in TENSORISH:
             if attr in TENSOR_ATTRS_SHAPE:
                 if self._is_weight(base):
@@ -1054,8 +1155,12 @@ class FunctionFacts:
             self.subscripts.append(Subscript(e, vk, index_kinds, mask))
             return TENSOR
         if vk == SHAPE:
+            if self._static_dims and self._static_dim(e):
+                return CONST
             self._culprit[id(e)] = e
             return SHAPE
+        if vk == TENSORS:
+            return TENSORS if any(isinstance(el.slice, cst.Slice) for el in e.slice) else TENSOR
         if vk == DATA:
             return DATA
         if vk == CONST:
@@ -1118,6 +1223,8 @@ class FunctionFacts:
                 kind = TENSOR if method == "forward" else UNKNOWN
             else:
                 receiver_kind = self.eval(base)
+                if receiver_kind == TENSORS and method not in _LIST_METHODS:
+                    receiver_kind = TENSOR  # annotated list[Tensor] but called like a tensor (`.size()`)
                 if receiver_kind in TENSORISH:
                     qualname = f"torch.Tensor.{method}"
                     kind = self._tensor_method_kind(method)
@@ -1323,7 +1430,7 @@ class FunctionFacts:
                 return SHAPE
             if arg_kinds and arg_kinds[0] == DATA:
                 return DATA
-            return CONST if arg_kinds and arg_kinds[0] in (SHAPE, CONST) else UNKNOWN
+            return CONST if arg_kinds and arg_kinds[0] in (SHAPE, CONST, TENSORS) else UNKNOWN
         if name in ("min", "max", "abs", "round", "sum", "pow", "divmod"):
             if not arg_kinds:
                 return UNKNOWN
@@ -1338,6 +1445,8 @@ class FunctionFacts:
                 return DATA
             return arg_kinds[0] if arg_kinds and arg_kinds[0] in (SHAPE, DATA, CONST) else UNKNOWN
         if name in ("list", "tuple", "sorted", "reversed", "set"):
+            if arg_kinds and arg_kinds[0] == TENSORS and name in ("list", "tuple", "reversed"):
+                return TENSORS
             if arg_kinds and arg_kinds[0] in TENSORISH:
                 return UNKNOWN
             return arg_kinds[0] if arg_kinds and arg_kinds[0] in (SHAPE, CONST, DATA) else UNKNOWN
@@ -1362,3 +1471,10 @@ class FunctionFacts:
 def _empty_list(v: cst.BaseExpression) -> bool:
     return (isinstance(v, cst.List) and not v.elements) or (
         isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value == "list" and not v.args)
+
+
+#: methods of Python lists and tuples (a list[Tensor] value calling another is a tensor)
+_LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "index", "count", "copy",
+                           "reverse", "sort", "__len__", "__getitem__", "__iter__"})
+_PY_TYPES = frozenset({"list", "tuple", "dict", "str", "int", "float", "bool", "set", "List", "Tuple", "Dict",
+                       "typing.List", "typing.Tuple", "typing.Dict", "collections.abc.Sequence", "Sequence"})

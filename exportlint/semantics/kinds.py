@@ -14,6 +14,9 @@ Kinds are plain strings (cheap to compare and to cache):
   ``self.training``, ``x.ndim``, ``x.dtype``).
 - ``NONE``: the None constant.
 - ``MODULE``: an nn.Module.
+- ``TENSORS``: a Python list or tuple of tensors (a ``list[Tensor]`` parameter, ``[t for t in
+  ...]``): its items are tensors, its length is a Python constant (iterating it unrolls nothing
+  the input does not fix).
 - ``UNKNOWN``: anything else. Rules never report on UNKNOWN: precision first.
 """
 
@@ -26,6 +29,7 @@ DATA = "data"
 CONST = "const"
 NONE = "none"
 MODULE = "module"
+TENSORS = "tensors"
 UNKNOWN = "unknown"
 
 TENSORISH = frozenset((TENSOR, MASK))

@@ -68,6 +68,46 @@ def _class_expr(e: cst.BaseExpression, imports: Any, depth: int) -> Optional[str
     return None
 
 
+_SEQS = ("list", "List", "tuple", "Tuple", "Sequence", "Iterable")
+
+
+def tensor_sequence_annotation(ann: Optional[cst.Annotation]) -> bool:
+    """``list[Tensor]``, ``tuple[Tensor, ...]``, ``Sequence[Tensor]`` (optionally Optional): a
+    Python sequence whose items are all tensors."""
+    if ann is None:
+        return False
+    return _seq_expr(ann.annotation, 0)
+
+
+def _seq_expr(e: cst.BaseExpression, depth: int) -> bool:
+    from exportlint.semantics.apis import ANNOT_TENSOR
+
+    if depth > 3:
+        return False
+    if isinstance(e, cst.SimpleString):
+        v = literal_value(e)
+        if not isinstance(v, str):
+            return False
+        try:
+            e = cst.parse_expression(v)
+        except Exception:
+            return False
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.BitOr):
+        sides = [s for s in (e.left, e.right) if not (isinstance(s, cst.Name) and s.value == "None")]
+        return len(sides) == 1 and _seq_expr(sides[0], depth + 1)
+    if not isinstance(e, cst.Subscript):
+        return False
+    head = (dotted(e.value) or "").rsplit(".", 1)[-1]
+    inner = [el.slice.value for el in e.slice if isinstance(el.slice, cst.Index)]
+    if head in _WRAPPERS:
+        inner = [x for x in inner if not (isinstance(x, cst.Name) and x.value == "None")]
+        return len(inner) == 1 and _seq_expr(inner[0], depth + 1)
+    if head not in _SEQS or not inner:
+        return False
+    items = [x for x in inner if not isinstance(x, cst.Ellipsis)]
+    return bool(items) and all((dotted(x) or "").rsplit(".", 1)[-1] in ANNOT_TENSOR for x in items)
+
+
 def informative(k: str) -> bool:
     """An instance kind with an attribute that is a tensor or derived from one."""
     attrs = obj_attrs(k) if k[:4] == OBJ_PREFIX else None
