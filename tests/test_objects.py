@@ -219,3 +219,68 @@ def test_list_of_tensors_parameter_and_a_sum_of_sizes(tmp_path):
     })
     f = _lint(files)
     assert _at(f, "pkg/coder.py", "EXL111") == {10}
+
+
+def _single(src: str):
+    from exportlint.engine import lint_source
+
+    return lint_source(textwrap.dedent(src).lstrip(), "m.py", Config())
+
+
+def test_list_of_tensors_items_checked_as_lists_are_not_tensors():
+    # negative: `isinstance(h, (tuple, list)) and len(h) == 2` tests a Python list's length
+    f = _single("""
+        import torch
+        from torch import nn
+
+
+        class Neck(nn.Module):
+            def forward(self, hidden_states: list[torch.Tensor]):
+                out = []
+                for h in hidden_states:
+                    if isinstance(h, (tuple, list)) and len(h) == 2:
+                        h = h[0]
+                    if h.shape[1] > 4:
+                        h = h[:, :4]
+                    out.append(h)
+                return out
+    """)
+    assert {(x.line, x.code) for x in f if x.code == "EXL111"} == {(11, "EXL111")}
+
+
+def test_tensor_built_with_a_list_length_has_a_static_first_dim():
+    # negative: dim 0 of a tensor built with `[len(images)] + sizes` is the list's length
+    f = _single("""
+        import torch
+        from torch import nn
+
+
+        class Batcher(nn.Module):
+            def forward(self, images: list[torch.Tensor]):
+                size = [max(s) for s in zip(*[img.shape for img in images])]
+                shape = [len(images)] + size
+                batched = images[0].new_full(shape, 0)
+                for i in range(batched.shape[0]):
+                    batched[i, : images[i].shape[0]].copy_(images[i])
+                for j in range(batched.shape[1]):
+                    batched[:, j] += 1
+                return batched
+    """)
+    assert {(x.line, x.code) for x in f if x.code == "EXL111"} == {(12, "EXL111")}
+
+
+def test_a_sequence_annotation_on_a_tensor_read_as_a_tensor():
+    # `hidden_states: tuple[torch.Tensor]` but `.shape` is read: a tensor (a tuple has no shape)
+    f = _single("""
+        import torch
+        from torch import nn
+
+
+        class Local(nn.Module):
+            def forward(self, hidden_states: tuple[torch.Tensor]):
+                n = hidden_states.shape[1]
+                for start in range(0, n, 4):
+                    hidden_states = hidden_states + start
+                return hidden_states
+    """)
+    assert {(x.line, x.code) for x in f if x.code == "EXL111"} == {(8, "EXL111")}
