@@ -501,6 +501,12 @@ class Linter:
         for r in model.extra_roots:
             found = model.root_function(r.qual)
             facts = model.facts_for(found[0]) if found is not None else None
+            if facts is None and r.why == "ctor":  # a dataclass / NamedTuple (semantics/objects.py)
+                from exportlint.semantics.objects import record_kind
+
+                k = record_kind(model, r)
+                if k is not None:
+                    res.returns[r.qual] = k
             if facts is not None:
                 if r.why == "ctor":  # the instance kind its constructor gives (semantics/objects.py)
                     from exportlint.semantics.objects import instance_kind

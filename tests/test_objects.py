@@ -284,3 +284,44 @@ def test_a_sequence_annotation_on_a_tensor_read_as_a_tensor():
                 return hidden_states
     """)
     assert {(x.line, x.code) for x in f if x.code == "EXL111"} == {(8, "EXL111")}
+
+
+def test_dataclass_and_namedtuple_fields(tmp_path):
+    files = _write(tmp_path / "pkg", {
+        "records.py": """
+            from dataclasses import dataclass
+            from typing import NamedTuple, Optional
+
+            import torch
+
+
+            @dataclass
+            class Out:
+                feats: torch.Tensor
+                hw: tuple[int, int]
+                stride: int = 8
+
+
+            class Pair(NamedTuple):
+                size: tuple[int, int]
+                scale: float
+        """,
+        "model.py": """
+            import torch
+            from torch import nn
+
+            from .records import Out, Pair
+
+
+            class Model(nn.Module):
+                def forward(self, x: torch.Tensor):
+                    o = Out(x, x.shape[-2:])
+                    p = Pair(x.shape[-2:], 2.0)
+                    a = torch.tensor([o.hw[1], o.hw[0]], device=x.device)
+                    b = torch.tensor([p.size[1], p.size[0]], device=x.device)
+                    c = torch.tensor([o.stride, p.scale], device=x.device)
+                    return o.feats * a[0] * b[0] * c[0]
+        """,
+    })
+    f = _lint(files)
+    assert _at(f, "pkg/model.py", "EXL112") == {11, 12}

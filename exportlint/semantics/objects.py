@@ -149,6 +149,57 @@ def instance_kind(facts: Any) -> Optional[str]:
     return obj_kind(attrs)
 
 
+def record_kind(model: Any, root: Any) -> Optional[str]:
+    """The instance kind of a dataclass or NamedTuple of this file (no ``__init__`` of its own):
+    its fields in order, each of the kind the construction sites pass (positionally or by
+    name), else of its annotation's kind (as for a parameter), else a default's."""
+    from exportlint.semantics.apis import MISSING
+    from exportlint.semantics.kinds import CONST, NONE, TENSORS, UNKNOWN
+    from exportlint.semantics.nodes import annotation_kind, body_statements
+
+    cname, _, meth = root.qual.partition(".")
+    c = model.classes.get(cname)
+    if c is None or meth != "__init__" or "__init__" in c.methods or not _is_record(c, model.imports):
+        return None
+    attrs: dict[str, str] = {}
+    i = 0
+    for st in body_statements(c.node.body):
+        if not isinstance(st, cst.SimpleStatementLine):
+            continue
+        for small in st.body:
+            if not (isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)):
+                continue
+            ann = dotted(small.annotation.annotation.value) if isinstance(
+                small.annotation.annotation, cst.Subscript) else dotted(small.annotation.annotation)
+            if ann and ann.rsplit(".", 1)[-1] in ("ClassVar", "InitVar"):
+                continue
+            name = small.target.value
+            ck = root.pos[i] if i < len(root.pos) else root.kw.get(name)
+            i += 1
+            if ck is not None and ck != UNKNOWN:
+                attrs[name] = ck
+                continue
+            ak = annotation_kind(small.annotation, model.imports)
+            if tensor_sequence_annotation(small.annotation):
+                ak = TENSORS
+            if ak in (TENSOR, TENSORS, CONST):
+                attrs[name] = ak
+            elif ck is None and small.value is not None:
+                v = literal_value(small.value)
+                attrs[name] = NONE if v is None else UNKNOWN if v is MISSING else CONST
+    return obj_kind(attrs)
+
+
+def _is_record(c: Any, imports: Any) -> bool:
+    """A dataclass (``@dataclass``, ``@dataclasses.dataclass(...)``) or a ``NamedTuple``."""
+    for d in c.node.decorators:
+        e = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+        q = imports.resolve(e) or dotted(e) or ""
+        if q.rsplit(".", 1)[-1] == "dataclass":
+            return True
+    return any(b.rsplit(".", 1)[-1] == "NamedTuple" for b in c.bases)
+
+
 def _targets(t: Optional[cst.BaseExpression]):
     if t is None:
         return
