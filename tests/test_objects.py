@@ -325,3 +325,36 @@ def test_dataclass_and_namedtuple_fields(tmp_path):
     })
     f = _lint(files)
     assert _at(f, "pkg/model.py", "EXL112") == {11, 12}
+
+
+def test_class_named_only_by_an_annotation(tmp_path):
+    # nothing on the export path builds Batch: its __init__ does not run during the export (no
+    # finding there), yet its annotated attribute kinds still describe a parameter of the class
+    files = _write(tmp_path / "pkg", {
+        "structs.py": """
+            import torch
+
+
+            class Batch:
+                def __init__(self, tensors: torch.Tensor, n):
+                    self.tensors = tensors
+                    if tensors.sum() > 0:
+                        n = n + 1
+                    self.n = n
+        """,
+        "head.py": """
+            import torch
+            from torch import nn
+
+            from .structs import Batch
+
+
+            class Head(nn.Module):
+                def forward(self, batch: Batch):
+                    h, w = batch.tensors.shape[-2:]
+                    return batch.tensors * torch.tensor([w, h], device=batch.tensors.device)[0]
+        """,
+    })
+    f = _lint(files)
+    assert _at(f, "pkg/head.py", "EXL112") == {10}
+    assert [x for x in f if x.path.endswith("structs.py")] == []

@@ -149,6 +149,22 @@ def instance_kind(facts: Any) -> Optional[str]:
     return obj_kind(attrs)
 
 
+def ref_kind(model: Any, root: Any) -> Optional[str]:
+    """The instance kind for a class only named by annotations (a ``ctor-ref`` root: nothing
+    on the export path builds it here): its ``__init__`` analysed aside with no argument kinds
+    (parameters of their annotations' kinds, else unknown), never as export-path code: it
+    does not run during the export, so no rule reads it."""
+    from exportlint.semantics.flow import FunctionFacts
+
+    found = model.root_function(root.qual)
+    if found is None:
+        return record_kind(model, root)
+    fn, cls = found
+    facts = FunctionFacts(model, fn, cls, "cross-file")
+    facts.analyze([], {})
+    return instance_kind(facts)
+
+
 def record_kind(model: Any, root: Any) -> Optional[str]:
     """The instance kind of a dataclass or NamedTuple of this file (no ``__init__`` of its own):
     its fields in order, each of the kind the construction sites pass (positionally or by
@@ -268,7 +284,7 @@ def class_refs(project: Any, fi: Any, model: Any, deps: set) -> list[tuple]:
         for q, node in facts.class_refs.items():
             t = target_of(q)
             if t is not None:
-                out.append((facts, node, t, Root(t.qual, [], {}, why="ctor"), NEW + q))
+                out.append((facts, node, t, Root(t.qual, [], {}, why="ctor-ref"), NEW + q))
     return out
 
 
