@@ -8,7 +8,10 @@ attribute is the kind ``__init__`` assigns to ``self.<attr>`` (``FunctionFacts.a
 left unknown where another method of the class re-assigns it. The result is an instance kind
 (``kinds.obj_kind``: ``obj{sizes=shape,tensors=tensor}``) returned to every file that builds
 the class or annotates a parameter with it (a subscription: a root with no arguments), under
-the key ``new:<name as resolved in that file>`` of ``SemanticModel.call_returns``.
+the key ``new:<name as resolved in that file>`` of ``SemanticModel.call_returns``. A class only
+named by annotations (no construction on the export path) is a ``ctor-ref`` root: its
+``__init__`` is analysed aside for the kinds (``ref_kind``) and is not export-path code.
+Dataclasses and NamedTuples have fields instead of an ``__init__`` (``record_kind``).
 
 Unknown stays unknown: an argument of unknown kind gives the attribute the kind of the
 ``__init__`` parameter's annotation (the author's contract, as for any callee), else unknown;
