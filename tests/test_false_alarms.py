@@ -1285,6 +1285,13 @@ def test_exl404_conversion_in_another_file_of_the_project(tmp_path):
                   ("utils.py", conv_line)]
     stub = next(x for x in res.findings if x.code == "EXL404" and x.path.endswith("net.py"))
     assert f"utils.py:{conv_line}" in stub.message
+    # another file that converts, first in path order: the finding still cites the site of the
+    # module net.py imports its converter from
+    (pkg / "a_other.py").write_text("import torch\n\n\ndef q(m):\n    return torch.ao.quantization.convert(m)\n")
+    res = lint_paths(sorted(str(x) for x in pkg.glob("*.py")), Config(), use_cache=False, jobs=1)
+    stub = next(x for x in res.findings if x.code == "EXL404" and x.path.endswith("net.py"))
+    assert f"utils.py:{conv_line}" in stub.message and "a_other.py" not in stub.message
+    (pkg / "a_other.py").unlink()
     # FloatFunctional alone is no class finding; without the converting file, nothing at all
     res = lint_paths([str(pkg / "net.py")], Config(), use_cache=False, jobs=1)
     assert [x for x in res.findings if x.code == "EXL404"] == []
@@ -1296,7 +1303,7 @@ def test_quant_conversion_fact_reads_the_import_form(tmp_path):
     a = tmp_path / "a.py"
     text = ("from torch.ao.quantization import (\n    get_default_qconfig,\n    convert as to_int8,\n)\n\n"
             "def convert(m):\n    return m\n\ndef q(m):\n    return to_int8(m)\n")
-    assert _quant_conversion([str(a)], {str(a): text.encode()}) == (str(a), 10)
+    assert _quant_conversion([str(a)], {str(a): text.encode()}) == ((str(a), 10),)
     # quantize_dynamic / prepare leave QuantStubs identities: no static conversion
     b = tmp_path / "b.py"
     other = "import torch\nm = torch.ao.quantization.quantize_dynamic(m)\ndef convert(x):\n    return x\nconvert(1)\n"
