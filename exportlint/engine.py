@@ -621,7 +621,8 @@ def _call_lines(text: str, fi: Any, module: "cst.Module", calls: list) -> dict[i
 
 def _project_modules(project: Any, path: str, text: str, fi: Any) -> Any:
     """Asks the project whether a class of the file is an nn.Module through bases in other
-    files (the model asks only for classes with a forward it cannot decide alone)."""
+    files (the model asks only for classes with a forward it cannot decide alone): True,
+    False (all its bases are project classes, none a module), or None (a base leaves it)."""
     if project is None:
         return None
 
@@ -632,7 +633,7 @@ def _project_modules(project: Any, path: str, text: str, fi: Any) -> Any:
 
             mod, is_pkg = project.add_file(path, text)
             fi = index_source(text, os.path.abspath(path), mod, is_pkg)
-        return project.is_module_class(fi, name)
+        return project.module_class_verdict(fi, name)
 
     return is_module
 
