@@ -1308,3 +1308,83 @@ def test_quant_conversion_fact_reads_the_import_form(tmp_path):
     b = tmp_path / "b.py"
     other = "import torch\nm = torch.ao.quantization.quantize_dynamic(m)\ndef convert(x):\n    return x\nconvert(1)\n"
     assert _quant_conversion([str(b)], {str(b): other.encode()}) is None
+
+
+def test_isinstance_python_type_narrows_a_value_to_no_tensor():
+    # ultralytics' Segment head: `if isinstance(preds, dict): if "one2one" in preds:` (the
+    # training output); a value proven a dict / list / str is never a tensor in that branch,
+    # and keeps its kind after it
+    src = """
+    import torch
+
+    class Head(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = torch.nn.Linear(4, 4)
+
+        def forward(self, x):
+            y = self.body(x)
+            if isinstance(y, (dict, list)):
+                if y[0]:  # <- narrowed
+                    return x
+            if not isinstance(x, torch.Tensor):
+                if x:  # <- not a tensor
+                    return y
+            if y.sum() > 0:  # <- after
+                return y
+            return x
+    """
+    found = [(ln, c) for ln, c in codes(src) if c == "EXL101"]
+    assert found == [(line_of(src, "# <- after"), "EXL101")]
+
+
+def test_string_key_containment_is_no_tensor_test():
+    # `"key" in outputs`: Tensor.__contains__ raises on a str, so the container is Python
+    src = """
+    import torch
+
+    class Head(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = torch.nn.Linear(4, 4)
+
+        def forward(self, x):
+            preds = self.body(x)
+            if "one2one" in preds:  # <- str key
+                return x
+            if x[0] in preds:  # <- tensor containment
+                return preds
+            return x
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL101"] == [line_of(src, "# <- tensor containment")]
+
+
+def test_forward_on_a_project_class_that_is_no_module(tmp_path):
+    # ultralytics' inference backends: `class OnnxBackend(BaseBackend)` with a forward that runs
+    # numpy, where `BaseBackend(ABC)` lives in another file of the project: no nn.Module, no
+    # export entry. A base that leaves the project (an installed package) still counts as one.
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text("from abc import ABC\n\n\nclass BaseBackend(ABC):\n    def __call__(self, x):\n        return self.forward(x)\n")
+    (pkg / "onnx_backend.py").write_text(textwrap.dedent("""
+    import torch
+    from .base import BaseBackend
+    from transformers import PreTrainedModel
+
+    class OnnxBackend(BaseBackend):
+        def forward(self, im):
+            return self.session.run(None, {"x": im.cpu().numpy()})  # <- backend
+
+    class Net(PreTrainedModel):
+        def forward(self, im):
+            return im.cpu().numpy()  # <- model
+    """))
+    files = sorted(str(p) for p in pkg.glob("*.py"))
+    res = lint_paths(files, Config(), use_cache=False, jobs=1)
+    text = (pkg / "onnx_backend.py").read_text()
+    lines = {x.line for x in res.findings if x.code == "EXL201"}
+    assert lines == {line_of(text, "# <- model")}

@@ -61,6 +61,7 @@ from exportlint.semantics.facts import (  # noqa: F401
 )
 from exportlint.semantics.nodes import (  # noqa: F401
     annotation_kind,
+    assigned_names,
     body_statements,
     container_annotation,
     guard_helpers,
@@ -71,6 +72,7 @@ from exportlint.semantics.nodes import (  # noqa: F401
     iter_nodes,
     iter_statements,
     literal_value,
+    not_tensor_names,
 )
 from exportlint.semantics.returns import size_return_positions
 
@@ -351,7 +353,16 @@ class FunctionFacts:
         if (sides is None or self._narrow(sides[0], (st.body,))) and not self._absent_test(st.test):
             self._conds.append(st.test)
             self._arms.append((id(st), 0))
+            narrowed = not_tensor_names(st.test, self.imports)
+            for name in narrowed:
+                if self.env.get(name) in TENSORISH:
+                    self.env[name] = UNKNOWN  # `if isinstance(x, dict):`: x is no tensor here
             self._block(body_statements(st.body))
+            if narrowed:
+                rebound = assigned_names(st.body)
+                for name in narrowed:
+                    if name in before and name not in rebound:
+                        self.env[name] = before[name]
             self._arms.pop()
             self._conds.pop()
         self._only = outer
@@ -867,6 +878,10 @@ class FunctionFacts:
             if any(isinstance(ct.operator, (cst.In, cst.NotIn)) for ct in e.comparisons):
                 # `k in kwargs`, `x in (1, 2)`: Python containment, unless the container is a tensor
                 container = kinds[-1]
+                if isinstance(e.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+                    # `"key" in outputs`: a string is never looked up in a tensor (Tensor.__contains__
+                    # raises on a str), so the container is a dict, a list or a string
+                    return UNKNOWN
                 if container in TENSORISH:
                     return DATA
                 return kinds[0] if kinds[0] in (SHAPE, DATA) else (CONST if container == CONST else UNKNOWN)
