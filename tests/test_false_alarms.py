@@ -1388,3 +1388,36 @@ def test_forward_on_a_project_class_that_is_no_module(tmp_path):
     text = (pkg / "onnx_backend.py").read_text()
     lines = {x.line for x in res.findings if x.code == "EXL201"}
     assert lines == {line_of(text, "# <- model")}
+
+
+def test_cache_tested_through_a_local_alias_is_no_state():
+    # torch_geometric's GCNConv: `cache = self._cached_edge_index; if cache is None: ...;
+    # self._cached_edge_index = ...` (twice, one alias per attribute): filled once, like
+    # `if self._cached_edge_index is None:`; a local last bound to something else is no alias
+    src = """
+    import torch
+
+    class G(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self._a = None
+            self._b = None
+            self.lin = torch.nn.Linear(4, 4)
+
+        def forward(self, x, e):
+            if x.dim() == 2:
+                cache = self._a
+                if cache is None:
+                    self._a = e + 1
+                e = self._a
+            else:
+                cache = self._b
+                if cache is None:
+                    self._b = e - 1
+                e = self._b
+            cache = self.lin
+            if cache is None:
+                self._a = e  # <- not an alias
+            return self.lin(x), e
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL203"] == [line_of(src, "# <- not an alias")]

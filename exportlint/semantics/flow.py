@@ -598,7 +598,7 @@ class FunctionFacts:
                 return unset(t.left) or unset(t.right)
             if isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not):
                 x = t.expression
-                if self._is_self_attr(x) and x.attr.value == attr:
+                if self._is_attr_or_alias(x, attr, top):
                     return True
                 if isinstance(x, cst.Call) and dotted(x.func) in ("hasattr", "getattr") and len(x.args) >= 2:
                     return literal_value(x.args[1].value) == attr
@@ -608,7 +608,7 @@ class FunctionFacts:
                 right = t.comparisons[0].comparator
                 if isinstance(op, (cst.Is, cst.Equal)) and literal_value(right) is None:
                     left = t.left
-                    if self._is_self_attr(left) and left.attr.value == attr:
+                    if self._is_attr_or_alias(left, attr, top):  # (`cache = self.X` ... `if cache is None:`)
                         return True
                     if isinstance(left, cst.Call) and dotted(left.func) == "getattr" and len(left.args) >= 2:
                         return literal_value(left.args[1].value) == attr
@@ -635,7 +635,58 @@ class FunctionFacts:
             x = e.value
             return self._is_self_attr(x) and x.attr.value == attr
 
-        return attr in self._cache_hit_attrs or any(unset(c) for c in (self._conds if conds is None else conds))
+        top = None  # the `if` test being read (for aliases of the attribute bound before it)
+
+        def unset_at(c: cst.BaseExpression) -> bool:
+            nonlocal top
+            top = c
+            return unset(c)
+
+        return attr in self._cache_hit_attrs or any(unset_at(c) for c in (self._conds if conds is None else conds))
+
+    def _attr_aliases(self) -> tuple[dict[str, list[tuple[int, Optional[str]]]], dict[int, int]]:
+        """Plain ``name = <value>`` bindings of locals, in source order: name -> [(statement
+        index, attr when the value is ``self.<attr>``, else None)], for names bound no other way
+        (loop target, ``:=``, augmented, ``with ... as``); and id(if test) -> statement index."""
+        a = self.__dict__.get("_aliases")
+        if a is None:
+            binds: dict[str, list[tuple[int, Optional[str]]]] = {}
+            tests: dict[int, int] = {}
+            for i, st in enumerate(self.statements()):
+                if isinstance(st, (cst.If, cst.While)):
+                    tests[id(st.test)] = i
+                if not isinstance(st, cst.SimpleStatementLine):
+                    continue
+                for small in st.body:
+                    if isinstance(small, cst.Assign):
+                        for t in small.targets:
+                            for x in iter_nodes(t.target):
+                                if isinstance(x, cst.Name):
+                                    single = len(small.targets) == 1 and t.target is x
+                                    attr = small.value.attr.value if single and self._is_self_attr(small.value) else None
+                                    binds.setdefault(x.value, []).append((i, attr))
+            other = {x.value for n in self.nodes()
+                     if isinstance(n, (cst.For, cst.CompFor, cst.NamedExpr, cst.AugAssign, cst.AnnAssign, cst.WithItem))
+                     for x in iter_nodes(n.target if not isinstance(n, cst.WithItem) else (n.asname or n))
+                     if isinstance(x, cst.Name)}
+            for name in other:
+                binds.pop(name, None)
+            a = self._aliases = (binds, tests)
+        return a
+
+    def _is_attr_or_alias(self, e: cst.BaseExpression, attr: str, test: Optional[cst.BaseExpression] = None) -> bool:
+        """``self.<attr>``, or a local whose last binding before the ``if`` testing it (``test``)
+        is ``name = self.<attr>`` (``cache = self._cached`` ... ``if cache is None:``)."""
+        if self._is_self_attr(e):
+            return e.attr.value == attr
+        if not isinstance(e, cst.Name) or test is None:
+            return False
+        binds, tests = self._attr_aliases()
+        at = tests.get(id(test))
+        if at is None or e.value not in binds:
+            return False
+        before = [b for b in binds[e.value] if b[0] < at]
+        return bool(before) and before[-1][1] == attr
 
     def _is_self_attr(self, e: cst.BaseExpression) -> bool:
         return (
