@@ -1421,3 +1421,23 @@ def test_cache_tested_through_a_local_alias_is_no_state():
             return self.lin(x), e
     """
     assert [ln for ln, c in codes(src) if c == "EXL203"] == [line_of(src, "# <- not an alias")]
+
+
+def test_item_inside_a_check_call_is_no_conversion_hazard():
+    # kornia's LightGlue: `KORNIA_CHECK(torch.all(kpts >= -1).item(), msg)`: the Python bool
+    # only decides whether the check raises (the legacy tracer bakes it; no output reads it)
+    src = """
+    import torch
+
+    def CHECK(cond, msg):
+        if not cond:
+            raise ValueError(msg)
+
+    class M(torch.nn.Module):
+        def forward(self, kpts):
+            CHECK(torch.all(kpts >= -1).item(), "out of range")
+            assert kpts.min().item() > -2
+            n = kpts.max().item()  # <- read by the output
+            return kpts * n
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL102"] == [line_of(src, "# <- read by the output")]
