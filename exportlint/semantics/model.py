@@ -57,6 +57,7 @@ from exportlint.semantics.apis import (  # noqa: F401  (re-exported)
     NEVER_DURING_EXPORT,
     NEVER_DURING_EXPORT_NAMES,
     NON_EXPORT_CLASS_SUFFIXES,
+    non_export_class,
     NON_TENSOR_NAMESPACES,
     NON_TENSOR_TORCH_FUNCS,
     SCALAR_CONVERSIONS,
@@ -273,7 +274,7 @@ class SemanticModel:
                           for ec in self.export_calls if ec.model is not None}
         for c in self.classes.values():
             if c.is_module and "forward" in c.methods:
-                if c.name.endswith(NON_EXPORT_CLASS_SUFFIXES) and c.name not in exported_names:
+                if non_export_class(c.name) and c.name not in exported_names:
                     continue
                 work.append((c.methods["forward"], c, None, {}, "forward", None))
         for ec in self.export_calls:
