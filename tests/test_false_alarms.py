@@ -1441,3 +1441,50 @@ def test_item_inside_a_check_call_is_no_conversion_hazard():
             return kpts * n
     """
     assert [ln for ln, c in codes(src) if c == "EXL102"] == [line_of(src, "# <- read by the output")]
+
+
+def test_operand_after_self_training_and_is_not_exported():
+    # torchaudio's wav2vec2 layer drop: `if not (self.training and torch.rand(1).item() <= p):`;
+    # exports capture eval mode, so the right operand of `self.training and ...` never runs
+    src = """
+    import torch
+
+    class Enc(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = torch.nn.ModuleList([torch.nn.Linear(4, 4)])
+            self.layer_drop = 0.1
+
+        def forward(self, x, y):
+            for layer in self.layers:
+                if not (self.training and torch.rand(1).item() <= self.layer_drop):
+                    x = layer(x)
+            keep = self.training or y.sum().item() > 0  # <- runs
+            return x * keep
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL102"] == [line_of(src, "# <- runs")]
+
+
+def test_class_named_for_a_loss_is_no_export_entry():
+    # speechbrain's FastSpeech2 `LossWithAlignment(nn.Module).forward(predictions, targets,
+    # current_epoch)`; `FocalLossV2` likewise; `MetricLearningHead` is a model part
+    from exportlint.semantics.apis import non_export_class
+
+    assert non_export_class("LossWithAlignment") and non_export_class("FocalLossV2")
+    assert not non_export_class("MetricLearningHead") and not non_export_class("Lossless")
+    src = """
+    import torch
+
+    class LossWithAlignment(torch.nn.Module):
+        def forward(self, predictions, targets, current_epoch):
+            if current_epoch > 10:
+                return predictions.sum()
+            return targets.sum()
+
+    class MetricLearningHead(torch.nn.Module):
+        def forward(self, x, epoch):
+            if epoch > 10:  # <- model
+                return x
+            return -x
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL101"] == [line_of(src, "# <- model")]

@@ -705,10 +705,22 @@ class FunctionFacts:
                 if isinstance(e, (cst.Element, cst.StarredElement)):
                     self._bind(e.value, k if k in (TENSOR, SHAPE, DATA, CONST) else UNKNOWN)
 
+    def _short_circuited(self, e: cst.BooleanOperation) -> bool:
+        """The right operand runs under no exporter: ``self.training and <x>`` (exports capture
+        eval mode), ``<export guard false everywhere> and <x>``, ``<guard true everywhere> or <x>``."""
+        sides = guard_sides(e.left, self.imports, self.model.guard_helpers)
+        if sides is None:
+            return False
+        return not sides[0] if isinstance(e.operator, cst.And) else not sides[1]
+
     def _test(self, test: cst.BaseExpression) -> str:
         """Evaluate a boolean-context expression; returns DATA / SHAPE / CONST / UNKNOWN."""
         if isinstance(test, cst.BooleanOperation):
             a = self._test(test.left)
+            if self._short_circuited(test):
+                self.kinds[id(test)] = self.kind(test.left)
+                self._culprit[id(test)] = self._culprit.get(id(test.left), test.left)
+                return a
             b = self._test(test.right)
             self.kinds[id(test)] = combine((self.kind(test.left), self.kind(test.right)))
             k = worst(a, b)
@@ -915,6 +927,8 @@ class FunctionFacts:
             return a
         if t is cst.BooleanOperation:
             a = self.eval(e.left)
+            if self._short_circuited(e):
+                return a
             b = self.eval(e.right)
             return combine((a, b)) if (a in TENSORISH or b in TENSORISH) else combine((truth_kind(a) if a != CONST else a, b))
         if t is cst.Comparison:
