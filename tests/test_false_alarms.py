@@ -1488,3 +1488,27 @@ def test_class_named_for_a_loss_is_no_export_entry():
             return -x
     """
     assert [ln for ln, c in codes(src) if c == "EXL101"] == [line_of(src, "# <- model")]
+
+
+def test_size_named_forward_parameter_is_no_known_tensor():
+    # mmdet / mmpretrain Swin blocks: `forward(self, query, hw_shape)` then `H, W = hw_shape` and
+    # `assert L == H * W`: the parent passes a tuple of ints (through a ModuleList exportlint
+    # cannot resolve). A size-named parameter used as an object (`img_size.item()`, a real
+    # issue's tensor) stays a tensor.
+    src = """
+    import torch
+
+    class ShiftWindowMSA(torch.nn.Module):
+        def forward(self, query, hw_shape):
+            B, L, C = query.shape
+            H, W = hw_shape
+            assert L == H * W
+            return query.view(B, H, W, C)
+
+    class MySlice(torch.nn.Module):
+        def forward(self, x, img_size):
+            idx = img_size.item()  # <- a tensor
+            return x.narrow(0, 0, idx)
+    """
+    found = [(ln, c) for ln, c in codes(src) if c in ("EXL101", "EXL102")]
+    assert found == [(line_of(src, "# <- a tensor"), "EXL102")]

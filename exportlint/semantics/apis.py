@@ -148,6 +148,18 @@ def training_target(param: str) -> bool:
     return param == "labels"
 
 
+#: words of a parameter name that say it holds a size, not a tensor: ``hw_shape``, ``seq_len``,
+#: ``output_size``, ``length``, ``patch_resolution`` (plurals such as ``lengths`` are often
+#: tensors of lengths, and stay tensors)
+SIZE_NAME_WORDS = frozenset({"shape", "size", "len", "length", "resolution", "hw"})
+
+
+def size_named(param: str) -> bool:
+    """A parameter named for a size (``SIZE_NAME_WORDS``; ``num_*``)."""
+    words = param.lower().strip("_").split("_")
+    return any(w in SIZE_NAME_WORDS for w in words) or (len(words) > 1 and words[0] == "num")
+
+
 def training_only(fn_name: str, cls_name: Optional[str] = None) -> bool:
     """A function (or a method of a class) that only computes a training loss/metric/matching:
     calls from forward into it are not followed onto the export path (the same convention as

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from exportlint.semantics.apis import (  # noqa: F401
     ALL_EXPORTERS,
+    size_named,
     CHECK_FUNCS,
     CONST_BUILTINS,
     DDS_OPS,
@@ -208,6 +209,12 @@ class FunctionFacts:
             if k is None or k == NONE:
                 if p.default is None:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
+                    if k == TENSOR and self.why == "forward" and i > 0 and size_named(name) \
+                            and not self._attribute_read(name):
+                        # `forward(self, x, hw_shape)` / `(x, seq_len)`: a parent module passes sizes
+                        # there; unannotated and never used as an object (`img_size.item()`), it is
+                        # no known tensor (mmdet/mmpretrain Swin blocks: `H, W = hw_shape`)
+                        k = UNKNOWN
                 else:
                     k = self._default_kind(p.default)
             if (training_target(name) and p.default is not None and literal_value(p.default) is None
@@ -704,6 +711,15 @@ class FunctionFacts:
             for e in tgt.elements:
                 if isinstance(e, (cst.Element, cst.StarredElement)):
                     self._bind(e.value, k if k in (TENSOR, SHAPE, DATA, CONST) else UNKNOWN)
+
+    def _attribute_read(self, name: str) -> bool:
+        """Whether the function reads an attribute or calls a method of ``name`` (other than a
+        sequence's ``index``/``count``): ``img_size.item()``, ``seq_len.to(device)``."""
+        for n in self.nodes():
+            if (type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name
+                    and n.attr.value not in ("index", "count")):
+                return True
+        return False
 
     def _short_circuited(self, e: cst.BooleanOperation) -> bool:
         """The right operand runs under no exporter: ``self.training and <x>`` (exports capture
