@@ -1512,3 +1512,31 @@ def test_size_named_forward_parameter_is_no_known_tensor():
     """
     found = [(ln, c) for ln, c in codes(src) if c in ("EXL101", "EXL102")]
     assert found == [(line_of(src, "# <- a tensor"), "EXL102")]
+
+
+def test_local_flag_of_self_training_guards_like_self_training():
+    # vector-quantize-pytorch: `should_dropout = self.training and self.dropout and
+    # torch.is_grad_enabled()` then `if should_dropout: seed = torch.randint(...).item()`
+    src = """
+    import torch
+
+    class RVQ(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.dropout = True
+
+        def forward(self, x):
+            should_dropout = self.training and self.dropout
+            if should_dropout:
+                n = torch.randint(0, 4, ()).item()
+                x = x[:n]
+            if x.dim() == 2:
+                flag = self.training and self.dropout
+            else:
+                flag = True
+            if flag:
+                m = x.sum().item()  # <- may run
+                x = x * m
+            return x
+    """
+    assert [(ln, c) for ln, c in codes(src) if c in ("EXL101", "EXL102", "EXL104")] == [(line_of(src, "# <- may run"), "EXL102")]

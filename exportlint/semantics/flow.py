@@ -131,6 +131,8 @@ class FunctionFacts:
         #: the exporters under which the code being analysed runs (None: every exporter), narrowed
         #: by export guards: `if not torch.jit.is_tracing():` runs under torch.export only
         self._only: Optional[frozenset] = None
+        #: locals last bound to a test false under every exporter (``self.training and ...``)
+        self._never_true: set[str] = set()
         #: id(node) -> the exporters under which it runs, for nodes under such a guard
         self.node_only: dict[int, frozenset] = {}
         #: (id(callee FunctionDef), exporters of the call site or None)
@@ -339,6 +341,8 @@ class FunctionFacts:
 
     def _if(self, st: cst.If, construct: str) -> None:
         sides = guard_sides(st.test, self.imports, self.model.guard_helpers)
+        if sides is None and isinstance(st.test, cst.Name) and st.test.value in self._never_true:
+            sides = (frozenset(), ALL_EXPORTERS)  # `if should_drop:` after `should_drop = self.training and ...`
         outer = self._only
         if sides is None:
             k = self._test(st.test)
@@ -443,6 +447,12 @@ class FunctionFacts:
             k = self.eval(s.value)
             if len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
                 self.assigned_to[id(s.value)] = s.targets[0].target.value
+                # `should_drop = self.training and self.p > 0`: a flag false under every exporter
+                sides = guard_sides(s.value, self.imports, self.model.guard_helpers)
+                if sides is not None and not sides[0] and not self._arms:  # (not bound in one arm only)
+                    self._never_true.add(s.targets[0].target.value)
+                else:
+                    self._never_true.discard(s.targets[0].target.value)
             elif (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
                   and isinstance(s.value, (cst.Tuple, cst.List))
                   and len(s.targets[0].target.elements) == len(s.value.elements)):
