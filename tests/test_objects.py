@@ -358,3 +358,26 @@ def test_class_named_only_by_an_annotation(tmp_path):
     f = _lint(files)
     assert _at(f, "pkg/head.py", "EXL112") == {10}
     assert [x for x in f if x.path.endswith("structs.py")] == []
+
+
+def test_truth_of_a_list_of_sizes_is_its_length():
+    # negative: `if sizes:` / `if not counts:` test a Python list's length, not the sizes in it;
+    # the sizes themselves stay sizes (the comparison on one is reported)
+    f = _single("""
+        import torch
+        from torch import nn
+
+
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor, feats: list[torch.Tensor]):
+                sizes = []
+                for t in feats:
+                    sizes.append(t.shape[-1])
+                counts = [t.shape[0] for t in feats]
+                if not sizes or not counts:
+                    return x
+                if sizes[0] > 8:
+                    x = x + 1
+                return x
+    """)
+    assert {(x.line, x.code) for x in f if x.code == "EXL111"} == {(13, "EXL111")}

@@ -139,6 +139,8 @@ class FunctionFacts:
         self._accum: dict[str, str] = {}
         #: local names bound to a list/tuple display (or `[..] + rest`) -> that value
         self._size_lists: dict[str, cst.BaseExpression] = {}
+        #: local names bound to a comprehension (a Python sequence, whatever its items)
+        self._seq_names: set[str] = set()
         #: local tensors built with a size whose entries at these dims are Python constants
         self._static_dims: dict[str, frozenset] = {}
         #: names handed to torch._check / _check_is_size / constrain_as_*: the author bounded them
@@ -514,6 +516,8 @@ class FunctionFacts:
                 self._assign_target(s.targets[0].target, k, s, "assign", s.value)
                 if isinstance(s.value, (cst.List, cst.Tuple, cst.BinaryOperation)):
                     self._size_lists[name] = s.value
+                elif isinstance(s.value, (cst.ListComp, cst.SetComp)):
+                    self._seq_names.add(name)
                 elif k in TENSORISH and isinstance(s.value, cst.Call):
                     dims = self._factory_static_dims(s.value)
                     if dims:
@@ -612,6 +616,8 @@ class FunctionFacts:
                 self._accum.pop(name, None)
             if self._size_lists:
                 self._size_lists.pop(name, None)
+            if self._seq_names:
+                self._seq_names.discard(name)
             if self._static_dims:
                 self._static_dims.pop(name, None)
             if name in self._globals:
@@ -875,6 +881,9 @@ class FunctionFacts:
             self.kinds[id(test)] = CONST if k == CONST else k
             self._culprit[id(test)] = self._culprit.get(id(test.expression), test.expression)
             return k
+        if isinstance(test, cst.Name) and (test.value in self._grown or test.value in self._seq_names):
+            self.eval(test)
+            return CONST  # `if sizes:` tests a Python list's length, not the sizes in it
         if isinstance(test, cst.Comparison):
             ops = [ct.operator for ct in test.comparisons]
             if all(isinstance(o, (cst.Is, cst.IsNot)) for o in ops):
