@@ -381,3 +381,21 @@ def test_truth_of_a_list_of_sizes_is_its_length():
                 return x
     """)
     assert {(x.line, x.code) for x in f if x.code == "EXL111"} == {(13, "EXL111")}
+
+
+def test_unpacking_a_list_of_tensors():
+    f = _single("""
+        import torch
+        from torch import nn
+
+
+        class M(nn.Module):
+            def forward(self, feats: list[torch.Tensor]):
+                first, *rest = feats
+                if first.shape[-1] > 8:
+                    first = first[..., :8]
+                for r in rest:
+                    first = first + r.mean()
+                return first
+    """)
+    assert {(x.line, x.code) for x in f if x.code == "EXL111"} == {(8, "EXL111")}

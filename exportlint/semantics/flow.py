@@ -627,7 +627,7 @@ class FunctionFacts:
             self.kinds[id(tgt)] = k
         elif isinstance(tgt, (cst.Tuple, cst.List)):
             elem = k
-            if k == TENSOR or k == MASK:
+            if k == TENSOR or k == MASK or k == TENSORS:  # (items of a list of tensors)
                 elem = TENSOR
             elif k in (SHAPE, DATA, CONST):
                 elem = k
@@ -639,7 +639,9 @@ class FunctionFacts:
                         self._assign_target(e.value, self.kinds.get(id(ve.value), UNKNOWN), stmt, how, None)
                 return
             for e in tgt.elements:
-                if isinstance(e, (cst.Element, cst.StarredElement)):
+                if isinstance(e, cst.StarredElement) and k == TENSORS:
+                    self._assign_target(e.value, TENSORS, stmt, how, None)  # `first, *rest = feats`
+                elif isinstance(e, (cst.Element, cst.StarredElement)):
                     self._assign_target(e.value, elem, stmt, how, None)
         elif isinstance(tgt, cst.Attribute):
             base = tgt.value
