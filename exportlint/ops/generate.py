@@ -230,16 +230,19 @@ def _kw_interpolate():
         when = {"mode": mode, "antialias": antialias}
         return when, lambda: (F.interpolate, (_r(*shape),), dict(kw, scale_factor=kw.pop("scale_factor", 2)))
 
+    def va(mode, align, nd=4):
+        # align_corners changes the legacy exporter's minimum opset (True needs Resize, opset 11);
+        # absent (None) and False are the same computation
+        when, build = v(mode, nd=nd, align_corners=align)
+        return dict(when, align_corners=align), build
+
     variants = [
         v("nearest"),
         v("nearest-exact"),
-        v("linear", nd=3, align_corners=False),
-        v("bilinear", align_corners=False),
         v("bilinear", antialias=True, align_corners=False),
-        v("bicubic", align_corners=False),
         v("bicubic", antialias=True, align_corners=False),
-        v("trilinear", nd=5, align_corners=False),
-    ]
+    ] + [va(mode, align, nd) for mode, nd in (("linear", 3), ("bilinear", 4), ("bicubic", 4), ("trilinear", 5))
+         for align in (None, False, True)]
     # "area" is adaptive average pooling: the legacy exporter needs a constant output size,
     # which it gets from size= but not from scale_factor=
     for given in (False, True):
@@ -248,7 +251,7 @@ def _kw_interpolate():
             return F.interpolate, (_r(1, 2, 6, 6),), kw
 
         variants.append(({"mode": "area", "antialias": False, "size": GIVEN if given else None}, area))
-    params = {"mode": [3, "nearest"], "antialias": [6, False], "size": [1, None]}
+    params = {"mode": [3, "nearest"], "antialias": [6, False], "size": [1, None], "align_corners": [4, None]}
     return params, variants
 
 
@@ -485,6 +488,16 @@ def _kw_affine_grid():
     return {}, [({}, build)]
 
 
+def _kw_fold():
+    import torch.nn.functional as F
+
+    def build():
+        # patches back to an image (col2im): the output size is the module's constant
+        return F.fold, (_r(1, 12, 12),), dict(output_size=(4, 5), kernel_size=(2, 2))
+
+    return {}, [({}, build)]
+
+
 def _kw_fftfreq(name):
     def build():
         import torch
@@ -600,6 +613,7 @@ KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.stft": _kw_stft,
     # public APIs with no OpInfo sample (one variant, no keywords)
     "torch.nn.functional.affine_grid": _kw_affine_grid,
+    "torch.nn.functional.fold": _kw_fold,
     "torch.fft.fftfreq": lambda: _kw_fftfreq("fftfreq"),
     "torch.fft.rfftfreq": lambda: _kw_fftfreq("rfftfreq"),
     "torch.nn.utils.rnn.pack_padded_sequence": _kw_pack_padded,
@@ -648,8 +662,10 @@ MODULE_KEYWORD_PROBES: dict[str, tuple[dict, list[tuple[dict, tuple, dict]], tup
         (1, 2, 6),
     ),
     "Upsample": (
-        {"mode": [2, "nearest"]},
-        [({"mode": m}, (), {"scale_factor": 2, "mode": m}) for m in ("nearest", "bilinear", "bicubic")],
+        {"mode": [2, "nearest"], "align_corners": [3, None]},
+        [({"mode": "nearest"}, (), {"scale_factor": 2, "mode": "nearest"})]
+        + [({"mode": m, "align_corners": a}, (), {"scale_factor": 2, "mode": m, "align_corners": a})
+           for m in ("bilinear", "bicubic") for a in (None, False, True)],
         (1, 2, 4, 4),
     ),
 }
