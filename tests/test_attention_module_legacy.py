@@ -57,3 +57,11 @@ def test_quiet_without_dynamic_shapes():
     static = DECLARES.replace(',\n                             input_names=["x"], dynamic_axes={"x": {0: "b", 1: "t"}}', "")
     assert lint(SRC + static) == []
     assert lint(SRC + DECLARES, dynamic_shapes=False) == []
+
+
+def test_batch_first_modules_with_only_the_batch_dynamic_are_quiet():
+    batch_only = DECLARES.replace('{0: "b", 1: "t"}', '{0: "b"}')
+    assert lint(SRC + batch_only) == []  # both modules batch-first: measured, another batch runs
+    # a sequence-first MultiheadAttention: dim 0 is its sequence
+    seq_first = SRC.replace("nn.MultiheadAttention(32, 4, batch_first=True)", "nn.MultiheadAttention(32, 4)")
+    assert [f.line for f in lint(seq_first + batch_only)] == [15]

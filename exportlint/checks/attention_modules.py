@@ -9,7 +9,10 @@ node ... self_attn/Reshape_4"): the tracer bakes the sequence length into the at
 reshapes. Another batch size runs. torch.export and onnx-dynamo keep the sequence dynamic.
 
 A warning (the sequence dim may be static: ViT's patches), only for projects that declare
-dynamic dims; reported where forward calls the module.
+dynamic dims; reported where forward calls the module. Not reported for a batch-first module
+(``batch_first=True``, on the layer a ``TransformerEncoder`` / ``Decoder`` stacks) when every
+dim the declarations make dynamic is dim 0: a batch-first model's batch (measured: another batch
+size runs).
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from __future__ import annotations
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import declares_dynamic, snippet
+from exportlint.checks.common import assignments_in_scope, declared_dims, declares_dynamic, snippet
+from exportlint.semantics.model import literal_value
 from exportlint.findings import Severity
 
 _NAMES = ("MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
@@ -53,6 +57,9 @@ class AttentionModuleLegacyDynamic(Rule):
                 q = ctx.model.imports.resolve(fact.value.func) or ""
                 if q not in _MODULES:
                     continue
+                dyn = declared_dims(ctx, fn.cls.name)
+                if dyn and all(d == {0} for d in dyn.values()) and _batch_first(ctx, fn.cls, fact.value):
+                    continue  # only the batch is dynamic
                 ctx.report(
                     call.node,
                     f"`{snippet(ctx, call.node)}` runs an nn.{q.rsplit('.', 1)[-1]}: the legacy ONNX exporter "
@@ -62,3 +69,21 @@ class AttentionModuleLegacyDynamic(Rule):
                     "(`dynamo=True`), or with a fixed sequence length.",
                 )
         return ()
+
+
+def _batch_first(ctx, cls, ctor: cst.Call, depth: int = 0) -> bool:
+    """Whether a module built by `ctor` takes batch-first inputs: `batch_first=True` on it, or on
+    the layer a TransformerEncoder/Decoder stacks (a call, or a name assigned in __init__)."""
+    for a in ctor.args:
+        if a.keyword is not None and a.keyword.value == "batch_first":
+            return literal_value(a.value) is True
+    q = ctx.model.imports.resolve(ctor.func) or ""
+    if depth or not q.endswith(("TransformerEncoder", "TransformerDecoder")) or not ctor.args:
+        return False
+    layer = ctor.args[0].value
+    if isinstance(layer, cst.Name):
+        init = next((st for st in cls.node.body.body if isinstance(st, cst.FunctionDef) and st.name.value == "__init__"),
+                    None)
+        vals = [v for n, v, _ in assignments_in_scope(init) if n == layer.value] if init is not None else []
+        layer = vals[0] if len(vals) == 1 else None
+    return isinstance(layer, cst.Call) and _batch_first(ctx, cls, layer, depth + 1)
