@@ -137,6 +137,11 @@ CLASSES: dict[str, str] = {
     "interpolate_self_shape": "negative: interpolate to own shape, dynamic H/W",
     "trilinear_align_corners_static": "negative: trilinear align_corners, static",
     "one_hot_num_classes_attr": "negative: one_hot with num_classes attribute",
+    # batch 4b (written after batch 4's fixes: a generalisation check of EXL119, plus strided slices)
+    "mha_seq_first_mask": "nn.MultiheadAttention, dynamic sequence",
+    "transformer_layer_pre_linear": "nn.TransformerEncoder, dynamic sequence",
+    "transformer_seq_first_batch": "nn.TransformerEncoder, dynamic sequence",
+    "strided_skip_add": "negative: strided slice of a dynamic dim (fixed upstream)",
 }
 
 
