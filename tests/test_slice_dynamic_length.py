@@ -90,3 +90,16 @@ def test_parameter_sliced_to_input_size_in_place_of_rebinding():
     assert lint(POS.format(body="x = x.flatten(1)\n        return self.pe[:, :x.size(1)]")) == []
     # a start or a step: another slice
     assert lint(POS.format(body="return x + self.pe[:, 1:x.size(1)]")) == []
+
+
+def test_size_plus_a_constant_after_a_class_token():
+    # lucidrains' ViT: `b, n, _ = x.shape; x = torch.cat((cls, x), 1); x += self.pos_embedding[:, :(n + 1)]`
+    # measured: Dim("n") fails both torch.export modes (guard ... <= 16 on a (1, 17, 8) table)
+    body = ("b, n, _ = x.shape\n        x = torch.cat((self.pe[:, :1].expand(b, -1, -1), x), dim=1)\n"
+            "        x += self.pe[:, :(n + 1)]\n        return x")
+    got = lint(POS.format(body=body))
+    assert [f.line for f in got] == [13]
+    # the size read after the input is rebound is not the input's
+    rebound = body.replace("b, n, _ = x.shape\n        x = torch.cat((self.pe[:, :1].expand(b, -1, -1), x), dim=1)",
+                           "x = torch.cat((self.pe[:, :1], x), dim=1)\n        b, n, _ = x.shape")
+    assert lint(POS.format(body=rebound)) == []

@@ -48,9 +48,21 @@ def _size_source(e: cst.BaseExpression) -> Optional[tuple[str, int]]:
     return None
 
 
-def _unpacked_sizes(fn_node: cst.FunctionDef) -> dict[str, list[tuple[str, int]]]:
-    """name -> [(tensor, dim)] for `B, T, C = x.shape` / `x.size()` and `T = x.shape[1]`."""
-    out: dict[str, list[tuple[str, int]]] = {}
+def _strip_offset(e: cst.BaseExpression) -> cst.BaseExpression:
+    """`n + 1`, `1 + n`, `n - 1` -> `n` (a size shifted by an int literal: ViT's class token)."""
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, (cst.Add, cst.Subtract)):
+        lv, rv = literal_value(e.left), literal_value(e.right)
+        if isinstance(rv, int) and not isinstance(rv, bool):
+            return e.left
+        if isinstance(e.operator, cst.Add) and isinstance(lv, int) and not isinstance(lv, bool):
+            return e.right
+    return e
+
+
+def _unpacked_sizes(fn_node: cst.FunctionDef) -> dict[str, list[tuple[str, int, cst.CSTNode]]]:
+    """name -> [(tensor, dim, statement)] for `B, T, C = x.shape` / `x.size()` and
+    `T = x.shape[1]` (dim -1: some other value)."""
+    out: dict[str, list[tuple[str, int, cst.CSTNode]]] = {}
     for st in iter_statements(fn_node, into_defs=False):
         if not isinstance(st, cst.Assign) or len(st.targets) != 1:
             continue
@@ -63,10 +75,10 @@ def _unpacked_sizes(fn_node: cst.FunctionDef) -> dict[str, list[tuple[str, int]]
                     and not any(isinstance(el, cst.StarredElement) for el in t.elements)):
                 for i, el in enumerate(t.elements):
                     if isinstance(el.value, cst.Name):
-                        out.setdefault(el.value.value, []).append((src.value.value, i))
+                        out.setdefault(el.value.value, []).append((src.value.value, i, st))
                 continue
         for n in _target_names(t):
-            out.setdefault(n, []).append(_size_source(v) or ("", -1))
+            out.setdefault(n, []).append((*(_size_source(v) or ("", -1)), st))
     return out
 
 
@@ -85,7 +97,7 @@ def _rebound_before(fn_node: cst.FunctionDef, name: str, node: cst.CSTNode) -> b
             return True
         if not isinstance(st, cst.BaseSmallStatement):
             continue
-        if any(n is node for n in iter_nodes(st)):
+        if st is node or any(n is node for n in iter_nodes(st)):
             return False
         if isinstance(st, cst.Assign) and any(name in _target_names(t.target) for t in st.targets):
             return True
@@ -180,16 +192,19 @@ class SliceToDynamicLength(Rule):
                         continue
                     if sl.lower is not None and literal_value(sl.lower) != 0:
                         continue
-                    src = _size_source(sl.upper)
-                    if src is None and isinstance(sl.upper, cst.Name):
+                    upper = _strip_offset(sl.upper)
+                    src = _size_source(upper)
+                    read_at: cst.CSTNode = node  # where the size is read off the input
+                    if src is None and isinstance(upper, cst.Name):
                         if sizes is None:
                             sizes = _unpacked_sizes(fn.node)
-                        got = sizes.get(sl.upper.value, [])
-                        src = got[0] if len(got) == 1 and got[0][1] >= 0 else None
+                        got = sizes.get(upper.value, [])
+                        if len(got) == 1 and got[0][1] >= 0:
+                            src, read_at = got[0][:2], got[0][2]
                     if src is None:
                         continue
                     x, d = src
-                    if x not in params or d not in dyn.get(x, ()) or _rebound_before(fn.node, x, node):
+                    if x not in params or d not in dyn.get(x, ()) or _rebound_before(fn.node, x, read_at):
                         continue
                     form = _dim_form(ctx, exprs.get(x, {}).get(d))
                     if form == "auto":
