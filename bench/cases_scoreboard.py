@@ -142,6 +142,7 @@ CLASSES: dict[str, str] = {
     "transformer_layer_pre_linear": "nn.TransformerEncoder, dynamic sequence",
     "transformer_seq_first_batch": "nn.TransformerEncoder, dynamic sequence",
     "strided_skip_add": "negative: strided slice of a dynamic dim (fixed upstream)",
+    "pad_sequence_resampler": "op unsupported by an exporter",
 }
 
 

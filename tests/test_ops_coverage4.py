@@ -6,6 +6,8 @@ Facts measured with torch 2.13 by `exportlint ops generate` (rules/op_support.js
   (legacy: "Exporting the operator 'aten::col2im' to ONNX opset version 12 is not supported.
   Support for this operator was added in version 18"), pytorch/pytorch#41423. `nn.Fold`'s
   forward only calls `F.fold`, so `self.fold(x)` gets that record.
+- `torch.nn.utils.rnn.pad_sequence` (no OpInfo sample): the legacy exporter has no symbolic for
+  `aten::pad_sequence`, pytorch/pytorch#127153.
 - `F.interpolate` / `nn.Upsample` with `align_corners=True` (linear, bilinear, trilinear): the
   legacy exporter needs opset 11 ("Unsupported: ONNX export of operator upsample_bilinear2d,
   align_corners == True"); with `align_corners` absent or False it exports from opset 9,
@@ -110,3 +112,23 @@ def test_align_corners_false_exports_at_opset_9(align):
     assert by_line(ALIGN.format(align=align), opset=9) == {}
     src = ALIGN.replace(", align_corners={align}", "")
     assert by_line(src, opset=9) == {}
+
+
+@needs_table
+def test_pad_sequence_fails_the_legacy_exporter():
+    # measured (curated probe and bench/cases/pad_sequence_resampler.py, pytorch/pytorch#127153):
+    # "Exporting the operator 'aten::pad_sequence' to ONNX opset version 20 is not supported";
+    # torch.export and onnx-dynamo export it
+    src = """\
+    import torch
+    from torch.nn.utils.rnn import pad_sequence
+
+
+    class Resampler(torch.nn.Module):
+        def forward(self, a, b):
+            return pad_sequence([a, b], batch_first=True)
+    """
+    got = by_line(src)
+    (f,) = got[7]
+    assert f.code == "EXL401" and tuple(f.exporters) == ("onnx-legacy",)
+    assert "aten::pad_sequence" in f.message

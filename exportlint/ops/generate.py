@@ -541,6 +541,18 @@ def _kw_pack_padded():
     return {}, [({}, build)]
 
 
+def _kw_pad_sequence():
+    def build():
+        from torch.nn.utils.rnn import pad_sequence
+
+        def call(a, b):  # sequences of different lengths, batched in forward
+            return pad_sequence([a, b], batch_first=True, padding_value=0.0)
+
+        return call, (_r(6, 4), _r(4, 4)), {}
+
+    return {}, [({}, build)]
+
+
 def _cond_branches():
     def true_fn(a, b):
         return a + b
@@ -617,6 +629,7 @@ KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.fft.fftfreq": lambda: _kw_fftfreq("fftfreq"),
     "torch.fft.rfftfreq": lambda: _kw_fftfreq("rfftfreq"),
     "torch.nn.utils.rnn.pack_padded_sequence": _kw_pack_padded,
+    "torch.nn.utils.rnn.pad_sequence": _kw_pad_sequence,
     # a TorchScript module kept as a submodule (the record says what calling it in forward does)
     "torch.jit.script": lambda: _kw_jit_wrapped("script"),
     "torch.jit.trace": lambda: _kw_jit_wrapped("trace"),
