@@ -132,3 +132,35 @@ def test_pad_sequence_fails_the_legacy_exporter():
     (f,) = got[7]
     assert f.code == "EXL401" and tuple(f.exporters) == ("onnx-legacy",)
     assert "aten::pad_sequence" in f.message
+
+
+@needs_table
+def test_unfold_upsample_spellings_and_upsampling_modules():
+    # measured by `exportlint ops generate` (torch 2.13): F.unfold (im2col, no record before)
+    # needs opset 11 for legacy; F.upsample is interpolate's deprecated spelling (same
+    # align_corners variants); nn.UpsamplingBilinear2d is bilinear with align_corners=True
+    # (legacy opset 11), nn.UpsamplingNearest2d exports from opset 9
+    src = """\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.unfold = nn.Unfold(kernel_size=2)
+            self.up2 = nn.UpsamplingBilinear2d(scale_factor=2)
+            self.near = nn.UpsamplingNearest2d(scale_factor=2)
+
+        def forward(self, x):
+            p = F.unfold(x, kernel_size=2) + self.unfold(x)
+            y = F.upsample(x, scale_factor=2, mode="bilinear", align_corners=True)
+            z = F.upsample(x, scale_factor=2, mode="bilinear")
+            return p, self.up2(y), self.near(z)
+    """
+    got = by_line(src, opset=10)
+    assert sorted(got) == [10, 14, 15]
+    assert [f.code for f in got[14]] == ["EXL402", "EXL402"]  # F.unfold and nn.Unfold's forward
+    assert all("opset >= 11" in f.message and tuple(f.exporters) == ("onnx-legacy",) for fs in got.values() for f in fs)
+    assert by_line(src, opset=11) == {}

@@ -219,8 +219,10 @@ def _r(*shape):
     return torch.randn(*shape)
 
 
-def _kw_interpolate():
+def _kw_interpolate(name="interpolate"):
     import torch.nn.functional as F
+
+    fn = getattr(F, name)  # F.upsample: the deprecated spelling, same arguments
 
     def v(mode, antialias=False, nd=4, **extra):
         shape = {3: (1, 2, 6), 4: (1, 2, 6, 6), 5: (1, 2, 4, 4, 4)}[nd]
@@ -228,7 +230,7 @@ def _kw_interpolate():
         if antialias:
             kw["antialias"] = True
         when = {"mode": mode, "antialias": antialias}
-        return when, lambda: (F.interpolate, (_r(*shape),), dict(kw, scale_factor=kw.pop("scale_factor", 2)))
+        return when, lambda: (fn, (_r(*shape),), dict(kw, scale_factor=kw.pop("scale_factor", 2)))
 
     def va(mode, align, nd=4):
         # align_corners changes the legacy exporter's minimum opset (True needs Resize, opset 11);
@@ -248,7 +250,7 @@ def _kw_interpolate():
     for given in (False, True):
         def area(given=given):
             kw = dict(mode="area", size=(3, 3)) if given else dict(mode="area", scale_factor=0.5)
-            return F.interpolate, (_r(1, 2, 6, 6),), kw
+            return fn, (_r(1, 2, 6, 6),), kw
 
         variants.append(({"mode": "area", "antialias": False, "size": GIVEN if given else None}, area))
     params = {"mode": [3, "nearest"], "antialias": [6, False], "size": [1, None], "align_corners": [4, None]}
@@ -488,6 +490,16 @@ def _kw_affine_grid():
     return {}, [({}, build)]
 
 
+def _kw_unfold():
+    import torch.nn.functional as F
+
+    def build():
+        # image to patches (im2col), as patch-embedding and local-attention models do
+        return F.unfold, (_r(1, 2, 6, 6),), dict(kernel_size=(2, 3), stride=1)
+
+    return {}, [({}, build)]
+
+
 def _kw_fold():
     import torch.nn.functional as F
 
@@ -626,6 +638,8 @@ KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     # public APIs with no OpInfo sample (one variant, no keywords)
     "torch.nn.functional.affine_grid": _kw_affine_grid,
     "torch.nn.functional.fold": _kw_fold,
+    "torch.nn.functional.unfold": _kw_unfold,
+    "torch.nn.functional.upsample": lambda: _kw_interpolate("upsample"),
     "torch.fft.fftfreq": lambda: _kw_fftfreq("fftfreq"),
     "torch.fft.rfftfreq": lambda: _kw_fftfreq("rfftfreq"),
     "torch.nn.utils.rnn.pack_padded_sequence": _kw_pack_padded,
@@ -674,6 +688,9 @@ MODULE_KEYWORD_PROBES: dict[str, tuple[dict, list[tuple[dict, tuple, dict]], tup
            for m in ("reflect", "replicate", "circular")],
         (1, 2, 6),
     ),
+    # bilinear with align_corners=True / nearest, fixed by the class (no keywords of their own)
+    "UpsamplingBilinear2d": ({}, [({}, (), {"scale_factor": 2})], (1, 2, 4, 4)),
+    "UpsamplingNearest2d": ({}, [({}, (), {"scale_factor": 2})], (1, 2, 4, 4)),
     "Upsample": (
         {"mode": [2, "nearest"], "align_corners": [3, None]},
         [({"mode": "nearest"}, (), {"scale_factor": 2, "mode": "nearest"})]
