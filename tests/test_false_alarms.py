@@ -1512,3 +1512,88 @@ def test_size_named_forward_parameter_is_no_known_tensor():
     """
     found = [(ln, c) for ln, c in codes(src) if c in ("EXL101", "EXL102")]
     assert found == [(line_of(src, "# <- a tensor"), "EXL102")]
+
+
+def test_local_flag_of_self_training_guards_like_self_training():
+    # vector-quantize-pytorch: `should_dropout = self.training and self.dropout and
+    # torch.is_grad_enabled()` then `if should_dropout: seed = torch.randint(...).item()`
+    src = """
+    import torch
+
+    class RVQ(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.dropout = True
+
+        def forward(self, x):
+            should_dropout = self.training and self.dropout
+            if should_dropout:
+                n = torch.randint(0, 4, ()).item()
+                x = x[:n]
+            if x.dim() == 2:
+                flag = self.training and self.dropout
+            else:
+                flag = True
+            if flag:
+                m = x.sum().item()  # <- may run
+                x = x * m
+            return x
+    """
+    assert [(ln, c) for ln, c in codes(src) if c in ("EXL101", "EXL102", "EXL104")] == [(line_of(src, "# <- may run"), "EXL102")]
+
+
+def test_attribute_rebound_to_itself_converted_is_no_state():
+    # diffusers' ControlNetUnion: `self.attn_mask = self.attn_mask.to(dtype=x.dtype, device=x.device)
+    # if self.attn_mask is not None else None`: the same value on every call
+    src = """
+    import torch
+
+    class Block(torch.nn.Module):
+        def __init__(self, attn_mask=None):
+            super().__init__()
+            self.attn = torch.nn.MultiheadAttention(8, 2)
+            self.attn_mask = attn_mask
+            self.calls = 0
+
+        def forward(self, x):
+            self.attn_mask = self.attn_mask.to(dtype=x.dtype, device=x.device) if self.attn_mask is not None else None
+            self.calls = self.calls + 1  # <- state
+            return self.attn(x, x, x, attn_mask=self.attn_mask)[0]
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL203"] == [line_of(src, "# <- state")]
+
+
+def test_guard_held_in_a_local_and_a_keyed_cache():
+    # diffusers' AnyFlow rotary table: `is_compiling = torch.compiler.is_compiling()`; a keyed
+    # cache hit `if not is_compiling and self._cache is not None and self._cache[0] == key:
+    # return self._cache[1]`, filled below under `if not is_compiling:`
+    src = """
+    import torch
+
+    class Rope(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self._cache = None
+
+        def forward(self, x):
+            is_compiling = torch.compiler.is_compiling()
+            key = (x.device.type, str(x.device))
+            if not is_compiling and self._cache is not None and self._cache[0] == key:
+                return self._cache[1]
+            freqs = torch.arange(8, device=x.device).float()
+            if not is_compiling:
+                self._cache = (key, freqs)
+            if is_compiling:
+                n = x.sum().item()  # (torch.export / onnx-dynamo only: symbolic there)
+                freqs = freqs * n
+            if not is_compiling:
+                m = x.mean().item()  # <- legacy
+                freqs = freqs * m
+            return freqs
+    """
+    from conftest import lint
+
+    found = {(f.line, f.code): f.exporters for f in lint(src) if f.code in ("EXL203", "EXL102")}
+    # the first `.item()` runs only where is_compiling() is True (torch.export, onnx-dynamo), which
+    # keep it symbolic; the second only under the legacy tracer, which bakes it
+    assert found == {(line_of(src, "# <- legacy"), "EXL102"): ("onnx-legacy",)}

@@ -82,6 +82,11 @@ from exportlint.semantics.returns import size_return_positions
 # ---------------------------------------------------------------------------------------
 
 
+#: tensor methods that convert a value to a dtype / device (the same data on every call)
+_CONVERSIONS = frozenset({"to", "type", "float", "half", "double", "bfloat16", "long", "int", "bool", "cpu", "cuda",
+                          "contiguous", "type_as"})
+
+
 class FunctionFacts:
     """Kinds and sites of one function on the export path."""
 
@@ -131,6 +136,9 @@ class FunctionFacts:
         #: the exporters under which the code being analysed runs (None: every exporter), narrowed
         #: by export guards: `if not torch.jit.is_tracing():` runs under torch.export only
         self._only: Optional[frozenset] = None
+        #: locals last bound to an export guard or to a test false under every exporter
+        #: (``self.training and ...``): "=<name>" -> (exporters where true, where false)
+        self._guard_locals: dict[str, tuple[frozenset, frozenset]] = {}
         #: id(node) -> the exporters under which it runs, for nodes under such a guard
         self.node_only: dict[int, frozenset] = {}
         #: (id(callee FunctionDef), exporters of the call site or None)
@@ -257,7 +265,7 @@ class FunctionFacts:
     def _rest_after_guarded_exit(self, st: cst.If) -> Optional[frozenset]:
         """For an `if` on an export guard whose body always leaves the block: the exporters under
         which the statements after it run."""
-        sides = guard_sides(st.test, self.imports, self.model.guard_helpers)
+        sides = guard_sides(st.test, self.imports, self._guards())
         if sides is None or sides[1] == ALL_EXPORTERS:
             return None
         body = list(body_statements(st.body))
@@ -338,12 +346,12 @@ class FunctionFacts:
                 self._block(body_statements(case.body))
 
     def _if(self, st: cst.If, construct: str) -> None:
-        sides = guard_sides(st.test, self.imports, self.model.guard_helpers)
+        sides = guard_sides(st.test, self.imports, self._guards())
         outer = self._only
         if sides is None:
             k = self._test(st.test)
             self.branches.append(Branch(st.test, k, construct, st, self._culprit.get(id(st.test))))
-        elif has_plain_part(st.test, self.imports, self.model.guard_helpers):
+        elif has_plain_part(st.test, self.imports, self._guards()):
             # `if not torch.jit.is_tracing() and n == m:`: the plain part decides the branch only
             # where both sides can run (never report on the guard itself)
             where = sides[0] & sides[1]
@@ -382,6 +390,8 @@ class FunctionFacts:
                 # written after this cache hit (one that returns a tested attribute) refill the cache
                 tested = {n.attr.value for n in iter_nodes(st.test) if self._is_self_attr(n)}
                 rv = last.body[-1].value
+                if isinstance(rv, cst.Subscript) and self._is_self_attr(rv.value):
+                    rv = rv.value  # `return self._cache[1]` after testing `self._cache[0] == key`
                 # the hit returns the cached value itself (`return position_ids + self.delta` reuses a
                 # value carried from an earlier call: state, still reported)
                 if self._is_self_attr(rv) and rv.attr.value in tested:
@@ -443,6 +453,15 @@ class FunctionFacts:
             k = self.eval(s.value)
             if len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
                 self.assigned_to[id(s.value)] = s.targets[0].target.value
+                # `should_drop = self.training and self.p > 0`, `is_compiling = torch.compiler.is_compiling()`:
+                # a local flag whose value each exporter fixes guards like the expression it holds
+                name = s.targets[0].target.value
+                g = self._guards()
+                sides = guard_sides(s.value, self.imports, g)
+                if sides is not None and not self._arms and (not sides[0] or not has_plain_part(s.value, self.imports, g)):
+                    self._guard_locals["=" + name] = sides  # (not one bound in one arm only)
+                else:
+                    self._guard_locals.pop("=" + name, None)
             elif (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
                   and isinstance(s.value, (cst.Tuple, cst.List))
                   and len(s.targets[0].target.elements) == len(s.value.elements)):
@@ -548,7 +567,8 @@ class FunctionFacts:
             base = tgt.value
             if self.self_name and isinstance(base, cst.Name) and base.value == self.self_name:
                 self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
-                                                    cached=self._under_unset_test(tgt.attr.value)))
+                                                    cached=self._under_unset_test(tgt.attr.value)
+                                                    or (how == "assign" and self._self_conversion(tgt.attr.value, value))))
                 self.attr_events.append((tgt.attr.value, "write"))
                 self.attr_event_paths.append(tuple(self._arms))
             elif isinstance(base, cst.Name) and base.value in self._globals:
@@ -565,6 +585,24 @@ class FunctionFacts:
                                                     cached=self._under_unset_test(base.attr.value)))
         elif isinstance(tgt, cst.StarredElement):
             self._assign_target(tgt.value, UNKNOWN, stmt, how, None)
+
+    def _self_conversion(self, attr: str, value: Optional[cst.BaseExpression]) -> bool:
+        """``self.X = self.X.to(dtype=..., device=...)`` (also ``... if self.X is not None else
+        None``): the attribute rebound to itself converted, the same value on every call."""
+        if isinstance(value, cst.IfExp):
+            return all(self._self_conversion(attr, v) or literal_value(v) is None for v in (value.body, value.orelse))
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)):
+            return False
+        if value.func.attr.value not in _CONVERSIONS:
+            return False
+        recv = value.func.value
+        if not (self._is_self_attr(recv) and recv.attr.value == attr):
+            return False
+        # a submodule cast (`self.classifier = self.classifier.to(dtype)`) fails non-strict
+        # torch.export ("_apply(): Couldn't swap"), a buffer rebound is a buffer mutation: only
+        # plain attributes (None in __init__, or an unregistered tensor) count
+        fact = self.cls.find_attr(attr) if self.cls is not None else None
+        return fact is None or fact.what in ("config", "unknown", "tensor")
 
     def _is_weight(self, e: cst.BaseExpression) -> bool:
         """`self.<parameter or buffer>` or `self.<submodule>.weight` / `.bias`."""
@@ -721,10 +759,16 @@ class FunctionFacts:
                 return True
         return False
 
+    def _guards(self) -> Optional[dict]:
+        """The file's guard helpers, with this function's guard locals (``_guard_locals``)."""
+        if not self._guard_locals:
+            return self.model.guard_helpers
+        return {**(self.model.guard_helpers or {}), **self._guard_locals}
+
     def _short_circuited(self, e: cst.BooleanOperation) -> bool:
         """The right operand runs under no exporter: ``self.training and <x>`` (exports capture
         eval mode), ``<export guard false everywhere> and <x>``, ``<guard true everywhere> or <x>``."""
-        sides = guard_sides(e.left, self.imports, self.model.guard_helpers)
+        sides = guard_sides(e.left, self.imports, self._guards())
         if sides is None:
             return False
         return not sides[0] if isinstance(e.operator, cst.And) else not sides[1]
@@ -971,7 +1015,7 @@ class FunctionFacts:
                 return MASK
             return k
         if t is cst.IfExp:
-            sides = guard_sides(e.test, self.imports, self.model.guard_helpers)
+            sides = guard_sides(e.test, self.imports, self._guards())
             if sides is not None:
                 # `a if torch.jit.is_tracing() else b`: each side where it runs
                 self.eval(e.test)

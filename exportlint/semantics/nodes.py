@@ -232,6 +232,10 @@ def _sides(e: cst.BaseExpression, imports: ImportMap, helpers) -> tuple[frozense
     if helpers and isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value in helpers:
         t, f = helpers[e.func.value]
         return t, f, True
+    if helpers and isinstance(e, cst.Name) and "=" + e.value in helpers:
+        # a local bound to a guard (`is_compiling = torch.compiler.is_compiling()`): key "=<name>"
+        t, f = helpers["=" + e.value]
+        return t, f, True
     s = guard_set(e, imports, helpers)
     if s is None:
         return ALL_EXPORTERS, ALL_EXPORTERS, False
@@ -256,6 +260,8 @@ def has_plain_part(test: cst.BaseExpression, imports: ImportMap, helpers=None) -
     if isinstance(test, cst.Attribute) and test.attr.value == "training":
         return False
     if helpers and isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value in helpers:
+        return False
+    if helpers and isinstance(test, cst.Name) and "=" + test.value in helpers:
         return False
     return guard_set(test, imports, helpers) is None
 
