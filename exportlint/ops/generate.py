@@ -76,7 +76,8 @@ BASELINE_APIS = ("torch.add", "torch.mul", "torch.matmul", "torch.nn.Linear", "t
                  "torch.cat", "torch.reshape")
 #: in --quick mode, keyword probes keep only the variants whose "when" matches one of these
 QUICK_WHEN = (
-    {"mode": "bilinear", "antialias": False},
+    {"mode": "bilinear", "antialias": False, "align_corners": None},
+    {"mode": "bilinear", "antialias": False, "align_corners": True},
     {"mode": "bilinear", "antialias": True},
     {"mode": "bicubic", "padding_mode": "zeros"},
 )
