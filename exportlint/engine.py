@@ -358,6 +358,7 @@ class Linter:
         sup = parse_suppressions(text)
         reported: list[Reported] = []
         module = None
+        model = None
         ptext = text  # what libcst parses (see _reduced)
         tree = None  # the file's project index, when there is a project
         # a file that converts a model to eager-quantized (EXL404 at the conversion) is linted
@@ -478,6 +479,8 @@ class Linter:
                             related=related.get(id(r), ()))
                 )
         res.findings = _finish(res.findings, sup, path, self.config, self.enabled, self.known_codes)
+        if model is not None:
+            _release_model(model)
         return res
 
     def _too_deep(self, res: FileResult, path: str, text: str, where: str) -> None:
@@ -534,6 +537,19 @@ class Linter:
             res.outs.append((target.path, root))
             res.out_keys.append(key)
         return fi
+
+
+def _release_model(model: Any) -> None:
+    """Break the reference cycles of a file's semantic model (the model and its functions'
+    facts refer to each other, and call sites to their function) once its findings are out:
+    its parse tree is then freed by reference counting when the file is done, instead of by
+    the collection after each file, which would trace every node of it first (timm
+    models+layers: 340k of the objects those collections freed, half of their time)."""
+    for f in getattr(model, "functions", ()):
+        d = getattr(f, "__dict__", None)
+        if d is not None:
+            d.clear()
+    model.__dict__.clear()
 
 
 #: parsed modules of this process by text, for the rounds of a project run (a file whose
