@@ -56,7 +56,7 @@ def code_lines(text: str) -> list[str]:
     """The lines with string literals and comments removed (line breaks kept)."""
     # a line break inside a string becomes a backslash continuation: what follows the string
     # on its last line continues the logical line (``skeleton``)
-    return split_lines(_STRINGS.sub(lambda m: "\\\n" * m.group().count("\n"), text))
+    return _split_lines(_STRINGS.sub(lambda m: "\\\n" * m.group().count("\n"), text))
 
 
 _OPEN = re.compile(r"[(\[{]")
@@ -186,9 +186,25 @@ def docs_of_tree(tree: ast.Module, text: str) -> list[tuple[int, int]]:
 _OTHER_BREAKS = ("\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
+#: (text, its lines) of the last ``split_lines`` call: the index, the outline, the reduction
+#: and the engine split the same text one after the other
+_SPLIT_LAST: tuple = (None, [])
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as Python's tokenizer counts them (``str.splitlines`` also splits on form feeds
-    and other separators, which would shift ``ast`` line numbers)."""
+    and other separators, which would shift ``ast`` line numbers). The list may be the one
+    the last call on the same text returned: callers read it, never change it."""
+    global _SPLIT_LAST
+    last = _SPLIT_LAST
+    if last[0] is text:
+        return last[1]
+    lines = _split_lines(text)
+    _SPLIT_LAST = (text, lines)
+    return lines
+
+
+def _split_lines(text: str) -> list[str]:
     for b in _OTHER_BREAKS:
         if b in text:
             return _LINES.findall(text)
