@@ -51,7 +51,8 @@ class FileContext:
         self.project_declares_dynamic: Optional[bool] = None
         #: (path, line) of a static eager-mode quantization (``torch.ao.quantization.convert``,
         #: ``quantize``, ``quantize_qat``) in a linted file of the project; None: none seen
-        self.project_quant_convert: Optional[tuple[str, int]] = None
+        #: (path, line) of each project file's eager-quantization conversion (engine._quant_conversion)
+        self.project_quant_convert: Optional[tuple[tuple[str, int], ...]] = None
 
     def report(
         self,

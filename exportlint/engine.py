@@ -637,7 +637,8 @@ def _call_lines(text: str, fi: Any, module: "cst.Module", calls: list) -> dict[i
 
 def _project_modules(project: Any, path: str, text: str, fi: Any) -> Any:
     """Asks the project whether a class of the file is an nn.Module through bases in other
-    files (the model asks only for classes with a forward it cannot decide alone)."""
+    files (the model asks only for classes with a forward it cannot decide alone): True,
+    False (all its bases are project classes, none a module), or None (a base leaves it)."""
     if project is None:
         return None
 
@@ -648,7 +649,7 @@ def _project_modules(project: Any, path: str, text: str, fi: Any) -> Any:
 
             mod, is_pkg = project.add_file(path, text)
             fi = index_source(text, os.path.abspath(path), mod, is_pkg)
-        return project.is_module_class(fi, name)
+        return project.module_class_verdict(fi, name)
 
     return is_module
 
@@ -951,12 +952,15 @@ def _project_facts(files: list[str], texts: dict[str, bytes], known: Optional[di
     return Project(cand).export_facts(cand)
 
 
-def _quant_conversion(files: list[str], texts: dict[str, bytes]) -> Optional[tuple[str, int]]:
-    """(path, line) of the first static eager-mode quantization call in these files
-    (``torch[.ao].quantization.convert/quantize/quantize_qat(``, also through
-    ``from torch[.ao].quantization import convert``): a model with ``QuantStub`` anywhere in the
-    project is then the converted one (EXL404 at its stub call, measured: torch.export strict
-    stops there). ``quantize_dynamic``/``prepare`` leave stubs identities and do not count."""
+def _quant_conversion(files: list[str], texts: dict[str, bytes]) -> Optional[tuple[tuple[str, int], ...]]:
+    """(path, line) of the first static eager-mode quantization call in each of these files
+    that has one, in path order (``torch[.ao].quantization.convert/quantize/quantize_qat(``,
+    also through ``from torch[.ao].quantization import convert``): a model with ``QuantStub``
+    anywhere in the project is then the converted one (EXL404 at its stub call, measured:
+    torch.export strict stops there; the finding cites the site its file imports, else the
+    first). ``quantize_dynamic``/``prepare`` leave stubs identities and do not count.
+    None: no file converts."""
+    sites: list[tuple[str, int]] = []
     for p in sorted(files):
         data = texts.get(p, b"")
         if b"quantiz" not in data:
@@ -971,8 +975,8 @@ def _quant_conversion(files: list[str], texts: dict[str, bytes]) -> Optional[tup
                 if m is not None:
                     break
         if m is not None:
-            return (p, text.count("\n", 0, m.start()) + 1)
-    return None
+            sites.append((p, text.count("\n", 0, m.start()) + 1))
+    return tuple(sites) or None
 
 
 _STATIC_QUANT_RE = re.compile(r"\bquantization\.(?:" + "|".join(STATIC_QUANT_CONVERSIONS) + r")\s*\(")
@@ -983,7 +987,7 @@ def _facts_digest(facts: tuple) -> str:
     opsets, dynamic, declares, quant = facts
     norm = (sorted(opsets) if opsets is not None else None,
             {k: {p: sorted(map(str, v)) for p, v in d.items()} for k, d in dynamic.items()} if dynamic is not None else None,
-            declares, list(quant) if quant is not None else None)
+            declares, [list(site) for site in quant] if quant is not None else None)
     return hashlib.sha256(json.dumps(norm, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -1285,6 +1285,13 @@ def test_exl404_conversion_in_another_file_of_the_project(tmp_path):
                   ("utils.py", conv_line)]
     stub = next(x for x in res.findings if x.code == "EXL404" and x.path.endswith("net.py"))
     assert f"utils.py:{conv_line}" in stub.message
+    # another file that converts, first in path order: the finding still cites the site of the
+    # module net.py imports its converter from
+    (pkg / "a_other.py").write_text("import torch\n\n\ndef q(m):\n    return torch.ao.quantization.convert(m)\n")
+    res = lint_paths(sorted(str(x) for x in pkg.glob("*.py")), Config(), use_cache=False, jobs=1)
+    stub = next(x for x in res.findings if x.code == "EXL404" and x.path.endswith("net.py"))
+    assert f"utils.py:{conv_line}" in stub.message and "a_other.py" not in stub.message
+    (pkg / "a_other.py").unlink()
     # FloatFunctional alone is no class finding; without the converting file, nothing at all
     res = lint_paths([str(pkg / "net.py")], Config(), use_cache=False, jobs=1)
     assert [x for x in res.findings if x.code == "EXL404"] == []
@@ -1296,8 +1303,297 @@ def test_quant_conversion_fact_reads_the_import_form(tmp_path):
     a = tmp_path / "a.py"
     text = ("from torch.ao.quantization import (\n    get_default_qconfig,\n    convert as to_int8,\n)\n\n"
             "def convert(m):\n    return m\n\ndef q(m):\n    return to_int8(m)\n")
-    assert _quant_conversion([str(a)], {str(a): text.encode()}) == (str(a), 10)
+    assert _quant_conversion([str(a)], {str(a): text.encode()}) == ((str(a), 10),)
     # quantize_dynamic / prepare leave QuantStubs identities: no static conversion
     b = tmp_path / "b.py"
     other = "import torch\nm = torch.ao.quantization.quantize_dynamic(m)\ndef convert(x):\n    return x\nconvert(1)\n"
     assert _quant_conversion([str(b)], {str(b): other.encode()}) is None
+
+
+def test_isinstance_python_type_narrows_a_value_to_no_tensor():
+    # ultralytics' Segment head: `if isinstance(preds, dict): if "one2one" in preds:` (the
+    # training output); a value proven a dict / list / str is never a tensor in that branch,
+    # and keeps its kind after it
+    src = """
+    import torch
+
+    class Head(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = torch.nn.Linear(4, 4)
+
+        def forward(self, x):
+            y = self.body(x)
+            if isinstance(y, (dict, list)):
+                if y[0]:  # <- narrowed
+                    return x
+            if not isinstance(x, torch.Tensor):
+                if x:  # <- not a tensor
+                    return y
+            if y.sum() > 0:  # <- after
+                return y
+            return x
+    """
+    found = [(ln, c) for ln, c in codes(src) if c == "EXL101"]
+    assert found == [(line_of(src, "# <- after"), "EXL101")]
+
+
+def test_string_key_containment_is_no_tensor_test():
+    # `"key" in outputs`: Tensor.__contains__ raises on a str, so the container is Python
+    src = """
+    import torch
+
+    class Head(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = torch.nn.Linear(4, 4)
+
+        def forward(self, x):
+            preds = self.body(x)
+            if "one2one" in preds:  # <- str key
+                return x
+            if x[0] in preds:  # <- tensor containment
+                return preds
+            return x
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL101"] == [line_of(src, "# <- tensor containment")]
+
+
+def test_forward_on_a_project_class_that_is_no_module(tmp_path):
+    # ultralytics' inference backends: `class OnnxBackend(BaseBackend)` with a forward that runs
+    # numpy, where `BaseBackend(ABC)` lives in another file of the project: no nn.Module, no
+    # export entry. A base that leaves the project (an installed package) still counts as one.
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text("from abc import ABC\n\n\nclass BaseBackend(ABC):\n    def __call__(self, x):\n        return self.forward(x)\n")
+    (pkg / "onnx_backend.py").write_text(textwrap.dedent("""
+    import torch
+    from .base import BaseBackend
+    from transformers import PreTrainedModel
+
+    class OnnxBackend(BaseBackend):
+        def forward(self, im):
+            return self.session.run(None, {"x": im.cpu().numpy()})  # <- backend
+
+    class Net(PreTrainedModel):
+        def forward(self, im):
+            return im.cpu().numpy()  # <- model
+    """))
+    files = sorted(str(p) for p in pkg.glob("*.py"))
+    res = lint_paths(files, Config(), use_cache=False, jobs=1)
+    text = (pkg / "onnx_backend.py").read_text()
+    lines = {x.line for x in res.findings if x.code == "EXL201"}
+    assert lines == {line_of(text, "# <- model")}
+
+
+def test_cache_tested_through_a_local_alias_is_no_state():
+    # torch_geometric's GCNConv: `cache = self._cached_edge_index; if cache is None: ...;
+    # self._cached_edge_index = ...` (twice, one alias per attribute): filled once, like
+    # `if self._cached_edge_index is None:`; a local last bound to something else is no alias
+    src = """
+    import torch
+
+    class G(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self._a = None
+            self._b = None
+            self.lin = torch.nn.Linear(4, 4)
+
+        def forward(self, x, e):
+            if x.dim() == 2:
+                cache = self._a
+                if cache is None:
+                    self._a = e + 1
+                e = self._a
+            else:
+                cache = self._b
+                if cache is None:
+                    self._b = e - 1
+                e = self._b
+            cache = self.lin
+            if cache is None:
+                self._a = e  # <- not an alias
+            return self.lin(x), e
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL203"] == [line_of(src, "# <- not an alias")]
+
+
+def test_item_inside_a_check_call_is_no_conversion_hazard():
+    # kornia's LightGlue: `KORNIA_CHECK(torch.all(kpts >= -1).item(), msg)`: the Python bool
+    # only decides whether the check raises (the legacy tracer bakes it; no output reads it)
+    src = """
+    import torch
+
+    def CHECK(cond, msg):
+        if not cond:
+            raise ValueError(msg)
+
+    class M(torch.nn.Module):
+        def forward(self, kpts):
+            CHECK(torch.all(kpts >= -1).item(), "out of range")
+            assert kpts.min().item() > -2
+            n = kpts.max().item()  # <- read by the output
+            return kpts * n
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL102"] == [line_of(src, "# <- read by the output")]
+
+
+def test_operand_after_self_training_and_is_not_exported():
+    # torchaudio's wav2vec2 layer drop: `if not (self.training and torch.rand(1).item() <= p):`;
+    # exports capture eval mode, so the right operand of `self.training and ...` never runs
+    src = """
+    import torch
+
+    class Enc(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = torch.nn.ModuleList([torch.nn.Linear(4, 4)])
+            self.layer_drop = 0.1
+
+        def forward(self, x, y):
+            for layer in self.layers:
+                if not (self.training and torch.rand(1).item() <= self.layer_drop):
+                    x = layer(x)
+            keep = self.training or y.sum().item() > 0  # <- runs
+            return x * keep
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL102"] == [line_of(src, "# <- runs")]
+
+
+def test_class_named_for_a_loss_is_no_export_entry():
+    # speechbrain's FastSpeech2 `LossWithAlignment(nn.Module).forward(predictions, targets,
+    # current_epoch)`; `FocalLossV2` likewise; `MetricLearningHead` is a model part
+    from exportlint.semantics.apis import non_export_class
+
+    assert non_export_class("LossWithAlignment") and non_export_class("FocalLossV2")
+    assert not non_export_class("MetricLearningHead") and not non_export_class("Lossless")
+    src = """
+    import torch
+
+    class LossWithAlignment(torch.nn.Module):
+        def forward(self, predictions, targets, current_epoch):
+            if current_epoch > 10:
+                return predictions.sum()
+            return targets.sum()
+
+    class MetricLearningHead(torch.nn.Module):
+        def forward(self, x, epoch):
+            if epoch > 10:  # <- model
+                return x
+            return -x
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL101"] == [line_of(src, "# <- model")]
+
+
+def test_size_named_forward_parameter_is_no_known_tensor():
+    # mmdet / mmpretrain Swin blocks: `forward(self, query, hw_shape)` then `H, W = hw_shape` and
+    # `assert L == H * W`: the parent passes a tuple of ints (through a ModuleList exportlint
+    # cannot resolve). A size-named parameter used as an object (`img_size.item()`, a real
+    # issue's tensor) stays a tensor.
+    src = """
+    import torch
+
+    class ShiftWindowMSA(torch.nn.Module):
+        def forward(self, query, hw_shape):
+            B, L, C = query.shape
+            H, W = hw_shape
+            assert L == H * W
+            return query.view(B, H, W, C)
+
+    class MySlice(torch.nn.Module):
+        def forward(self, x, img_size):
+            idx = img_size.item()  # <- a tensor
+            return x.narrow(0, 0, idx)
+    """
+    found = [(ln, c) for ln, c in codes(src) if c in ("EXL101", "EXL102")]
+    assert found == [(line_of(src, "# <- a tensor"), "EXL102")]
+
+
+def test_local_flag_of_self_training_guards_like_self_training():
+    # vector-quantize-pytorch: `should_dropout = self.training and self.dropout and
+    # torch.is_grad_enabled()` then `if should_dropout: seed = torch.randint(...).item()`
+    src = """
+    import torch
+
+    class RVQ(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.dropout = True
+
+        def forward(self, x):
+            should_dropout = self.training and self.dropout
+            if should_dropout:
+                n = torch.randint(0, 4, ()).item()
+                x = x[:n]
+            if x.dim() == 2:
+                flag = self.training and self.dropout
+            else:
+                flag = True
+            if flag:
+                m = x.sum().item()  # <- may run
+                x = x * m
+            return x
+    """
+    assert [(ln, c) for ln, c in codes(src) if c in ("EXL101", "EXL102", "EXL104")] == [(line_of(src, "# <- may run"), "EXL102")]
+
+
+def test_attribute_rebound_to_itself_converted_is_no_state():
+    # diffusers' ControlNetUnion: `self.attn_mask = self.attn_mask.to(dtype=x.dtype, device=x.device)
+    # if self.attn_mask is not None else None`: the same value on every call
+    src = """
+    import torch
+
+    class Block(torch.nn.Module):
+        def __init__(self, attn_mask=None):
+            super().__init__()
+            self.attn = torch.nn.MultiheadAttention(8, 2)
+            self.attn_mask = attn_mask
+            self.calls = 0
+
+        def forward(self, x):
+            self.attn_mask = self.attn_mask.to(dtype=x.dtype, device=x.device) if self.attn_mask is not None else None
+            self.calls = self.calls + 1  # <- state
+            return self.attn(x, x, x, attn_mask=self.attn_mask)[0]
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL203"] == [line_of(src, "# <- state")]
+
+
+def test_guard_held_in_a_local_and_a_keyed_cache():
+    # diffusers' AnyFlow rotary table: `is_compiling = torch.compiler.is_compiling()`; a keyed
+    # cache hit `if not is_compiling and self._cache is not None and self._cache[0] == key:
+    # return self._cache[1]`, filled below under `if not is_compiling:`
+    src = """
+    import torch
+
+    class Rope(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self._cache = None
+
+        def forward(self, x):
+            is_compiling = torch.compiler.is_compiling()
+            key = (x.device.type, str(x.device))
+            if not is_compiling and self._cache is not None and self._cache[0] == key:
+                return self._cache[1]
+            freqs = torch.arange(8, device=x.device).float()
+            if not is_compiling:
+                self._cache = (key, freqs)
+            if is_compiling:
+                n = x.sum().item()  # (torch.export / onnx-dynamo only: symbolic there)
+                freqs = freqs * n
+            if not is_compiling:
+                m = x.mean().item()  # <- legacy
+                freqs = freqs * m
+            return freqs
+    """
+    from conftest import lint
+
+    found = {(f.line, f.code): f.exporters for f in lint(src) if f.code in ("EXL203", "EXL102")}
+    # the first `.item()` runs only where is_compiling() is True (torch.export, onnx-dynamo), which
+    # keep it symbolic; the second only under the legacy tracer, which bakes it
+    assert found == {(line_of(src, "# <- legacy"), "EXL102"): ("onnx-legacy",)}

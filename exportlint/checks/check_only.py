@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from exportlint.semantics.nodes import child_nodes
+from exportlint.semantics.nodes import child_nodes, iter_nodes
 
 
 def _is_check_call(n: cst.Call) -> bool:
@@ -48,3 +48,19 @@ def only_checked(fn_node: cst.FunctionDef, name: str) -> bool:
             checked = True
         stack.extend((c, checked) for c in child_nodes(n))
     return reads > 0
+
+
+def check_only_nodes(model) -> set[int]:
+    """ids of the nodes inside the arguments of a check call (a function whose name contains
+    `check`: torch._check, project helpers such as `KORNIA_CHECK`) or an `assert` on the
+    export path."""
+    out: set[int] = set()
+    for fn in model.functions:
+        for call in fn.calls:
+            if _is_check_call(call.node):
+                for a in call.node.args:
+                    out.update(id(n) for n in iter_nodes(a.value))
+        for br in fn.branches:
+            if br.construct == "assert":
+                out.update(id(n) for n in iter_nodes(br.node))
+    return out

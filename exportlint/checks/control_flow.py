@@ -7,7 +7,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.check_only import only_checked
+from exportlint.checks.check_only import check_only_nodes, only_checked
 from exportlint.checks.common import call_exporters, declared_dims, declares_dynamic, dynamic_dims, snippet
 from exportlint.findings import Severity
 from exportlint.fixes.rewrites import branch_rewrite, item_rewrite
@@ -161,6 +161,7 @@ class TensorToPython(Rule):
     summary = "A tensor value is converted to a Python number/list (.item(), int(t), .tolist())."
 
     def check(self, ctx):
+        in_checks: Optional[set[int]] = None
         for fn in ctx.model.functions:
             consumed = consumed_conversions(fn)
             assumed = _assumes_constant(ctx, fn)
@@ -177,6 +178,10 @@ class TensorToPython(Rule):
                     exporters = ("onnx-legacy",)  # measured: torch.export and onnx-dynamo keep it symbolic
                     if name is not None and only_checked(fn.node, name):
                         continue  # read only by a check / assert / raise: the baked value reaches no output
+                    if in_checks is None:
+                        in_checks = check_only_nodes(ctx.model)
+                    if id(node) in in_checks:
+                        continue  # `KORNIA_CHECK(x.all().item(), ...)`: converted inside the check itself
                 elif (
                     call.method is None
                     and call.qualname in ("int", "float", "bool", "complex")

@@ -20,11 +20,12 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
+from exportlint.checks.check_only import check_only_nodes
 from exportlint.checks.common import assignments_in_scope, call_exporters
 from exportlint.findings import Severity
 from exportlint.ops import table as optable
 from exportlint.semantics.imports import dotted
-from exportlint.semantics.model import MISSING, iter_nodes, literal_value
+from exportlint.semantics.model import MISSING, literal_value
 
 ONNX = ("onnx-dynamo", "onnx-legacy")
 ALL = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
@@ -259,20 +260,7 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
 
 
 def _check_only_nodes(ctx) -> set[int]:
-    """ids of the nodes inside the arguments of a check call (a function whose name contains
-    `check`: torch._check, project helpers) or an `assert` on the export path."""
-    out: set[int] = set()
-    for fn in ctx.model.functions:
-        for call in fn.calls:
-            f = call.node.func
-            name = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else ""
-            if "check" in name.lower():
-                for a in call.node.args:
-                    out.update(id(n) for n in iter_nodes(a.value))
-        for br in fn.branches:
-            if br.construct == "assert":
-                out.update(id(n) for n in iter_nodes(br.node))
-    return out
+    return check_only_nodes(ctx.model)
 
 
 def _global_pool(q: str, call: cst.Call, index: int) -> bool:

@@ -68,7 +68,7 @@ class EagerQuantizedModel(Rule):
             self._stub_calls(ctx, "this file converts")
         elif getattr(ctx, "project_quant_convert", None) is not None:
             # the conversion is elsewhere in the project (a `quantize_model()` helper)
-            qp, ql = ctx.project_quant_convert
+            qp, ql = _cited_conversion(ctx, ctx.project_quant_convert)
             self._stub_calls(ctx, f"the project converts (`{os.path.basename(qp)}:{ql}`)")
         for cls in ctx.model.classes.values():
             if not cls.is_module:
@@ -122,3 +122,31 @@ class EagerQuantizedModel(Rule):
                         "exported program (PT2E, or ONNX Runtime quantization).",
                     )
                     break
+
+
+def _cited_conversion(ctx, sites: tuple) -> tuple[str, int]:
+    """The conversion site to cite: one in a project module this file imports a name from
+    (``from .utils import quantize_model``), else the first in path order."""
+    here = os.path.dirname(os.path.abspath(ctx.path))
+    wanted: set[str] = set()  # absolute path stems (relative imports), dotted suffixes (absolute)
+    for q in ctx.model.imports.names.values():
+        mod = q.rpartition(".")[0]
+        for m in {q, mod}:
+            if m.startswith("."):
+                dots = len(m) - len(m.lstrip("."))
+                base = here
+                for _ in range(dots - 1):
+                    base = os.path.dirname(base)
+                rest = m[dots:]
+                if rest:
+                    wanted.add(os.path.join(base, *rest.split(".")))
+            elif m:
+                wanted.add("." + m)
+    for path, line in sites:
+        stem = os.path.splitext(os.path.abspath(path))[0]
+        if stem.endswith(os.sep + "__init__"):
+            stem = stem[: -len(os.sep + "__init__")]
+        dotted_stem = stem.replace(os.sep, ".")
+        if stem in wanted or any(w.startswith(".") and dotted_stem.endswith(w) for w in wanted):
+            return path, line
+    return sites[0]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any, Optional
 
 from exportlint.semantics.kinds import (
@@ -146,13 +148,44 @@ def training_target(param: str) -> bool:
     return param == "labels"
 
 
+#: words of a parameter name that say it holds a size, not a tensor: ``hw_shape``, ``seq_len``,
+#: ``output_size``, ``length``, ``patch_resolution`` (plurals such as ``lengths`` are often
+#: tensors of lengths, and stay tensors)
+SIZE_NAME_WORDS = frozenset({"shape", "size", "len", "length", "resolution", "hw"})
+
+
+def size_named(param: str) -> bool:
+    """A parameter named for a size (``SIZE_NAME_WORDS``; ``num_*``)."""
+    words = param.lower().strip("_").split("_")
+    return any(w in SIZE_NAME_WORDS for w in words) or (len(words) > 1 and words[0] == "num")
+
+
 def training_only(fn_name: str, cls_name: Optional[str] = None) -> bool:
     """A function (or a method of a class) that only computes a training loss/metric/matching:
     calls from forward into it are not followed onto the export path (the same convention as
     the entry points: a ``*Loss`` class's forward is not an export root)."""
-    if cls_name is not None and cls_name.endswith(NON_EXPORT_CLASS_SUFFIXES):
+    if cls_name is not None and non_export_class(cls_name):
         return True
     return any(w in NON_EXPORT_FUNCTION_WORDS for w in fn_name.lower().split("_"))
+
+
+_CAMEL_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def non_export_class(name: str) -> bool:
+    """A class named for a loss / criterion / matcher / metric: its last CamelCase word (a
+    version suffix aside) is one of them, or its first is ``Loss`` / ``Criterion``
+    (``DiceLoss``, ``FocalLossV2``, ``LossWithAlignment``, ``HungarianMatcher``; not
+    ``Lossless``, not ``MetricLearningHead``)."""
+    if name.endswith(NON_EXPORT_CLASS_SUFFIXES):
+        return True
+    words = _CAMEL_WORD.findall(name.lstrip("_"))
+    while words and (words[-1].isdigit() or re.fullmatch(r"V\d*|v\d*", words[-1])):
+        words.pop()
+    if not words:
+        return False
+    return words[-1] in NON_EXPORT_CLASS_SUFFIXES or words[0] in ("Loss", "Criterion")
+
 
 TENSOR_METHODS_DATA = frozenset({"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "equal", "allclose", "__index__"})
 TENSOR_METHODS_SHAPE = frozenset({"size", "numel", "nelement", "stride", "storage_offset"})

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from exportlint.semantics.apis import (  # noqa: F401
     ALL_EXPORTERS,
+    size_named,
     CHECK_FUNCS,
     CONST_BUILTINS,
     DDS_OPS,
@@ -61,6 +62,7 @@ from exportlint.semantics.facts import (  # noqa: F401
 )
 from exportlint.semantics.nodes import (  # noqa: F401
     annotation_kind,
+    assigned_names,
     body_statements,
     container_annotation,
     guard_helpers,
@@ -71,12 +73,18 @@ from exportlint.semantics.nodes import (  # noqa: F401
     iter_nodes,
     iter_statements,
     literal_value,
+    not_tensor_names,
 )
 from exportlint.semantics.returns import size_return_positions
 
 # ---------------------------------------------------------------------------------------
 # per-function analysis
 # ---------------------------------------------------------------------------------------
+
+
+#: tensor methods that convert a value to a dtype / device (the same data on every call)
+_CONVERSIONS = frozenset({"to", "type", "float", "half", "double", "bfloat16", "long", "int", "bool", "cpu", "cuda",
+                          "contiguous", "type_as"})
 
 
 class FunctionFacts:
@@ -128,6 +136,9 @@ class FunctionFacts:
         #: the exporters under which the code being analysed runs (None: every exporter), narrowed
         #: by export guards: `if not torch.jit.is_tracing():` runs under torch.export only
         self._only: Optional[frozenset] = None
+        #: locals last bound to an export guard or to a test false under every exporter
+        #: (``self.training and ...``): "=<name>" -> (exporters where true, where false)
+        self._guard_locals: dict[str, tuple[frozenset, frozenset]] = {}
         #: id(node) -> the exporters under which it runs, for nodes under such a guard
         self.node_only: dict[int, frozenset] = {}
         #: (id(callee FunctionDef), exporters of the call site or None)
@@ -206,6 +217,12 @@ class FunctionFacts:
             if k is None or k == NONE:
                 if p.default is None:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
+                    if k == TENSOR and self.why == "forward" and i > 0 and size_named(name) \
+                            and not self._attribute_read(name):
+                        # `forward(self, x, hw_shape)` / `(x, seq_len)`: a parent module passes sizes
+                        # there; unannotated and never used as an object (`img_size.item()`), it is
+                        # no known tensor (mmdet/mmpretrain Swin blocks: `H, W = hw_shape`)
+                        k = UNKNOWN
                 else:
                     k = self._default_kind(p.default)
             if (training_target(name) and p.default is not None and literal_value(p.default) is None
@@ -248,7 +265,7 @@ class FunctionFacts:
     def _rest_after_guarded_exit(self, st: cst.If) -> Optional[frozenset]:
         """For an `if` on an export guard whose body always leaves the block: the exporters under
         which the statements after it run."""
-        sides = guard_sides(st.test, self.imports, self.model.guard_helpers)
+        sides = guard_sides(st.test, self.imports, self._guards())
         if sides is None or sides[1] == ALL_EXPORTERS:
             return None
         body = list(body_statements(st.body))
@@ -329,12 +346,12 @@ class FunctionFacts:
                 self._block(body_statements(case.body))
 
     def _if(self, st: cst.If, construct: str) -> None:
-        sides = guard_sides(st.test, self.imports, self.model.guard_helpers)
+        sides = guard_sides(st.test, self.imports, self._guards())
         outer = self._only
         if sides is None:
             k = self._test(st.test)
             self.branches.append(Branch(st.test, k, construct, st, self._culprit.get(id(st.test))))
-        elif has_plain_part(st.test, self.imports, self.model.guard_helpers):
+        elif has_plain_part(st.test, self.imports, self._guards()):
             # `if not torch.jit.is_tracing() and n == m:`: the plain part decides the branch only
             # where both sides can run (never report on the guard itself)
             where = sides[0] & sides[1]
@@ -351,7 +368,16 @@ class FunctionFacts:
         if (sides is None or self._narrow(sides[0], (st.body,))) and not self._absent_test(st.test):
             self._conds.append(st.test)
             self._arms.append((id(st), 0))
+            narrowed = not_tensor_names(st.test, self.imports)
+            for name in narrowed:
+                if self.env.get(name) in TENSORISH:
+                    self.env[name] = UNKNOWN  # `if isinstance(x, dict):`: x is no tensor here
             self._block(body_statements(st.body))
+            if narrowed:
+                rebound = assigned_names(st.body)
+                for name in narrowed:
+                    if name in before and name not in rebound:
+                        self.env[name] = before[name]
             self._arms.pop()
             self._conds.pop()
         self._only = outer
@@ -364,6 +390,8 @@ class FunctionFacts:
                 # written after this cache hit (one that returns a tested attribute) refill the cache
                 tested = {n.attr.value for n in iter_nodes(st.test) if self._is_self_attr(n)}
                 rv = last.body[-1].value
+                if isinstance(rv, cst.Subscript) and self._is_self_attr(rv.value):
+                    rv = rv.value  # `return self._cache[1]` after testing `self._cache[0] == key`
                 # the hit returns the cached value itself (`return position_ids + self.delta` reuses a
                 # value carried from an earlier call: state, still reported)
                 if self._is_self_attr(rv) and rv.attr.value in tested:
@@ -425,6 +453,15 @@ class FunctionFacts:
             k = self.eval(s.value)
             if len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
                 self.assigned_to[id(s.value)] = s.targets[0].target.value
+                # `should_drop = self.training and self.p > 0`, `is_compiling = torch.compiler.is_compiling()`:
+                # a local flag whose value each exporter fixes guards like the expression it holds
+                name = s.targets[0].target.value
+                g = self._guards()
+                sides = guard_sides(s.value, self.imports, g)
+                if sides is not None and not self._arms and (not sides[0] or not has_plain_part(s.value, self.imports, g)):
+                    self._guard_locals["=" + name] = sides  # (not one bound in one arm only)
+                else:
+                    self._guard_locals.pop("=" + name, None)
             elif (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
                   and isinstance(s.value, (cst.Tuple, cst.List))
                   and len(s.targets[0].target.elements) == len(s.value.elements)):
@@ -530,7 +567,8 @@ class FunctionFacts:
             base = tgt.value
             if self.self_name and isinstance(base, cst.Name) and base.value == self.self_name:
                 self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
-                                                    cached=self._under_unset_test(tgt.attr.value)))
+                                                    cached=self._under_unset_test(tgt.attr.value)
+                                                    or (how == "assign" and self._self_conversion(tgt.attr.value, value))))
                 self.attr_events.append((tgt.attr.value, "write"))
                 self.attr_event_paths.append(tuple(self._arms))
             elif isinstance(base, cst.Name) and base.value in self._globals:
@@ -547,6 +585,24 @@ class FunctionFacts:
                                                     cached=self._under_unset_test(base.attr.value)))
         elif isinstance(tgt, cst.StarredElement):
             self._assign_target(tgt.value, UNKNOWN, stmt, how, None)
+
+    def _self_conversion(self, attr: str, value: Optional[cst.BaseExpression]) -> bool:
+        """``self.X = self.X.to(dtype=..., device=...)`` (also ``... if self.X is not None else
+        None``): the attribute rebound to itself converted, the same value on every call."""
+        if isinstance(value, cst.IfExp):
+            return all(self._self_conversion(attr, v) or literal_value(v) is None for v in (value.body, value.orelse))
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)):
+            return False
+        if value.func.attr.value not in _CONVERSIONS:
+            return False
+        recv = value.func.value
+        if not (self._is_self_attr(recv) and recv.attr.value == attr):
+            return False
+        # a submodule cast (`self.classifier = self.classifier.to(dtype)`) fails non-strict
+        # torch.export ("_apply(): Couldn't swap"), a buffer rebound is a buffer mutation: only
+        # plain attributes (None in __init__, or an unregistered tensor) count
+        fact = self.cls.find_attr(attr) if self.cls is not None else None
+        return fact is None or fact.what in ("config", "unknown", "tensor")
 
     def _is_weight(self, e: cst.BaseExpression) -> bool:
         """`self.<parameter or buffer>` or `self.<submodule>.weight` / `.bias`."""
@@ -587,7 +643,7 @@ class FunctionFacts:
                 return unset(t.left) or unset(t.right)
             if isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not):
                 x = t.expression
-                if self._is_self_attr(x) and x.attr.value == attr:
+                if self._is_attr_or_alias(x, attr, top):
                     return True
                 if isinstance(x, cst.Call) and dotted(x.func) in ("hasattr", "getattr") and len(x.args) >= 2:
                     return literal_value(x.args[1].value) == attr
@@ -597,7 +653,7 @@ class FunctionFacts:
                 right = t.comparisons[0].comparator
                 if isinstance(op, (cst.Is, cst.Equal)) and literal_value(right) is None:
                     left = t.left
-                    if self._is_self_attr(left) and left.attr.value == attr:
+                    if self._is_attr_or_alias(left, attr, top):  # (`cache = self.X` ... `if cache is None:`)
                         return True
                     if isinstance(left, cst.Call) and dotted(left.func) == "getattr" and len(left.args) >= 2:
                         return literal_value(left.args[1].value) == attr
@@ -624,7 +680,58 @@ class FunctionFacts:
             x = e.value
             return self._is_self_attr(x) and x.attr.value == attr
 
-        return attr in self._cache_hit_attrs or any(unset(c) for c in (self._conds if conds is None else conds))
+        top = None  # the `if` test being read (for aliases of the attribute bound before it)
+
+        def unset_at(c: cst.BaseExpression) -> bool:
+            nonlocal top
+            top = c
+            return unset(c)
+
+        return attr in self._cache_hit_attrs or any(unset_at(c) for c in (self._conds if conds is None else conds))
+
+    def _attr_aliases(self) -> tuple[dict[str, list[tuple[int, Optional[str]]]], dict[int, int]]:
+        """Plain ``name = <value>`` bindings of locals, in source order: name -> [(statement
+        index, attr when the value is ``self.<attr>``, else None)], for names bound no other way
+        (loop target, ``:=``, augmented, ``with ... as``); and id(if test) -> statement index."""
+        a = self.__dict__.get("_aliases")
+        if a is None:
+            binds: dict[str, list[tuple[int, Optional[str]]]] = {}
+            tests: dict[int, int] = {}
+            for i, st in enumerate(self.statements()):
+                if isinstance(st, (cst.If, cst.While)):
+                    tests[id(st.test)] = i
+                if not isinstance(st, cst.SimpleStatementLine):
+                    continue
+                for small in st.body:
+                    if isinstance(small, cst.Assign):
+                        for t in small.targets:
+                            for x in iter_nodes(t.target):
+                                if isinstance(x, cst.Name):
+                                    single = len(small.targets) == 1 and t.target is x
+                                    attr = small.value.attr.value if single and self._is_self_attr(small.value) else None
+                                    binds.setdefault(x.value, []).append((i, attr))
+            other = {x.value for n in self.nodes()
+                     if isinstance(n, (cst.For, cst.CompFor, cst.NamedExpr, cst.AugAssign, cst.AnnAssign, cst.WithItem))
+                     for x in iter_nodes(n.target if not isinstance(n, cst.WithItem) else (n.asname or n))
+                     if isinstance(x, cst.Name)}
+            for name in other:
+                binds.pop(name, None)
+            a = self._aliases = (binds, tests)
+        return a
+
+    def _is_attr_or_alias(self, e: cst.BaseExpression, attr: str, test: Optional[cst.BaseExpression] = None) -> bool:
+        """``self.<attr>``, or a local whose last binding before the ``if`` testing it (``test``)
+        is ``name = self.<attr>`` (``cache = self._cached`` ... ``if cache is None:``)."""
+        if self._is_self_attr(e):
+            return e.attr.value == attr
+        if not isinstance(e, cst.Name) or test is None:
+            return False
+        binds, tests = self._attr_aliases()
+        at = tests.get(id(test))
+        if at is None or e.value not in binds:
+            return False
+        before = [b for b in binds[e.value] if b[0] < at]
+        return bool(before) and before[-1][1] == attr
 
     def _is_self_attr(self, e: cst.BaseExpression) -> bool:
         return (
@@ -643,10 +750,37 @@ class FunctionFacts:
                 if isinstance(e, (cst.Element, cst.StarredElement)):
                     self._bind(e.value, k if k in (TENSOR, SHAPE, DATA, CONST) else UNKNOWN)
 
+    def _attribute_read(self, name: str) -> bool:
+        """Whether the function reads an attribute or calls a method of ``name`` (other than a
+        sequence's ``index``/``count``): ``img_size.item()``, ``seq_len.to(device)``."""
+        for n in self.nodes():
+            if (type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name
+                    and n.attr.value not in ("index", "count")):
+                return True
+        return False
+
+    def _guards(self) -> Optional[dict]:
+        """The file's guard helpers, with this function's guard locals (``_guard_locals``)."""
+        if not self._guard_locals:
+            return self.model.guard_helpers
+        return {**(self.model.guard_helpers or {}), **self._guard_locals}
+
+    def _short_circuited(self, e: cst.BooleanOperation) -> bool:
+        """The right operand runs under no exporter: ``self.training and <x>`` (exports capture
+        eval mode), ``<export guard false everywhere> and <x>``, ``<guard true everywhere> or <x>``."""
+        sides = guard_sides(e.left, self.imports, self._guards())
+        if sides is None:
+            return False
+        return not sides[0] if isinstance(e.operator, cst.And) else not sides[1]
+
     def _test(self, test: cst.BaseExpression) -> str:
         """Evaluate a boolean-context expression; returns DATA / SHAPE / CONST / UNKNOWN."""
         if isinstance(test, cst.BooleanOperation):
             a = self._test(test.left)
+            if self._short_circuited(test):
+                self.kinds[id(test)] = self.kind(test.left)
+                self._culprit[id(test)] = self._culprit.get(id(test.left), test.left)
+                return a
             b = self._test(test.right)
             self.kinds[id(test)] = combine((self.kind(test.left), self.kind(test.right)))
             k = worst(a, b)
@@ -853,6 +987,8 @@ class FunctionFacts:
             return a
         if t is cst.BooleanOperation:
             a = self.eval(e.left)
+            if self._short_circuited(e):
+                return a
             b = self.eval(e.right)
             return combine((a, b)) if (a in TENSORISH or b in TENSORISH) else combine((truth_kind(a) if a != CONST else a, b))
         if t is cst.Comparison:
@@ -867,6 +1003,10 @@ class FunctionFacts:
             if any(isinstance(ct.operator, (cst.In, cst.NotIn)) for ct in e.comparisons):
                 # `k in kwargs`, `x in (1, 2)`: Python containment, unless the container is a tensor
                 container = kinds[-1]
+                if isinstance(e.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+                    # `"key" in outputs`: a string is never looked up in a tensor (Tensor.__contains__
+                    # raises on a str), so the container is a dict, a list or a string
+                    return UNKNOWN
                 if container in TENSORISH:
                     return DATA
                 return kinds[0] if kinds[0] in (SHAPE, DATA) else (CONST if container == CONST else UNKNOWN)
@@ -875,7 +1015,7 @@ class FunctionFacts:
                 return MASK
             return k
         if t is cst.IfExp:
-            sides = guard_sides(e.test, self.imports, self.model.guard_helpers)
+            sides = guard_sides(e.test, self.imports, self._guards())
             if sides is not None:
                 # `a if torch.jit.is_tracing() else b`: each side where it runs
                 self.eval(e.test)

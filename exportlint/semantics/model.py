@@ -57,6 +57,7 @@ from exportlint.semantics.apis import (  # noqa: F401  (re-exported)
     NEVER_DURING_EXPORT,
     NEVER_DURING_EXPORT_NAMES,
     NON_EXPORT_CLASS_SUFFIXES,
+    non_export_class,
     NON_TENSOR_NAMESPACES,
     NON_TENSOR_TORCH_FUNCS,
     SCALAR_CONVERSIONS,
@@ -129,7 +130,7 @@ class SemanticModel:
         #: is this class of the file an nn.Module through bases in other files? (asked of the
         #: project index, only for classes with a forward the file alone cannot decide)
         self._project_module_fn = project_modules
-        self._project_module_seen: dict[str, bool] = {}
+        self._project_module_seen: dict[str, Optional[bool]] = {}
         self.imports = ImportMap()
         self.classes: dict[str, ClassFacts] = {}
         self.module_functions: dict[str, cst.FunctionDef] = {}
@@ -235,8 +236,8 @@ class SemanticModel:
                     decos = {dotted(d.decorator) for d in c.methods["forward"].decorators}
                     static = bool(decos & {"staticmethod"})
                     ext = [b for b in c.bases if b and b not in self.classes and b not in ("object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol") and not b.startswith("typing.")]
-                    if ext and not static:
-                        mod = True
+                    if ext and not static and self._project_module(c.name) is not False:
+                        mod = True  # (not when every base is a project class and none is a module)
                     elif ext and static and any(b.endswith("Function") for b in ext):
                         fn = True
                 if not mod and not fn and "forward" in c.methods and self._project_module(c.name):
@@ -273,7 +274,7 @@ class SemanticModel:
                           for ec in self.export_calls if ec.model is not None}
         for c in self.classes.values():
             if c.is_module and "forward" in c.methods:
-                if c.name.endswith(NON_EXPORT_CLASS_SUFFIXES) and c.name not in exported_names:
+                if non_export_class(c.name) and c.name not in exported_names:
                     continue
                 work.append((c.methods["forward"], c, None, {}, "forward", None))
         for ec in self.export_calls:
@@ -377,16 +378,18 @@ class SemanticModel:
             out = s if out is None else (out & s)
         return out
 
-    def _project_module(self, name: str) -> bool:
+    def _project_module(self, name: str) -> Optional[bool]:
+        """The project's verdict on a class of this file: an nn.Module (True), not one (False:
+        its bases are all project classes), or unknown (None: no project, a base outside it)."""
         if self._project_module_fn is None:
-            return False
-        r = self._project_module_seen.get(name)
-        if r is None:
-            try:
-                r = bool(self._project_module_fn(name))
-            except RecursionError:
-                r = False
-            self._project_module_seen[name] = r
+            return None
+        if name in self._project_module_seen:
+            return self._project_module_seen[name]
+        try:
+            r = self._project_module_fn(name)
+        except RecursionError:
+            r = None
+        self._project_module_seen[name] = r
         return r
 
     def root_function(self, qual: str) -> Optional[tuple[cst.FunctionDef, Optional[ClassFacts]]]:

@@ -232,6 +232,10 @@ def _sides(e: cst.BaseExpression, imports: ImportMap, helpers) -> tuple[frozense
     if helpers and isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value in helpers:
         t, f = helpers[e.func.value]
         return t, f, True
+    if helpers and isinstance(e, cst.Name) and "=" + e.value in helpers:
+        # a local bound to a guard (`is_compiling = torch.compiler.is_compiling()`): key "=<name>"
+        t, f = helpers["=" + e.value]
+        return t, f, True
     s = guard_set(e, imports, helpers)
     if s is None:
         return ALL_EXPORTERS, ALL_EXPORTERS, False
@@ -256,6 +260,8 @@ def has_plain_part(test: cst.BaseExpression, imports: ImportMap, helpers=None) -
     if isinstance(test, cst.Attribute) and test.attr.value == "training":
         return False
     if helpers and isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value in helpers:
+        return False
+    if helpers and isinstance(test, cst.Name) and "=" + test.value in helpers:
         return False
     return guard_set(test, imports, helpers) is None
 
@@ -450,3 +456,57 @@ def iter_statements(node: cst.CSTNode, into_defs: bool = True) -> Iterator[cst.C
             elif isinstance(v, cst.CSTNode):
                 kids.append(v)
         stack.extend(reversed(kids))
+
+
+#: Python types an ``isinstance`` test can narrow a name to (never a tensor)
+_PY_TYPES = frozenset({
+    "dict", "list", "tuple", "str", "bytes", "int", "float", "bool", "complex", "set", "frozenset",
+    "typing.Mapping", "typing.Sequence", "typing.Dict", "typing.List", "typing.Tuple",
+    "collections.abc.Mapping", "collections.abc.Sequence", "collections.abc.Iterable",
+    "collections.OrderedDict", "numbers.Number", "numbers.Real", "numbers.Integral",
+})
+_TENSOR_TYPES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+
+def not_tensor_names(test: cst.BaseExpression, imports: Any) -> tuple[str, ...]:
+    """Names a branch's test proves are no tensor in its body: ``isinstance(x, dict)`` (any
+    Python container or scalar type, or a tuple of them), ``not isinstance(x, torch.Tensor)``,
+    and either of them and-ed with other tests."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return not_tensor_names(test.left, imports) + not_tensor_names(test.right, imports)
+    negated = False
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        negated, test = True, test.expression
+    if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance"
+            and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name)):
+        return ()
+    t = test.args[1].value
+    elts = [el.value for el in t.elements] if isinstance(t, cst.Tuple) else [t]
+    names = []
+    for el in elts:
+        d = dotted(el)
+        if d is None:
+            return ()
+        q = d if d in _PY_TYPES else (imports.resolve(el) or d)
+        names.append(q)
+    if negated:
+        ok = bool(names) and all(n in _TENSOR_TYPES for n in names)
+    else:
+        ok = bool(names) and all(n in _PY_TYPES for n in names)
+    return (test.args[0].value.value,) if ok else ()
+
+
+def assigned_names(block: cst.CSTNode) -> set[str]:
+    """Names bound anywhere in a block (assignment and loop targets, ``:=``, ``with ... as``)."""
+    out: set[str] = set()
+    for n in iter_nodes(block):
+        if isinstance(n, (cst.AssignTarget, cst.For, cst.CompFor, cst.NamedExpr, cst.AugAssign, cst.AnnAssign)):
+            t = n.target
+        elif isinstance(n, cst.WithItem) and n.asname is not None:
+            t = n.asname.name
+        else:
+            continue
+        for x in iter_nodes(t):
+            if isinstance(x, cst.Name):
+                out.add(x.value)
+    return out

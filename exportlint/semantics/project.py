@@ -36,6 +36,10 @@ _MAX_DEPTH = 12
 _INSTALLED_DIRS = frozenset({"site-packages", "dist-packages"})
 
 
+#: bases that make no class an nn.Module
+_PLAIN_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "Protocol", "typing.Generic", "typing.Protocol"})
+
+
 @dataclass(frozen=True)
 class Target:
     """A function of the project: ``qual`` is ``func`` or ``Class.method`` in ``path``."""
@@ -335,6 +339,29 @@ class Project:
             if bc is not None and self.is_module_class(bc[0], bc[1], _depth + 1):
                 return True
         return False
+
+    def module_class_verdict(self, fi: FileIndex, cls: str, _depth: int = 0) -> Optional[bool]:
+        """``is_module_class`` when the project can tell: True (an nn.Module through project
+        classes), False (every base is a project class, ``object``, ``ABC`` or a typing
+        generic, and none is a module), None (a base is neither: it leaves the project)."""
+        ci = fi.classes.get(cls)
+        if ci is None or _depth > _MAX_DEPTH:
+            return None
+        verdict: Optional[bool] = False
+        for b in ci.bases:
+            if b.startswith("torch.nn.") and not b.startswith("torch.nn.functional") and b[9:10].isupper():
+                return True
+            if b.startswith("torch.nn.modules."):
+                return True
+            if b in _PLAIN_BASES or b.startswith("typing."):
+                continue
+            bc = self.base_class(fi, b, None)
+            r = self.module_class_verdict(bc[0], bc[1], _depth + 1) if bc is not None else None
+            if r:
+                return True
+            if r is None:
+                verdict = None
+        return verdict
 
     # ----- project facts (CONTRACTS.md item 1) -----
     def export_facts(self, files: list[str]) -> tuple[Optional[frozenset], Optional[dict], Optional[bool]]:
