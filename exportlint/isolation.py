@@ -30,11 +30,6 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
 
-try:
-    import resource
-except ImportError:  # not on Windows
-    pass
-
 T = TypeVar("T")
 
 #: stack of the lint thread (virtual memory: only the pages touched are committed)
@@ -102,8 +97,10 @@ class _DeepThread:
 def _faults() -> int:
     """Minor page faults of the calling thread so far (0 where that is not known)."""
     try:
+        import resource  # (not on Windows; RUSAGE_THREAD: Linux)
+
         return resource.getrusage(resource.RUSAGE_THREAD).ru_minflt  # type: ignore[attr-defined]
-    except (AttributeError, OSError, ValueError, NameError):
+    except (ImportError, AttributeError, OSError, ValueError):
         return 0
 
 
