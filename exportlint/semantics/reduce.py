@@ -90,7 +90,9 @@ def skeleton_and_docs(text: str, code: Optional[list[str]] = None) -> tuple[str,
             if not st:
                 continue
             cur = [i, i, len(line) - len(line.lstrip(" \t")), st]
-        depth += len(_OPEN.findall(line)) - len(_CLOSE.findall(line))
+        # (what len(_OPEN.findall(line)) - len(_CLOSE.findall(line)) counts, without the lists)
+        depth += (line.count("(") + line.count("[") + line.count("{")
+                  - line.count(")") - line.count("]") - line.count("}"))
         cur[1] = i
         if depth <= 0 and not st.endswith("\\"):
             depth = 0
