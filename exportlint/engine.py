@@ -24,7 +24,7 @@ import traceback
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
 from exportlint import __version__
 from exportlint.config import Config
@@ -1100,6 +1100,23 @@ def _lint_paths(
                     rets[src][key] = k if prev is None or prev == k else "unknown"
         return {p: (join_roots(inc.get(p, [])), rets.get(p, {})) for p in readable}
 
+    def input_of(p: str) -> tuple[list, dict[str, str]]:
+        """``inputs()[p]`` alone, from what the files analysed so far found."""
+        inc: list = []
+        for lst in outs.values():
+            for t, root, key in lst:
+                if by_abs.get(t) == p:
+                    inc.append(root)
+        rets: dict[str, str] = {}
+        for t, root, key in outs.get(p, ()):
+            if by_abs.get(t) is None:
+                continue
+            k = returns_of.get(t, {}).get(root.qual)
+            if key and k is not None:
+                prev = rets.get(key)
+                rets[key] = k if prev is None or prev == k else "unknown"
+        return join_roots(inc), rets
+
     def digest_of(x: tuple[list, dict[str, str]]) -> str:
         return roots_digest(x[0]) + hashlib.sha256(json.dumps(sorted(x[1].items())).encode()).hexdigest()[:16]
 
@@ -1144,6 +1161,7 @@ def _lint_paths(
                 linter = Linter(config, codes)
                 linter.project_facts = facts
             items = [(p, inp[p][0], inp[p][1]) for p in todo]
+            sent: dict[str, tuple[list, dict[str, str]]] = {p: inp[p] for p in todo}
             results: Iterable[tuple]
             global _WORKER
             fork = sys.platform.startswith("linux")
@@ -1151,6 +1169,19 @@ def _lint_paths(
             # in one (2-4 ms), so a native crash costs that file only
             # (forked workers start in ms: a pre-commit call on a few files uses the cores too)
             several = n_jobs > 1 and (len(items) >= 8 or (fork and len(items) > 1))
+            # one file at a time (one worker): the first round goes importers first, each file
+            # with the calls into it that the files before it found (exportlint/schedule.py)
+            stream = rounds == 1 and not several and len(todo) > 1
+            source: Iterable[tuple] = items
+            if stream:
+                from exportlint.schedule import callers_first
+
+                def streamed(order: list[str]) -> Iterator[tuple]:
+                    for p in order:
+                        x = sent[p] = input_of(p)
+                        yield (p, x[0], x[1])
+
+                source = streamed(callers_first(todo, texts))
             if several or (fork and isolate):
                 if pool is None:
                     import multiprocessing as mp
@@ -1168,11 +1199,11 @@ def _lint_paths(
                                 context=mp.get_context("fork" if fork else "spawn"),
                                 initializer=None if fork else _worker_init,
                                 initargs=(config, linter.enabled, facts), item_timeout=config.file_timeout)
-                chunk = max(1, min(16, len(items) // (n_jobs * 8) or 1))
-                results = (_pool_answer(r, texts, linter) for r in pool.imap_unordered(items, chunksize=chunk))
+                chunk = 1 if stream else max(1, min(16, len(items) // (n_jobs * 8) or 1))
+                results = (_pool_answer(r, texts, linter) for r in pool.imap_unordered(source, chunksize=chunk))
             else:
                 _WORKER = linter
-                results = (_worker_lint(it) for it in items)
+                results = (_worker_lint(it) for it in source)
             for path, fdicts, errs, file_outs, deps, rets in results:
                 findings_of[path] = [Finding.from_dict(d) for d in fdicts]
                 errors.extend(errs)
@@ -1180,7 +1211,7 @@ def _lint_paths(
                 returns_of[abs_of[path]] = rets
                 # a file with internal errors, or stopped by file-timeout (deps None), is never cached
                 deps_of[path] = None if errs or deps is None else deps
-                analysed_with[path] = digest_of(inp[path])
+                analysed_with[path] = digest_of(sent[path])
                 cached_paths.discard(path)
                 if progress is not None and rounds == 1:
                     progress(1)
