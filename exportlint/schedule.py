@@ -4,10 +4,11 @@ A file's analysis takes the calls other files make into it (``semantics.project.
 inputs. Analysed before its callers, a helper file is analysed a second time once their calls
 are known; analysed after them, once. On timm's models+layers the first, discarded analyses of
 the helper files that later got calls cost ~0.2 s of a ~3.5 s cold run. So the first round
-hands files out one at a time, importers before the files they import (an import scan of the
-text: ``import a.b`` and ``from .x import y``, resolved inside the run's files), each with the
-calls the files before it found. The order only changes how soon the rounds settle, never
-what they settle on: every file is analysed again while its inputs change.
+hands files out one at a time, importers before the files they import (a scan of each text
+for its module-level ``import a.b`` and ``from .x import y``, resolved inside the run's
+files), each with the calls the files before it found. The order only changes how soon the
+rounds settle, never what they settle on: every file is analysed again while its inputs
+change.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ import os
 import re
 from pathlib import Path
 
-#: ``from <dots><module> import <names>`` and ``import <module>`` at the start of a line
+#: ``from <dots><module> import <names>`` and ``import <module>`` at the start of a line, not
+#: indented: the module's own imports (an import inside a function runs when it is called: a
+#: converter importing its sibling back would otherwise make a cycle of two model files)
 _IMPORT = re.compile(
-    rb"^[ \t]*(?:from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([\w.]+))",
+    rb"^(?:from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([\w.]+))",
     re.M,
 )
 _NAME = re.compile(rb"[A-Za-z_]\w*")
@@ -60,10 +63,18 @@ def callers_first(paths: list[str], texts: dict[str, bytes]) -> list[str]:
                 if q is not None and q != p:
                     out.append(q)
         edges[p] = out
-    # reverse post-order of a depth-first walk (iterative): importers before what they import
+    # reverse post-order of a depth-first walk (iterative): importers before what they import;
+    # the walk starts from the files fewest others import (where an import cycle is cut then
+    # decides less)
+    indeg: dict[str, int] = {}
+    for out in edges.values():
+        for q in set(out):
+            indeg[q] = indeg.get(q, 0) + 1
+    rank = {p: i for i, p in enumerate(paths)}
+    starts = sorted(paths, key=lambda p: (-indeg.get(p, 0), -rank[p]))
     seen: set[str] = set()
     post: list[str] = []
-    for start in reversed(paths):
+    for start in starts:
         if start in seen:
             continue
         seen.add(start)
