@@ -121,6 +121,28 @@ CLASSES: dict[str, str] = {
     "scripted_submodule": "torch.jit.script submodule",
     "unfold_dynamic_hw": "Unfold with dynamic H/W",
     "grid_thw_item_loop": "iterating a tensor of sizes, .item() as sizes",
+    # held-out batch 4 (issue 10; written before any fix of this batch)
+    "fold_col2im_opset12": "op needs a newer opset",
+    "interpolate_align_corners_opset9": "op argument needs a newer opset",
+    "interpolate_area_mode": "interpolate mode='area', dynamic H/W",
+    "tolist_len_branch": ".tolist() then if",
+    "interpolate_size_tolist": ".tolist() of an input as sizes",
+    "tolist_unpack_nonstrict": ".tolist() of a float input",
+    "scalar_tensor_index": "indexing with a 0-d tensor input",
+    "checkpoint_in_forward": "activation checkpointing in forward",
+    "causal_head_tril_buffer": "buffer sliced to a dynamic length",
+    "transformer_encoder_dynamic_seq": "nn.TransformerEncoder, dynamic sequence",
+    "fpn_upsample_size_of": "negative: interpolate to another map's size, dynamic H/W",
+    "interpolate_scale_dynamic": "negative: interpolate scale_factor, dynamic H/W",
+    "interpolate_self_shape": "negative: interpolate to own shape, dynamic H/W",
+    "trilinear_align_corners_static": "negative: trilinear align_corners, static",
+    "one_hot_num_classes_attr": "negative: one_hot with num_classes attribute",
+    # batch 4b (written after batch 4's fixes: a generalisation check of EXL119, plus strided slices)
+    "mha_seq_first_mask": "nn.MultiheadAttention, dynamic sequence",
+    "transformer_layer_pre_linear": "nn.TransformerEncoder, dynamic sequence",
+    "transformer_seq_first_batch": "nn.TransformerEncoder, dynamic sequence",
+    "strided_skip_add": "negative: strided slice of a dynamic dim (fixed upstream)",
+    "pad_sequence_resampler": "op unsupported by an exporter",
 }
 
 

@@ -504,8 +504,23 @@ class Linter:
         for r in model.extra_roots:
             found = model.root_function(r.qual)
             facts = model.facts_for(found[0]) if found is not None else None
+            if r.why == "ctor-ref" and any(x.qual == r.qual and x.why == "ctor" for x in model.extra_roots):
+                continue  # built on the export path too: the "ctor" root answers
+            if r.why == "ctor-ref" or (facts is None and r.why == "ctor"):
+                # a class named by annotations only; a dataclass / NamedTuple (semantics/objects.py)
+                from exportlint.semantics.objects import record_kind, ref_kind
+
+                k = ref_kind(model, r) if r.why == "ctor-ref" else record_kind(model, r)
+                if k is not None:
+                    res.returns[r.qual] = k
+                continue
             if facts is not None:
-                k = return_kind(facts)
+                if r.why == "ctor":  # the instance kind its constructor gives (semantics/objects.py)
+                    from exportlint.semantics.objects import instance_kind
+
+                    k = instance_kind(facts)
+                else:
+                    k = return_kind(facts)
                 if k is not None:
                     res.returns[r.qual] = k
         deps: set = set()

@@ -194,6 +194,10 @@ class AdaptivePoolToSize(Rule):
             for call in fn.calls:
                 if (call.qualname or "") in _ADAPTIVE_FUNCS and _non_global(_output_size(call.node, 1)):
                     self._report(ctx, call.node, exps)
+                elif (call.qualname or "") == "torch.nn.functional.interpolate":
+                    area = _area_exporters(call.node, mode)
+                    if area:
+                        self._report(ctx, call.node, area)
         reads: dict[str, set[str]] = {}
         for fn in ctx.model.functions:
             if fn.cls is not None:
@@ -228,6 +232,31 @@ class AdaptivePoolToSize(Rule):
             "otherwise pool with a fixed kernel/stride computed for the input size you export.",
             exporters=exps,
         )
+
+
+def _kwarg(call: cst.Call, name: str, pos_index: int) -> Optional[cst.BaseExpression]:
+    pos = [a for a in call.args if a.keyword is None and not a.star]
+    if pos_index < len(pos):
+        return pos[pos_index].value
+    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+
+
+def _area_exporters(call: cst.Call, mode: Optional[bool]) -> tuple[str, ...]:
+    """`F.interpolate(x, ..., mode="area")` is adaptive average pooling to the output size:
+    the exporters it breaks like an adaptive pool to a size other than 1. With `scale_factor`
+    the legacy exporter fails whatever the shapes (its op-table record, EXL401, says so)."""
+    m = _kwarg(call, "mode", 3)
+    if m is None or literal_value(m) != "area":
+        return ()
+    size = _kwarg(call, "size", 1)
+    if size is not None:
+        if not _non_global(literal_value(size)):
+            return ()
+        return ("onnx-legacy",) if mode is False else ("onnx-dynamo", "onnx-legacy")
+    scale = literal_value(_kwarg(call, "scale_factor", 2)) if _kwarg(call, "scale_factor", 2) is not None else None
+    if scale is None or scale == 1 or mode is False:
+        return ()
+    return ("onnx-dynamo",)
 
 
 def _init_defaults(cls) -> dict[str, object]:

@@ -219,8 +219,10 @@ def _r(*shape):
     return torch.randn(*shape)
 
 
-def _kw_interpolate():
+def _kw_interpolate(name="interpolate"):
     import torch.nn.functional as F
+
+    fn = getattr(F, name)  # F.upsample: the deprecated spelling, same arguments
 
     def v(mode, antialias=False, nd=4, **extra):
         shape = {3: (1, 2, 6), 4: (1, 2, 6, 6), 5: (1, 2, 4, 4, 4)}[nd]
@@ -228,27 +230,30 @@ def _kw_interpolate():
         if antialias:
             kw["antialias"] = True
         when = {"mode": mode, "antialias": antialias}
-        return when, lambda: (F.interpolate, (_r(*shape),), dict(kw, scale_factor=kw.pop("scale_factor", 2)))
+        return when, lambda: (fn, (_r(*shape),), dict(kw, scale_factor=kw.pop("scale_factor", 2)))
+
+    def va(mode, align, nd=4):
+        # align_corners changes the legacy exporter's minimum opset (True needs Resize, opset 11);
+        # absent (None) and False are the same computation
+        when, build = v(mode, nd=nd, align_corners=align)
+        return dict(when, align_corners=align), build
 
     variants = [
         v("nearest"),
         v("nearest-exact"),
-        v("linear", nd=3, align_corners=False),
-        v("bilinear", align_corners=False),
         v("bilinear", antialias=True, align_corners=False),
-        v("bicubic", align_corners=False),
         v("bicubic", antialias=True, align_corners=False),
-        v("trilinear", nd=5, align_corners=False),
-    ]
+    ] + [va(mode, align, nd) for mode, nd in (("linear", 3), ("bilinear", 4), ("bicubic", 4), ("trilinear", 5))
+         for align in (None, False, True)]
     # "area" is adaptive average pooling: the legacy exporter needs a constant output size,
     # which it gets from size= but not from scale_factor=
     for given in (False, True):
         def area(given=given):
             kw = dict(mode="area", size=(3, 3)) if given else dict(mode="area", scale_factor=0.5)
-            return F.interpolate, (_r(1, 2, 6, 6),), kw
+            return fn, (_r(1, 2, 6, 6),), kw
 
         variants.append(({"mode": "area", "antialias": False, "size": GIVEN if given else None}, area))
-    params = {"mode": [3, "nearest"], "antialias": [6, False], "size": [1, None]}
+    params = {"mode": [3, "nearest"], "antialias": [6, False], "size": [1, None], "align_corners": [4, None]}
     return params, variants
 
 
@@ -485,6 +490,26 @@ def _kw_affine_grid():
     return {}, [({}, build)]
 
 
+def _kw_unfold():
+    import torch.nn.functional as F
+
+    def build():
+        # image to patches (im2col), as patch-embedding and local-attention models do
+        return F.unfold, (_r(1, 2, 6, 6),), dict(kernel_size=(2, 3), stride=1)
+
+    return {}, [({}, build)]
+
+
+def _kw_fold():
+    import torch.nn.functional as F
+
+    def build():
+        # patches back to an image (col2im): the output size is the module's constant
+        return F.fold, (_r(1, 12, 12),), dict(output_size=(4, 5), kernel_size=(2, 2))
+
+    return {}, [({}, build)]
+
+
 def _kw_fftfreq(name):
     def build():
         import torch
@@ -524,6 +549,18 @@ def _kw_pack_padded():
             return pad_packed_sequence(packed, batch_first=True, total_length=x.shape[1])[0]
 
         return call, (_r(3, 5, 4), torch.tensor([5, 3, 2])), {}
+
+    return {}, [({}, build)]
+
+
+def _kw_pad_sequence():
+    def build():
+        from torch.nn.utils.rnn import pad_sequence
+
+        def call(a, b):  # sequences of different lengths, batched in forward
+            return pad_sequence([a, b], batch_first=True, padding_value=0.0)
+
+        return call, (_r(6, 4), _r(4, 4)), {}
 
     return {}, [({}, build)]
 
@@ -600,9 +637,13 @@ KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.stft": _kw_stft,
     # public APIs with no OpInfo sample (one variant, no keywords)
     "torch.nn.functional.affine_grid": _kw_affine_grid,
+    "torch.nn.functional.fold": _kw_fold,
+    "torch.nn.functional.unfold": _kw_unfold,
+    "torch.nn.functional.upsample": lambda: _kw_interpolate("upsample"),
     "torch.fft.fftfreq": lambda: _kw_fftfreq("fftfreq"),
     "torch.fft.rfftfreq": lambda: _kw_fftfreq("rfftfreq"),
     "torch.nn.utils.rnn.pack_padded_sequence": _kw_pack_padded,
+    "torch.nn.utils.rnn.pad_sequence": _kw_pad_sequence,
     # a TorchScript module kept as a submodule (the record says what calling it in forward does)
     "torch.jit.script": lambda: _kw_jit_wrapped("script"),
     "torch.jit.trace": lambda: _kw_jit_wrapped("trace"),
@@ -647,9 +688,14 @@ MODULE_KEYWORD_PROBES: dict[str, tuple[dict, list[tuple[dict, tuple, dict]], tup
            for m in ("reflect", "replicate", "circular")],
         (1, 2, 6),
     ),
+    # bilinear with align_corners=True / nearest, fixed by the class (no keywords of their own)
+    "UpsamplingBilinear2d": ({}, [({}, (), {"scale_factor": 2})], (1, 2, 4, 4)),
+    "UpsamplingNearest2d": ({}, [({}, (), {"scale_factor": 2})], (1, 2, 4, 4)),
     "Upsample": (
-        {"mode": [2, "nearest"]},
-        [({"mode": m}, (), {"scale_factor": 2, "mode": m}) for m in ("nearest", "bilinear", "bicubic")],
+        {"mode": [2, "nearest"], "align_corners": [3, None]},
+        [({"mode": "nearest"}, (), {"scale_factor": 2, "mode": "nearest"})]
+        + [({"mode": m, "align_corners": a}, (), {"scale_factor": 2, "mode": m, "align_corners": a})
+           for m in ("bilinear", "bicubic") for a in (None, False, True)],
         (1, 2, 4, 4),
     ),
 }

@@ -87,8 +87,10 @@ class OpTable:
         that do not depend on keyword arguments (a module passes its own arguments)."""
         target = self.module_forward.get(qualname)
         rec = self.apis.get(target) if target else None
-        if rec is None or rec.get("params") or rec.get("variants") or rec.get("module"):
+        if rec is None or rec.get("params") or rec.get("module"):
             return None
+        if any(v.get("when") for v in rec.get("variants", ())):
+            return None  # (a curated probe with no keywords has one variant that holds for every call)
         return target, rec
 
     def default_opset(self, exporter: str) -> Optional[int]:

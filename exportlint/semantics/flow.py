@@ -75,6 +75,8 @@ from exportlint.semantics.nodes import (  # noqa: F401
     literal_value,
     not_tensor_names,
 )
+from exportlint.semantics.kinds import OBJ_PREFIX, TENSORS, obj_attrs
+from exportlint.semantics.objects import NEW, annotated_class, tensor_sequence_annotation
 from exportlint.semantics.returns import size_return_positions
 
 # ---------------------------------------------------------------------------------------
@@ -126,6 +128,21 @@ class FunctionFacts:
         #: parameters absent from an inference export (training targets with a None default)
         self.absent_params: set[str] = set()
         self._arms: list[tuple[int, int]] = []
+        #: self.<attr> = value: the join of the kinds written (an analysed __init__ gives its
+        #: instances these attribute kinds: semantics/objects.py)
+        self.attr_write_kinds: dict[str, str] = {}
+        #: project classes named by parameter annotations -> the annotation (objects.class_refs)
+        self.class_refs: dict[str, cst.BaseExpression] = {}
+        #: local names bound to an empty list and only grown since -> the kind of their items
+        self._grown: dict[str, Optional[str]] = {}
+        #: local names a size (data) was added to with `+=` -> that kind
+        self._accum: dict[str, str] = {}
+        #: local names bound to a list/tuple display (or `[..] + rest`) -> that value
+        self._size_lists: dict[str, cst.BaseExpression] = {}
+        #: local names bound to a comprehension (a Python sequence, whatever its items)
+        self._seq_names: set[str] = set()
+        #: local tensors built with a size whose entries at these dims are Python constants
+        self._static_dims: dict[str, frozenset] = {}
         #: names handed to torch._check / _check_is_size / constrain_as_*: the author bounded them
         self.checked_names: set[str] = set()
         #: id(value expression) -> the name it was assigned to
@@ -208,12 +225,22 @@ class FunctionFacts:
                     # flowing in from the call sites
                     if k == TENSOR and ck in (None, UNKNOWN):
                         self.annotated_only.add(name)  # a tensor by its annotation alone
-                elif self.why == "cross-file" and container_annotation(p.annotation):
+                elif ((ck in (None, UNKNOWN, TENSORS) or (ck in TENSORISH and self.why == "cross-file"))
+                      and tensor_sequence_annotation(p.annotation)):
+                    # list[Tensor]: a Python sequence of tensors (from another file, whatever the
+                    # caller's value is known as: a tensor iterates into tensors too)
+                    k = TENSORS
+                elif self.why == "cross-file" and container_annotation(p.annotation) and ck not in (SHAPE, DATA):
                     # list[Tensor] / Union[Tensor, list[Tensor]]: the caller's value may be a
                     # Python sequence whatever its kind there
                     k = UNKNOWN
                 elif ck is not None:
                     k = ck
+            if k == UNKNOWN and p.annotation is not None:
+                if arg_kinds is None and tensor_sequence_annotation(p.annotation):
+                    k = TENSORS
+                else:
+                    k = self._annotated_instance(p.annotation, k)
             if k is None or k == NONE:
                 if p.default is None:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
@@ -240,6 +267,17 @@ class FunctionFacts:
             if isinstance(star, cst.Param):
                 self.env[star.name.value] = UNKNOWN
         self._block(body_statements(fn.body))
+
+    def _annotated_instance(self, ann: cst.Annotation, k: str) -> str:
+        """A parameter annotated with a project class: its instances' attribute kinds, once the
+        project knows them (``semantics/objects.py``)."""
+        q = annotated_class(ann, self.imports)
+        if q is None:
+            return k
+        if q in self.model.classes and self.model.classes[q].is_module:
+            return k
+        self.class_refs.setdefault(q, ann.annotation)
+        return self.model.call_returns.get(NEW + q, k)
 
     def _default_kind(self, d: cst.BaseExpression) -> str:
         v = literal_value(d)
@@ -425,6 +463,10 @@ class FunctionFacts:
             b = self.env.get(name)
             if a is None or b is None:
                 merged[name] = a if b is None else b
+            elif self._grown.get(name) is not None:
+                merged[name] = self._grown_env(name)
+            elif a != b and {a, b} == {CONST, self._accum.get(name)}:
+                merged[name] = self._accum[name]
             else:
                 merged[name] = join(a, b) if a != b else a
         self.env = merged
@@ -443,7 +485,12 @@ class FunctionFacts:
     def _merge(self, before: dict[str, str], after: dict[str, str]) -> None:
         for name, k in list(after.items()):
             if name in before and before[name] != k:
-                after[name] = join(before[name], k)
+                if self._grown.get(name) is not None:
+                    after[name] = self._grown_env(name)
+                elif self._accum.get(name) == k and before[name] == CONST:
+                    pass  # a constant start plus sizes: a size
+                else:
+                    after[name] = join(before[name], k)
 
     def _small(self, s: cst.CSTNode) -> None:
         t = type(s)
@@ -462,6 +509,20 @@ class FunctionFacts:
                     self._guard_locals["=" + name] = sides  # (not one bound in one arm only)
                 else:
                     self._guard_locals.pop("=" + name, None)
+                if _empty_list(s.value):
+                    self._assign_target(s.targets[0].target, k, s, "assign", s.value)
+                    self._grown[name] = None
+                    return
+                self._assign_target(s.targets[0].target, k, s, "assign", s.value)
+                if isinstance(s.value, (cst.List, cst.Tuple, cst.BinaryOperation)):
+                    self._size_lists[name] = s.value
+                elif isinstance(s.value, (cst.ListComp, cst.SetComp)):
+                    self._seq_names.add(name)
+                elif k in TENSORISH and isinstance(s.value, cst.Call):
+                    dims = self._factory_static_dims(s.value)
+                    if dims:
+                        self._static_dims[name] = dims
+                return
             elif (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
                   and isinstance(s.value, (cst.Tuple, cst.List))
                   and len(s.targets[0].target.elements) == len(s.value.elements)):
@@ -481,10 +542,17 @@ class FunctionFacts:
                 # `n: int = x.shape[0]` stays a size: an annotation never overrides what flows in
                 self._assign_target(s.target, k if ak in (None, UNKNOWN, NONE) or k in (SHAPE, DATA) else ak, s,
                                     "assign", s.value)
+                if isinstance(s.target, cst.Name) and _empty_list(s.value):
+                    self._grown[s.target.value] = None
         elif t is cst.AugAssign:
             k = self.eval(s.value)
             tk = self.eval(s.target)
-            self._assign_target(s.target, combine((k, tk)), s, "augassign", s.value)
+            ck = combine((k, tk))
+            self._assign_target(s.target, ck, s, "augassign", s.value)
+            if isinstance(s.target, cst.Name) and ck in (SHAPE, DATA) and tk in (CONST, SHAPE, DATA):
+                # `total = 0; for n in sizes: total += n`: a sum of sizes is a size on every path
+                # that added one (the loop's merge keeps it)
+                self._accum[s.target.value] = ck
         elif t is cst.Return:
             if s.value is not None:
                 self.eval(s.value)
@@ -542,6 +610,16 @@ class FunctionFacts:
         self.kinds.setdefault(id(tgt), UNKNOWN)  # every node of the function gets an entry (positions)
         if isinstance(tgt, cst.Name):
             name = tgt.value
+            if self._grown:
+                self._grown.pop(name, None)
+            if self._accum and how != "augassign":
+                self._accum.pop(name, None)
+            if self._size_lists:
+                self._size_lists.pop(name, None)
+            if self._seq_names:
+                self._seq_names.discard(name)
+            if self._static_dims:
+                self._static_dims.pop(name, None)
             if name in self._globals:
                 self.state_writes.append(StateWrite(stmt, f"global {name}", "global",
                                                     cached=name in self._cache_hit_globals))
@@ -549,7 +627,7 @@ class FunctionFacts:
             self.kinds[id(tgt)] = k
         elif isinstance(tgt, (cst.Tuple, cst.List)):
             elem = k
-            if k == TENSOR or k == MASK:
+            if k == TENSOR or k == MASK or k == TENSORS:  # (items of a list of tensors)
                 elem = TENSOR
             elif k in (SHAPE, DATA, CONST):
                 elem = k
@@ -561,14 +639,19 @@ class FunctionFacts:
                         self._assign_target(e.value, self.kinds.get(id(ve.value), UNKNOWN), stmt, how, None)
                 return
             for e in tgt.elements:
-                if isinstance(e, (cst.Element, cst.StarredElement)):
+                if isinstance(e, cst.StarredElement) and k == TENSORS:
+                    self._assign_target(e.value, TENSORS, stmt, how, None)  # `first, *rest = feats`
+                elif isinstance(e, (cst.Element, cst.StarredElement)):
                     self._assign_target(e.value, elem, stmt, how, None)
         elif isinstance(tgt, cst.Attribute):
             base = tgt.value
             if self.self_name and isinstance(base, cst.Name) and base.value == self.self_name:
-                self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
-                                                    cached=self._under_unset_test(tgt.attr.value)
-                                                    or (how == "assign" and self._self_conversion(tgt.attr.value, value))))
+                prev = self.attr_write_kinds.get(tgt.attr.value)
+                self.attr_write_kinds[tgt.attr.value] = k if prev is None else join(prev, k)
+                if self.name != "__init__":  # a constructor fills a new object: no state carried
+                    self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
+                                                        cached=self._under_unset_test(tgt.attr.value)
+                                                        or (how == "assign" and self._self_conversion(tgt.attr.value, value))))
                 self.attr_events.append((tgt.attr.value, "write"))
                 self.attr_event_paths.append(tuple(self._arms))
             elif isinstance(base, cst.Name) and base.value in self._globals:
@@ -781,7 +864,13 @@ class FunctionFacts:
                 self.kinds[id(test)] = self.kind(test.left)
                 self._culprit[id(test)] = self._culprit.get(id(test.left), test.left)
                 return a
+            narrowed = self._not_a_tensor(test.left) if isinstance(test.operator, cst.And) else None
+            saved = self.env.get(narrowed) if narrowed is not None else None
+            if narrowed is not None:
+                self.env[narrowed] = UNKNOWN
             b = self._test(test.right)
+            if narrowed is not None:
+                self.env[narrowed] = saved
             self.kinds[id(test)] = combine((self.kind(test.left), self.kind(test.right)))
             k = worst(a, b)
             c = self._culprit.get(id(test.left)) if a == k else self._culprit.get(id(test.right))
@@ -794,6 +883,9 @@ class FunctionFacts:
             self.kinds[id(test)] = CONST if k == CONST else k
             self._culprit[id(test)] = self._culprit.get(id(test.expression), test.expression)
             return k
+        if isinstance(test, cst.Name) and (test.value in self._grown or test.value in self._seq_names):
+            self.eval(test)
+            return CONST  # `if sizes:` tests a Python list's length, not the sizes in it
         if isinstance(test, cst.Comparison):
             ops = [ct.operator for ct in test.comparisons]
             if all(isinstance(o, (cst.Is, cst.IsNot)) for o in ops):
@@ -804,6 +896,57 @@ class FunctionFacts:
         if id(test) not in self._culprit:
             self._culprit[id(test)] = test
         return tk
+
+    def _factory_static_dims(self, call: cst.Call) -> frozenset:
+        """`t.new_full(shape, 0)`, `torch.zeros(shape)`, `torch.zeros(n, 3)` with `shape` a list
+        display (`[len(items)] + sizes`): the dims whose size is a Python constant there."""
+        f = call.func
+        pos = [a.value for a in call.args if a.keyword is None and not a.star]
+        if not pos:
+            return frozenset()
+        if isinstance(f, cst.Attribute) and f.attr.value in ("new_full", "new_zeros", "new_ones", "new_empty"):
+            if self.kind(f.value) not in TENSORISH:
+                return frozenset()
+            sizes = [pos[0]] if f.attr.value == "new_full" else pos
+        else:
+            q = self._callee_name(call) or ""
+            if q not in ("torch.zeros", "torch.ones", "torch.empty", "torch.full"):
+                return frozenset()
+            sizes = [pos[0]] if q == "torch.full" else pos
+        if len(sizes) == 1:
+            v = sizes[0]
+            if isinstance(v, cst.Name) and v.value in self._size_lists:
+                v = self._size_lists[v.value]
+            if isinstance(v, cst.BinaryOperation) and isinstance(v.operator, cst.Add):
+                v = v.left  # [len(items)] + sizes: the leading entries
+            if not isinstance(v, (cst.List, cst.Tuple)):
+                return frozenset()
+            sizes = [el.value for el in v.elements if isinstance(el, cst.Element)]
+            if len(sizes) != len(v.elements):
+                return frozenset()
+        return frozenset(i for i, x in enumerate(sizes) if self.kind(x) == CONST)
+
+    def _static_dim(self, e: cst.Subscript) -> bool:
+        """`t.shape[i]` of a tensor built with a constant size at dim i (``_static_dims``)."""
+        v = e.value
+        if not (isinstance(v, cst.Attribute) and v.attr.value == "shape" and isinstance(v.value, cst.Name)
+                and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index)):
+            return False
+        i = literal_value(e.slice[0].slice.value)
+        return isinstance(i, int) and i >= 0 and i in self._static_dims.get(v.value.value, ())
+
+    def _not_a_tensor(self, t: cst.BaseExpression) -> Optional[str]:
+        """`isinstance(x, (tuple, list))`: the name `x`, known not to be a tensor where the test
+        holds (the right side of an `and`)."""
+        if not (isinstance(t, cst.Call) and self._callee_name(t) in ("isinstance", "builtins.isinstance")
+                and len(t.args) == 2 and isinstance(t.args[0].value, cst.Name)):
+            return None
+        types = t.args[1].value
+        elts = [el.value for el in types.elements] if isinstance(types, cst.Tuple) else [types]
+        names = [dotted(x) for x in elts]
+        if not names or any(n not in _PY_TYPES for n in names):
+            return None
+        return t.args[0].value.value
 
     def _iter_kind(self, it: cst.BaseExpression, k: str) -> tuple[str, bool]:
         if isinstance(it, cst.Call):
@@ -843,8 +986,8 @@ class FunctionFacts:
             return SHAPE, True
         if k == DATA:
             return DATA, False
-        if k == SHAPE:
-            return CONST, False  # iterating x.shape: the rank is static
+        if k == SHAPE or k == TENSORS:
+            return CONST, False  # iterating x.shape: the rank is static; a list of tensors: its length
         if k == CONST:
             return CONST, False
         return UNKNOWN, False
@@ -858,7 +1001,7 @@ class FunctionFacts:
                 return ck if ck in (SHAPE, DATA, CONST) else UNKNOWN
             if q in ("enumerate", "zip"):
                 return UNKNOWN
-        if k in TENSORISH:
+        if k in TENSORISH or k == TENSORS:
             return TENSOR
         if k in (SHAPE, DATA, CONST):
             return k
@@ -1087,7 +1230,9 @@ class FunctionFacts:
             res = UNKNOWN
         else:
             ek = self.eval(e.elt)
-            res = CONST if ek == CONST else UNKNOWN  # a list/generator, never a tensor
+            # a list/generator, never a tensor; of sizes (data): a size (data) sequence, as `x.shape`
+            res = ek if ek in (CONST, SHAPE, DATA) else TENSORS if ek in TENSORISH and not isinstance(
+                e, cst.SetComp) else UNKNOWN
         self.env = saved
         return res
 
@@ -1115,6 +1260,10 @@ class FunctionFacts:
                     return UNKNOWN
             return UNKNOWN
         bk = self.eval(base)
+        if bk[:4] == OBJ_PREFIX:
+            return (obj_attrs(bk) or {}).get(attr, UNKNOWN)
+        if bk == TENSORS and (attr in TENSOR_ATTRS_SHAPE or attr in TENSOR_ATTRS_CONST):
+            bk = TENSOR  # annotated list[Tensor] but read like a tensor (a Python list has no .shape)
         if bk in TENSORISH:
             if attr in TENSOR_ATTRS_SHAPE:
                 if self._is_weight(base):
@@ -1156,8 +1305,12 @@ class FunctionFacts:
             self.subscripts.append(Subscript(e, vk, index_kinds, mask))
             return TENSOR
         if vk == SHAPE:
+            if self._static_dims and self._static_dim(e):
+                return CONST
             self._culprit[id(e)] = e
             return SHAPE
+        if vk == TENSORS:
+            return TENSORS if any(isinstance(el.slice, cst.Slice) for el in e.slice) else TENSOR
         if vk == DATA:
             return DATA
         if vk == CONST:
@@ -1220,6 +1373,8 @@ class FunctionFacts:
                 kind = TENSOR if method == "forward" else UNKNOWN
             else:
                 receiver_kind = self.eval(base)
+                if receiver_kind == TENSORS and method not in _LIST_METHODS:
+                    receiver_kind = TENSOR  # annotated list[Tensor] but called like a tensor (`.size()`)
                 if receiver_kind in TENSORISH:
                     qualname = f"torch.Tensor.{method}"
                     kind = self._tensor_method_kind(method)
@@ -1276,13 +1431,16 @@ class FunctionFacts:
                 elif name in self.model.classes:
                     qualname = name
                     c = self.model.classes[name]
-                    kind = MODULE if c.is_module else UNKNOWN
+                    kind = MODULE if c.is_module else self.model.call_returns.get(NEW + name, UNKNOWN)
                 else:
                     qualname = name
                     kind = self._builtin_kind(name, e, arg_kinds)
         else:
             fk = self.eval(func)
             kind = TENSOR if fk == MODULE else UNKNOWN
+        if (method in ("append", "extend") and self._grown and isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name) and func.value.value in self._grown and len(arg_kinds) == 1):
+            self._grow(func.value.value, arg_kinds[0], method)
         if qualname in CHECK_FUNCS:
             for a in e.args:
                 for n in iter_names_in(a.value):
@@ -1298,6 +1456,21 @@ class FunctionFacts:
         site = CallSite(e, qualname, method, receiver_kind, arg_kinds, kind, self, conds=tuple(self._conds))
         self.calls.append(site)
         return kind
+
+    def _grow(self, name: str, k: str, method: str) -> None:
+        """`sizes = []; for ...: sizes.append((h, w))`: a list of sizes (or data, or constants)
+        is a size (data, constant) value like `x.shape`; a list of anything else is unknown,
+        never a tensor."""
+        if method == "extend" and k in TENSORISH:
+            k = UNKNOWN
+        prev = self._grown.get(name)
+        item = k if prev is None else (prev if prev == k else worst(prev, k) if {prev, k} <= {SHAPE, CONST, DATA} else UNKNOWN)
+        self._grown[name] = item
+        self.env[name] = self._grown_env(name)
+
+    def _grown_env(self, name: str) -> str:
+        item = self._grown.get(name)
+        return item if item in (SHAPE, DATA, CONST) else UNKNOWN
 
     def _self_method_call(self, method: str, e: cst.Call, arg_kinds: list[str]) -> str:
         c = self.cls
@@ -1378,11 +1551,12 @@ class FunctionFacts:
         if last in EXPORT_GUARD_NAMES or last in NEVER_DURING_EXPORT_NAMES:
             return CONST
         if q in self.model.classes:
-            return MODULE if self.model.classes[q].is_module else UNKNOWN
+            return MODULE if self.model.classes[q].is_module else self.model.call_returns.get(NEW + q, UNKNOWN)
         if q.startswith(".") or not q.startswith(("builtins", "typing", "collections", "functools", "itertools", "operator")):
             # imported from elsewhere: what the project knows it returns (a function of another
-            # file, summarised there), else unknown
-            return self.model.call_returns.get(q, UNKNOWN)
+            # file, summarised there; an instance of a project class), else unknown
+            k = self.model.call_returns.get(q)
+            return k if k is not None else self.model.call_returns.get(NEW + q, UNKNOWN)
         return UNKNOWN
 
     def _builtin_kind(self, name: str, e: cst.Call, arg_kinds: list[str]) -> str:
@@ -1406,7 +1580,7 @@ class FunctionFacts:
                 return SHAPE
             if arg_kinds and arg_kinds[0] == DATA:
                 return DATA
-            return CONST if arg_kinds and arg_kinds[0] in (SHAPE, CONST) else UNKNOWN
+            return CONST if arg_kinds and arg_kinds[0] in (SHAPE, CONST, TENSORS) else UNKNOWN
         if name in ("min", "max", "abs", "round", "sum", "pow", "divmod"):
             if not arg_kinds:
                 return UNKNOWN
@@ -1421,6 +1595,8 @@ class FunctionFacts:
                 return DATA
             return arg_kinds[0] if arg_kinds and arg_kinds[0] in (SHAPE, DATA, CONST) else UNKNOWN
         if name in ("list", "tuple", "sorted", "reversed", "set"):
+            if arg_kinds and arg_kinds[0] == TENSORS and name in ("list", "tuple", "reversed"):
+                return TENSORS
             if arg_kinds and arg_kinds[0] in TENSORISH:
                 return UNKNOWN
             return arg_kinds[0] if arg_kinds and arg_kinds[0] in (SHAPE, CONST, DATA) else UNKNOWN
@@ -1440,3 +1616,15 @@ class FunctionFacts:
         if method in TENSOR_METHODS_MASK:
             return MASK
         return TENSOR
+
+
+def _empty_list(v: cst.BaseExpression) -> bool:
+    return (isinstance(v, cst.List) and not v.elements) or (
+        isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value == "list" and not v.args)
+
+
+#: methods of Python lists and tuples (a list[Tensor] value calling another is a tensor)
+_LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "index", "count", "copy",
+                           "reverse", "sort", "__len__", "__getitem__", "__iter__"})
+_PY_TYPES = frozenset({"list", "tuple", "dict", "str", "int", "float", "bool", "set", "List", "Tuple", "Dict",
+                       "typing.List", "typing.Tuple", "typing.Dict", "collections.abc.Sequence", "Sequence"})

@@ -14,6 +14,9 @@ Kinds are plain strings (cheap to compare and to cache):
   ``self.training``, ``x.ndim``, ``x.dtype``).
 - ``NONE``: the None constant.
 - ``MODULE``: an nn.Module.
+- ``TENSORS``: a Python list or tuple of tensors (a ``list[Tensor]`` parameter, ``[t for t in
+  ...]``): its items are tensors, its length is a Python constant (iterating it unrolls nothing
+  the input does not fix).
 - ``UNKNOWN``: anything else. Rules never report on UNKNOWN: precision first.
 """
 
@@ -26,6 +29,7 @@ DATA = "data"
 CONST = "const"
 NONE = "none"
 MODULE = "module"
+TENSORS = "tensors"
 UNKNOWN = "unknown"
 
 TENSORISH = frozenset((TENSOR, MASK))
@@ -44,6 +48,8 @@ def join(a: str, b: str) -> str:
         return a
     if {a, b} <= {CONST, NONE}:
         return CONST
+    if a[:4] == OBJ_PREFIX and b[:4] == OBJ_PREFIX:
+        return join_obj(a, b)
     return UNKNOWN
 
 
@@ -84,3 +90,38 @@ def worst(a: str, b: str) -> str:
     """For tests: DATA beats SHAPE beats UNKNOWN beats CONST."""
     order = {DATA: 3, SHAPE: 2, UNKNOWN: 1, CONST: 0}
     return a if order.get(a, 1) >= order.get(b, 1) else b
+
+
+# ---- instances of project classes ----------------------------------------------------------
+#: an instance of a project class whose attributes have known kinds: ``obj{a=tensor,b=shape}``
+#: (sorted, attributes of unknown kind left out). A plain string like every kind, so it flows
+#: through environments, call-site argument kinds and cross-file results unchanged; every
+#: question the other kinds answer (tensor? size? constant?) it answers "unknown".
+OBJ_PREFIX = "obj{"
+
+
+def obj_kind(attrs: dict) -> str:
+    """The kind of an instance whose attributes have these kinds (UNKNOWN ones dropped)."""
+    items = sorted((a, k) for a, k in attrs.items() if k != UNKNOWN and not k.startswith(OBJ_PREFIX))
+    return OBJ_PREFIX + ",".join(f"{a}={k}" for a, k in items) + "}"
+
+
+def obj_attrs(k: str) -> "dict[str, str] | None":
+    """The attribute kinds of an instance kind, None for other kinds."""
+    if not k.startswith(OBJ_PREFIX) or not k.endswith("}"):
+        return None
+    body = k[len(OBJ_PREFIX):-1]
+    out: dict[str, str] = {}
+    for part in body.split(",") if body else ():
+        a, _, v = part.partition("=")
+        out[a] = v
+    return out
+
+
+def join_obj(a: str, b: str) -> str:
+    """Two instance kinds joined attribute by attribute (an attribute known on one side only
+    becomes unknown)."""
+    x, y = obj_attrs(a), obj_attrs(b)
+    if x is None or y is None:
+        return UNKNOWN
+    return obj_kind({n: join(x[n], y[n]) for n in x.keys() & y.keys()})

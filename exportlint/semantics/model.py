@@ -283,6 +283,8 @@ class SemanticModel:
                 if fn is not None:
                     work.append((fn, None, None, {}, "export-call", None))
         for r in self.extra_roots:
+            if r.why == "ctor-ref":
+                continue  # a class named by an annotation: its __init__ does not run (semantics/objects.py)
             found = self.root_function(r.qual)
             if found is not None and r.why != "export-call" and training_only(
                     found[0].name.value, found[1].name if found[1] is not None else None):

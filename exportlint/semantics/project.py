@@ -447,9 +447,10 @@ def _followed(kinds: list[str]) -> bool:
     """A call is followed into another file only when it hands over a tensor or a value
     derived from one (a size, data): what the helper does with constants is the caller's
     file's business, and unknown stays unknown."""
-    from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
+    from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH, TENSORS
+    from exportlint.semantics.objects import informative
 
-    return any(k in TENSORISH or k in (SHAPE, DATA) for k in kinds)
+    return any(k in TENSORISH or k in (SHAPE, DATA, TENSORS) or informative(k) for k in kinds)
 
 
 def _arg_kinds(call: Any, arg_kinds: list[str], skip: int = 0) -> tuple[list[str], dict[str, str]]:
@@ -549,6 +550,10 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> 
             elif cls is not None and isinstance(e.func, cst.Attribute) and _is_self_attr(facts, e.func.value):
                 key = f"{cls.name}.self.{e.func.value.attr.value}.{site.method}"
             out.append((facts, e, target, Root(target.qual, pos, kw), key))
+    # instances of project classes: constructions and annotated parameters (semantics/objects.py)
+    from exportlint.semantics.objects import class_refs
+
+    out.extend(class_refs(project, fi, model, deps))
     return out
 
 

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Lint the model code of real zoos nobody here tuned on, and count what exportlint says.
+
+    python bench/zoo_sweep.py                    # fetch (pip download --no-deps) and lint
+    python bench/zoo_sweep.py --code /tmp/before --json before.json   # another checkout
+    python bench/zoo_sweep.py --compare before.json after.json         # per zoo, before -> after
+
+The wheels are fetched at run time into ``bench/.corpus/zoo_sweep/`` (git-ignored), never
+committed, and unpacked there; only their source is read (nothing is imported or installed).
+Each tree is linted with the real CLI (``--format json --no-cache -j1``). There is no export
+truth here (most of these packages do not even import without their dependencies): the sweep
+is for reading error findings by hand and for catching changes in what the linter says on code
+it was not written against. The error findings removed at a change are listed with
+``--compare`` so that each can be read against the code.
+
+Not a test: it prints, it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+CORPUS = HERE / ".corpus" / "zoo_sweep"
+
+#: (distribution, the folder of its model code inside the wheel)
+ZOOS = [
+    ("ultralytics", "ultralytics/nn"),
+    ("diffusers", "diffusers/models"),
+    ("segmentation-models-pytorch", "segmentation_models_pytorch"),
+    ("open_clip_torch", "open_clip"),
+    ("monai", "monai/networks"),
+    ("kornia", "kornia/feature"),
+    ("torch_geometric", "torch_geometric/nn"),
+    ("speechbrain", "speechbrain/lobes"),
+    ("x-transformers", "x_transformers"),
+    ("vector-quantize-pytorch", "vector_quantize_pytorch"),
+    ("mmdet", "mmdet/models"),
+    ("mmpretrain", "mmpretrain/models"),
+]
+
+
+def fetch() -> dict[str, Path]:
+    CORPUS.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for dist, sub in ZOOS:
+        key = dist.replace("-", "_").lower()
+        wheels = [w for w in CORPUS.glob("*.whl") if w.name.lower().startswith(key + "-")]
+        if not wheels:
+            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "-q",
+                            "-d", str(CORPUS), dist], check=False)
+            wheels = [w for w in CORPUS.glob("*.whl") if w.name.lower().startswith(key + "-")]
+        if not wheels:
+            print(f"  {dist}: could not be fetched, skipped")
+            continue
+        wheel = sorted(wheels)[-1]
+        dest = CORPUS / "src" / wheel.stem
+        if not dest.is_dir():
+            with zipfile.ZipFile(wheel) as z:
+                z.extractall(dest)
+        if (dest / sub).is_dir():
+            out[f"{dist} ({wheel.name.split('-')[1]}): {sub}"] = dest / sub
+    return out
+
+
+def lint(code: Path, tree: Path) -> list[dict]:
+    env = dict(os.environ, PYTHONPATH=str(code))
+    r = subprocess.run([sys.executable, "-m", "exportlint", "--format", "json", "--no-cache", "-j1", str(tree)],
+                       capture_output=True, text=True, env=env, cwd=str(code))
+    try:
+        found = json.loads(r.stdout or "[]")
+    except json.JSONDecodeError:
+        print(f"  {tree}: no JSON (exit {r.returncode}): {r.stderr[-300:]}")
+        return []
+    root = str(tree.parent) + os.sep
+    for f in found:
+        f["path"] = f["path"].replace(root, "")
+    return found
+
+
+def compare(a: dict, b: dict) -> None:
+    print(f"{'zoo':58s} {'findings':>15s} {'errors':>13s}")
+    ta = tb = ea = eb = 0
+    for zoo in b:
+        A, B = a.get(zoo, []), b[zoo]
+        e1 = [f for f in A if f["severity"] == "error"]
+        e2 = [f for f in B if f["severity"] == "error"]
+        print(f"{zoo:58s} {len(A):6d} -> {len(B):<6d} {len(e1):5d} -> {len(e2):<5d}")
+        ta, tb, ea, eb = ta + len(A), tb + len(B), ea + len(e1), eb + len(e2)
+        key = lambda f: (f["path"], f["line"], f["code"])  # noqa: E731
+        gone = sorted(set(map(key, e1)) - set(map(key, e2)))
+        new = sorted(set(map(key, e2)) - set(map(key, e1)))
+        for tag, items in (("-", gone), ("+", new)):
+            for p, ln, c in items[:15]:
+                print(f"      {tag} {p}:{ln} {c}")
+            if len(items) > 15:
+                print(f"      {tag} ... {len(items) - 15} more")
+    print(f"{'total':58s} {ta:6d} -> {tb:<6d} {ea:5d} -> {eb:<5d}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--code", type=Path, default=ROOT, help="the exportlint checkout to run (default: this one)")
+    ap.add_argument("--json", type=Path, help="write the findings per zoo here")
+    ap.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"), help="compare two --json outputs")
+    args = ap.parse_args(argv)
+    if args.compare:
+        compare(json.loads(args.compare[0].read_text()), json.loads(args.compare[1].read_text()))
+        return 0
+    trees = fetch()
+    results = {}
+    for zoo, tree in trees.items():
+        found = lint(args.code, tree)
+        results[zoo] = found
+        by = Counter((f["code"], f["severity"]) for f in found)
+        errors = sum(n for (c, s), n in by.items() if s == "error")
+        top = ", ".join(f"{c} {s[0]} {n}" for (c, s), n in by.most_common(6))
+        print(f"{zoo:58s} {len(found):5d} findings, {errors:4d} errors   {top}")
+    if args.json:
+        args.json.write_text(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
