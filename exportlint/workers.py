@@ -35,7 +35,7 @@ import time
 import traceback
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 
 @dataclass
@@ -165,16 +165,29 @@ class Pool:
     def _start(self) -> _Worker:
         return _Worker(self.ctx, self.fn, self.initializer, self.initargs)
 
-    def imap_unordered(self, items: list, chunksize: int = 1) -> Iterator[Any]:
-        """fn(item) for every item, as they come, or ``Crashed`` / ``Failed`` for an item."""
+    def imap_unordered(self, items: Iterable[Any], chunksize: int = 1) -> Iterator[Any]:
+        """fn(item) for every item, as they come, or ``Crashed`` / ``Failed`` for an item.
+        ``items`` is drawn from only when a worker is free (an iterator may make each item
+        from the answers yielded before it)."""
         from multiprocessing.connection import wait
 
-        queue = deque(items)
+        source = iter(items)
+        queue: deque = deque()  # items to send again (their worker died), then the source's
+        more = True
         chunksize = max(1, chunksize)
-        while queue or any(w.pending for w in self.workers):
+        while True:
             for w in self.workers:
-                if not w.pending and queue:
+                if w.pending:
+                    continue
+                while more and len(queue) < chunksize:
+                    try:
+                        queue.append(next(source))
+                    except StopIteration:
+                        more = False
+                if queue:
                     w.send([queue.popleft() for _ in range(min(chunksize, len(queue)))])
+            if not queue and not more and not any(w.pending for w in self.workers):
+                break
             busy = [w for w in self.workers if w.pending]
             wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=self._wait_for(busy))
             for i, w in enumerate(self.workers):

@@ -223,6 +223,20 @@ def has_export_call(text: str) -> bool:
     ``export``/``trace`` is found first and the pattern is tried only at the start of the
     identifier holding it (every match is at such a start: its names are all word
     characters)."""
+    global _EXPORT_LAST
+    last = _EXPORT_LAST
+    if last[0] is text:  # (the engine, the index and the project facts ask of the same text)
+        return last[1]
+    found = _has_export_call(text)
+    _EXPORT_LAST = (text, found)
+    return found
+
+
+#: (text, answer) of the last ``has_export_call``
+_EXPORT_LAST: tuple = (None, False)
+
+
+def _has_export_call(text: str) -> bool:
     if "export" not in text and "trace" not in text:
         return False
     seen = -1
