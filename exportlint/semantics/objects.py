@@ -260,7 +260,10 @@ def class_refs(project: Any, fi: Any, model: Any, deps: set) -> list[tuple]:
         rc = None
         if "." not in q:
             if q in fi.classes:
-                rc = (fi, q)
+                # a class of this file: its instance kind would come back to this file only by
+                # analysing it again (a one-file run of transformers' bert: 3 analyses instead of 1,
+                # for the file's ModelOutput dataclasses); same-file instances stay unknown
+                rc = None
             elif fi.star:
                 rc = project.base_class(fi, q, deps)
         else:
