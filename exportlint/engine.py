@@ -883,6 +883,7 @@ def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dic
 
         _PROJECT = Project(keep_texts=False)
     _PROJECT.store_dir = _INDEX_DIR
+    _PROJECT.run_files = getattr(_WORKER, "run_files", None)
     # No automatic collection while one file is linted, one young-generation collection after
     # it: a collection that starts mid-file scans the parse tree and model the file still uses
     # (each one more than once, as they age); after the file, those are freed by refcounting
@@ -1175,6 +1176,9 @@ def _lint_paths(
             if linter is None:
                 linter = Linter(config, codes)
                 linter.project_facts = facts
+                # the files this run analyses: instance kinds of classes outside them could not
+                # come back (semantics/objects.class_refs)
+                linter.run_files = frozenset(by_abs)
             items = [(p, inp[p][0], inp[p][1]) for p in todo]
             sent: dict[str, tuple[list, dict[str, str]]] = {p: inp[p] for p in todo}
             results: Iterable[tuple]

@@ -399,3 +399,39 @@ def test_unpacking_a_list_of_tensors():
                 return first
     """)
     assert {(x.line, x.code) for x in f if x.code == "EXL111"} == {(8, "EXL111")}
+
+
+def test_one_file_run_resolves_no_constructor_of_other_files(tmp_path):
+    # a one-file run (pre-commit, an editor): the instance kind of a class in another file could
+    # not come back (that file is not analysed), so its constructions are not resolved at all
+    # (no index of the other file is read for them); findings equal a run that does not know
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+    from exportlint.semantics import objects
+    from exportlint.semantics.project import Project
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "boxes.py").write_text("class Boxes:\n    def __init__(self, t, n):\n        self.t = t\n        self.n = n\n")
+    (pkg / "net.py").write_text(
+        "import torch\nfrom .boxes import Boxes\n\n\nclass Net(torch.nn.Module):\n"
+        "    def forward(self, x):\n        b = Boxes(x, x.shape[0])\n        return b.t\n")
+    calls = []
+    orig = objects.class_refs
+
+    def spy(project, fi, model, deps):
+        out = orig(project, fi, model, deps)
+        calls.append((fi.path, len(out)))
+        return out
+
+    objects.class_refs = spy
+    try:
+        lint_paths([str(pkg / "net.py")], Config(), use_cache=False, jobs=1, isolate=False)
+        assert calls and all(n == 0 for _, n in calls)
+        calls.clear()
+        lint_paths([str(pkg / "net.py"), str(pkg / "boxes.py")], Config(), use_cache=False, jobs=1, isolate=False)
+        assert any(n > 0 for p, n in calls if p.endswith("net.py"))
+    finally:
+        objects.class_refs = orig
+    assert Project().run_files is None

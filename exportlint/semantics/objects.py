@@ -252,6 +252,9 @@ def class_refs(project: Any, fi: Any, model: Any, deps: set) -> list[tuple]:
 
     out: list[tuple] = []
     seen: dict[str, Optional[tuple]] = {}
+    run = getattr(project, "run_files", None)
+    if run is not None and run <= {fi.path}:
+        return out  # a one-file run: every other class lies outside it (and this file's are skipped)
 
     def target_of(q: str) -> Optional[Target]:
         if q in seen:
@@ -270,6 +273,8 @@ def class_refs(project: Any, fi: Any, model: Any, deps: set) -> list[tuple]:
             qa = project.absolute(fi, q)
             if not qa.startswith(_NOT_CLASSES):
                 rc = project.resolve_class(qa, deps)
+        if rc is not None and run is not None and rc[0].path not in run:
+            rc = None  # not analysed in this run: its instance kind could not come back
         if rc is not None and _is_plain_class(project, rc[0], rc[1]):
             t = Target(rc[0].path, rc[0].module, f"{rc[1]}.__init__", True)
         seen[q] = t

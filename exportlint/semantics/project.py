@@ -134,6 +134,8 @@ class Project:
         self._installed: dict[Path, set[str]] = {}
         #: a folder of stored indexes (``index_store``: the engine's cache), or None
         self.store_dir: Optional[str] = None
+        #: absolute paths of the files the current run analyses (None: not known, every file)
+        self.run_files: Optional[frozenset] = None
         for f in files:
             self.add_file(f)
 
