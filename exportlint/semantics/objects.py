@@ -42,27 +42,35 @@ def annotated_class(ann: Optional[cst.Annotation], imports: Any) -> Optional[str
     return _class_expr(ann.annotation, imports, 0)
 
 
+def _non_optional(e: cst.BaseExpression, depth: int = 0) -> Optional[cst.BaseExpression]:
+    """The type an annotation names once a string is parsed and ``Optional`` / ``Union`` /
+    ``| None`` with one other member are unwrapped (up to 3 levels); None when there is no
+    single one (several members, an unparsable string)."""
+    while True:
+        if depth > 3:
+            return None
+        if isinstance(e, cst.SimpleString):
+            v = literal_value(e)
+            if not isinstance(v, str):
+                return None
+            try:
+                e = cst.parse_expression(v)
+            except Exception:
+                return None
+        if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.BitOr):
+            sides = [s for s in (e.left, e.right) if not (isinstance(s, cst.Name) and s.value == "None")]
+        elif isinstance(e, cst.Subscript) and (dotted(e.value) or "").rsplit(".", 1)[-1] in _WRAPPERS:
+            sides = [el.slice.value for el in e.slice if isinstance(el.slice, cst.Index)]
+            sides = [x for x in sides if not (isinstance(x, cst.Name) and x.value == "None")]
+        else:
+            return e
+        if len(sides) != 1:
+            return None
+        e, depth = sides[0], depth + 1
+
+
 def _class_expr(e: cst.BaseExpression, imports: Any, depth: int) -> Optional[str]:
-    if depth > 3:
-        return None
-    if isinstance(e, cst.SimpleString):
-        v = literal_value(e)
-        if not isinstance(v, str):
-            return None
-        try:
-            e = cst.parse_expression(v)
-        except Exception:
-            return None
-    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.BitOr):
-        sides = [s for s in (e.left, e.right) if not (isinstance(s, cst.Name) and s.value == "None")]
-        return _class_expr(sides[0], imports, depth + 1) if len(sides) == 1 else None
-    if isinstance(e, cst.Subscript):
-        head = dotted(e.value) or ""
-        if head.rsplit(".", 1)[-1] not in _WRAPPERS:
-            return None
-        inner = [el.slice.value for el in e.slice if isinstance(el.slice, cst.Index)]
-        inner = [x for x in inner if not (isinstance(x, cst.Name) and x.value == "None")]
-        return _class_expr(inner[0], imports, depth + 1) if len(inner) == 1 else None
+    e = _non_optional(e, depth)
     if isinstance(e, (cst.Name, cst.Attribute)):
         q = imports.resolve(e) or dotted(e)
         if not q or q.startswith(_NOT_CLASSES) or not q.rsplit(".", 1)[-1][:1].isupper():
@@ -85,26 +93,11 @@ def tensor_sequence_annotation(ann: Optional[cst.Annotation]) -> bool:
 def _seq_expr(e: cst.BaseExpression, depth: int) -> bool:
     from exportlint.semantics.apis import ANNOT_TENSOR
 
-    if depth > 3:
-        return False
-    if isinstance(e, cst.SimpleString):
-        v = literal_value(e)
-        if not isinstance(v, str):
-            return False
-        try:
-            e = cst.parse_expression(v)
-        except Exception:
-            return False
-    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.BitOr):
-        sides = [s for s in (e.left, e.right) if not (isinstance(s, cst.Name) and s.value == "None")]
-        return len(sides) == 1 and _seq_expr(sides[0], depth + 1)
+    e = _non_optional(e, depth)
     if not isinstance(e, cst.Subscript):
         return False
     head = (dotted(e.value) or "").rsplit(".", 1)[-1]
     inner = [el.slice.value for el in e.slice if isinstance(el.slice, cst.Index)]
-    if head in _WRAPPERS:
-        inner = [x for x in inner if not (isinstance(x, cst.Name) and x.value == "None")]
-        return len(inner) == 1 and _seq_expr(inner[0], depth + 1)
     if head not in _SEQS or not inner:
         return False
     items = [x for x in inner if not isinstance(x, cst.Ellipsis)]
