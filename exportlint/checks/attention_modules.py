@@ -20,7 +20,13 @@ from __future__ import annotations
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import assignments_in_scope, declared_dims, declares_dynamic, snippet
+from exportlint.checks.common import (
+    assignments_in_scope,
+    declared_dims,
+    declares_dynamic,
+    snippet,
+    torch_submodule_calls,
+)
 from exportlint.semantics.model import literal_value
 from exportlint.findings import Severity
 
@@ -44,30 +50,18 @@ class AttentionModuleLegacyDynamic(Rule):
             return ()
         if declares_dynamic(ctx) is not True:
             return ()
-        for fn in ctx.model.functions:
-            if fn.cls is None or fn.self_name is None:
-                continue
-            for call in fn.calls:
-                f = call.node.func
-                if call.receiver_kind != "self" or not isinstance(f, cst.Attribute):
-                    continue
-                fact = fn.cls.find_attr(f.attr.value)
-                if fact is None or fact.what != "submodule" or not isinstance(fact.value, cst.Call):
-                    continue
-                q = ctx.model.imports.resolve(fact.value.func) or ""
-                if q not in _MODULES:
-                    continue
-                dyn = declared_dims(ctx, fn.cls.name)
-                if dyn and all(d == {0} for d in dyn.values()) and _batch_first(ctx, fn.cls, fact.value):
-                    continue  # only the batch is dynamic
-                ctx.report(
-                    call.node,
-                    f"`{snippet(ctx, call.node)}` runs an nn.{q.rsplit('.', 1)[-1]}: the legacy ONNX exporter "
-                    "bakes the sequence length into its attention reshapes, so with a dynamic sequence the "
-                    "model fails in onnxruntime at other lengths ('Non-zero status code returned while running "
-                    "Reshape node'); a dynamic batch is fine. Export with torch.export / onnx-dynamo "
-                    "(`dynamo=True`), or with a fixed sequence length.",
-                )
+        for fn, call, ctor, q in torch_submodule_calls(ctx, _MODULES):
+            dyn = declared_dims(ctx, fn.cls.name)
+            if dyn and all(d == {0} for d in dyn.values()) and _batch_first(ctx, fn.cls, ctor):
+                continue  # only the batch is dynamic
+            ctx.report(
+                call.node,
+                f"`{snippet(ctx, call.node)}` runs an nn.{q.rsplit('.', 1)[-1]}: the legacy ONNX exporter "
+                "bakes the sequence length into its attention reshapes, so with a dynamic sequence the "
+                "model fails in onnxruntime at other lengths ('Non-zero status code returned while running "
+                "Reshape node'); a dynamic batch is fine. Export with torch.export / onnx-dynamo "
+                "(`dynamo=True`), or with a fixed sequence length.",
+            )
         return ()
 
 
@@ -82,8 +76,7 @@ def _batch_first(ctx, cls, ctor: cst.Call, depth: int = 0) -> bool:
         return False
     layer = ctor.args[0].value
     if isinstance(layer, cst.Name):
-        init = next((st for st in cls.node.body.body if isinstance(st, cst.FunctionDef) and st.name.value == "__init__"),
-                    None)
+        init = cls.methods.get("__init__")
         vals = [v for n, v, _ in assignments_in_scope(init) if n == layer.value] if init is not None else []
         layer = vals[0] if len(vals) == 1 else None
     return isinstance(layer, cst.Call) and _batch_first(ctx, cls, layer, depth + 1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Collection, Optional
 
 import libcst as cst
 
@@ -217,3 +217,22 @@ def declared_dims(ctx, cls_name: Optional[str]) -> dict[str, set]:
         for p, dims in proj[cls_name].items():
             out.setdefault(p, set()).update(d for d in dims if isinstance(d, int))
     return out
+
+
+def torch_submodule_calls(ctx, modules: Collection[str]):
+    """(function facts, call site, the constructor call, its qualified name) for every call of a
+    ``self.<attr>`` on the export path whose ``__init__`` built it with one of ``modules``
+    (``self.lstm(x)`` after ``self.lstm = nn.LSTM(...)``)."""
+    for fn in ctx.model.functions:
+        if fn.cls is None or fn.self_name is None:
+            continue
+        for call in fn.calls:
+            f = call.node.func
+            if call.receiver_kind != "self" or not isinstance(f, cst.Attribute):
+                continue
+            fact = fn.cls.find_attr(f.attr.value)
+            if fact is None or fact.what != "submodule" or not isinstance(fact.value, cst.Call):
+                continue
+            q = ctx.model.imports.resolve(fact.value.func) or ""
+            if q in modules:
+                yield fn, call, fact.value, q

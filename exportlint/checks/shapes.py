@@ -23,7 +23,13 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import assignments_in_scope, declared_dims, declares_dynamic, snippet
+from exportlint.checks.common import (
+    assignments_in_scope,
+    declared_dims,
+    declares_dynamic,
+    snippet,
+    torch_submodule_calls,
+)
 from exportlint.findings import Severity
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
@@ -462,27 +468,15 @@ class RnnDynamicSequence(Rule):
         mode = declares_dynamic(ctx)
         if mode is False:
             return ()
-        for fn in ctx.model.functions:
-            if fn.cls is None or fn.self_name is None:
-                continue
-            for call in fn.calls:
-                f = call.node.func
-                if call.receiver_kind != "self" or not isinstance(f, cst.Attribute):
-                    continue
-                fact = fn.cls.find_attr(f.attr.value)
-                if fact is None or fact.what != "submodule" or not isinstance(fact.value, cst.Call):
-                    continue
-                q = ctx.model.imports.resolve(fact.value.func) or ""
-                if q not in _RNN_MODULES:
-                    continue
-                ctx.report(
-                    call.node,
-                    f"`{snippet(ctx, call.node)}` runs an nn.{q.rsplit('.', 1)[-1]}: torch.export specialises its "
-                    "sequence length ('You marked t as dynamic but your code specialized it to be a constant') "
-                    "and onnx-dynamo exports it static; a dynamic batch is fine. Export with a fixed sequence "
-                    "length, or use the legacy exporter (`dynamo=False`), which keeps it dynamic.",
-                    severity=_severity(mode),
-                )
+        for _fn, call, _ctor, q in torch_submodule_calls(ctx, _RNN_MODULES):
+            ctx.report(
+                call.node,
+                f"`{snippet(ctx, call.node)}` runs an nn.{q.rsplit('.', 1)[-1]}: torch.export specialises its "
+                "sequence length ('You marked t as dynamic but your code specialized it to be a constant') "
+                "and onnx-dynamo exports it static; a dynamic batch is fine. Export with a fixed sequence "
+                "length, or use the legacy exporter (`dynamo=False`), which keeps it dynamic.",
+                severity=_severity(mode),
+            )
         return ()
 
 
