@@ -17,7 +17,7 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import snippet
 from exportlint.findings import Severity
-from exportlint.semantics.model import iter_nodes, body_statements
+from exportlint.semantics.model import body_statements
 
 _CHECKPOINT = frozenset({"torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential"})
 

@@ -259,10 +259,6 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                 yield _Site(ctor, name, rec, call_values(ctor, rec.get("params", {}), False), mq)
 
 
-def _check_only_nodes(ctx) -> set[int]:
-    return check_only_nodes(ctx.model)
-
-
 def _global_pool(q: str, call: cst.Call, index: int) -> bool:
     """Adaptive pooling to output size 1 (`AdaptiveMaxPool2d(1)`, `adaptive_avg_pool2d(x, (1, 1))`):
     global pooling, exported by all four exporters at every size (measured, torch 2.13, 1d/2d/3d
@@ -313,7 +309,7 @@ class UntranslatableOp(Rule):
             exps = [e for e in ALL if e in fails and e in targets]
             if "onnx-legacy" in exps:
                 if in_checks is None:
-                    in_checks = _check_only_nodes(ctx)
+                    in_checks = check_only_nodes(ctx.model)
                 if id(site.node) in in_checks:
                     # measured (torch 2.13): `torch_compilable_check(torch.unique_consecutive(m).numel()
                     # == 1, ...)` exports with onnx-legacy: the traced check leaves no node that

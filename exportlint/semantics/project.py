@@ -327,20 +327,9 @@ class Project:
                 return r
         return None
 
-    def is_module_class(self, fi: FileIndex, cls: str, _depth: int = 0) -> bool:
+    def is_module_class(self, fi: FileIndex, cls: str) -> bool:
         """An nn.Module subclass (through project classes of any file)."""
-        ci = fi.classes.get(cls)
-        if ci is None or _depth > _MAX_DEPTH:
-            return False
-        for b in ci.bases:
-            if b.startswith("torch.nn.") and not b.startswith("torch.nn.functional") and b[9:10].isupper():
-                return True
-            if b.startswith("torch.nn.modules."):
-                return True
-            bc = self.base_class(fi, b, None)
-            if bc is not None and self.is_module_class(bc[0], bc[1], _depth + 1):
-                return True
-        return False
+        return self.module_class_verdict(fi, cls) is True
 
     def module_class_verdict(self, fi: FileIndex, cls: str, _depth: int = 0) -> Optional[bool]:
         """``is_module_class`` when the project can tell: True (an nn.Module through project
