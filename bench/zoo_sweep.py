@@ -45,6 +45,20 @@ ZOOS = [
     ("vector-quantize-pytorch", "vector_quantize_pytorch"),
     ("mmdet", "mmdet/models"),
     ("mmpretrain", "mmpretrain/models"),
+    # added for issue 10's held-out precision (sweep5): never linted here before
+    ("mmsegmentation", "mmseg/models"),
+    ("mmocr", "mmocr/models"),
+    ("fair-esm", "esm"),
+    ("denoising-diffusion-pytorch", "denoising_diffusion_pytorch"),
+    ("e3nn", "e3nn"),
+    ("lightly", "lightly/models"),
+    ("pyannote.audio", "pyannote/audio/models"),
+    ("rfdetr", "rfdetr/models"),
+    ("yolov5", "yolov5/models"),
+    ("chronos-forecasting", "chronos"),
+    ("peft", "peft/tuners"),
+    ("mmaction2", "mmaction/models"),
+    ("torchaudio", "torchaudio/models"),  # a platform wheel: only its pure-Python source is read
 ]
 
 
@@ -52,7 +66,7 @@ def fetch() -> dict[str, Path]:
     CORPUS.mkdir(parents=True, exist_ok=True)
     out = {}
     for dist, sub in ZOOS:
-        key = dist.replace("-", "_").lower()
+        key = dist.replace("-", "_").replace(".", "_").lower()
         wheels = [w for w in CORPUS.glob("*.whl") if w.name.lower().startswith(key + "-")]
         if not wheels:
             subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "-q",

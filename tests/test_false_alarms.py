@@ -1597,3 +1597,84 @@ def test_guard_held_in_a_local_and_a_keyed_cache():
     # the first `.item()` runs only where is_compiling() is True (torch.export, onnx-dynamo), which
     # keep it symbolic; the second only under the legacy tracer, which bakes it
     assert found == {(line_of(src, "# <- legacy"), "EXL102"): ("onnx-legacy",)}
+
+
+def test_mode_compared_with_a_string_is_not_tensor_data():
+    # mmaction2 localizers: `def forward(self, inputs, data_samples, mode)` dispatching on
+    # `mode == 'predict'`; a tensor compared with a str is a Python bool (measured, torch 2.13)
+    src = """
+    import torch
+
+    class Localizer(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(4, 4)
+
+        def forward(self, inputs, data_samples, mode, **kwargs):
+            if mode == 'tensor':
+                return self.lin(inputs)
+            if mode == 'predict':
+                return self.lin(inputs) + 1
+            elif mode != "loss":
+                raise RuntimeError(mode)
+            if inputs.sum() > 0:  # <- data
+                return inputs
+            return self.lin(inputs) * 2
+    """
+    assert [(ln, c) for ln, c in codes(src) if c == "EXL101"] == [(line_of(src, "# <- data"), "EXL101")]
+
+
+def test_exl203_container_drained_or_cleared_in_forward():
+    # peft tuners: `if self.disable_adapters: if self.merged: self.unmerge()`, unmerge drains
+    # `self.merged_adapters` with `while len(...) > 0: ....pop()`; `.clear()` likewise. The list is
+    # empty after every call: measured, all four exporters pass and match eager on a later input
+    # (bench/labels/probes_sweep5/q1b_pop_only.py). What fills a list across calls stays reported.
+    src = """
+    import torch
+
+    class Adapter(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.base = torch.nn.Linear(4, 4)
+            self.merged_adapters = []
+            self.seen = []
+            self.calls = 0
+            self.disable_adapters = False
+
+        @property
+        def merged(self):
+            return bool(self.merged_adapters)
+
+        def unmerge(self):
+            while len(self.merged_adapters) > 0:
+                name = self.merged_adapters.pop()
+            self.seen.clear()
+
+        def forward(self, x):
+            if self.disable_adapters:
+                if self.merged:
+                    self.unmerge()
+            self.calls = self.calls + 1  # <- state
+            return self.base(x)
+    """
+    assert [ln for ln, c in codes(src) if c == "EXL203"] == [line_of(src, "# <- state")]
+
+
+def test_exl401_adaptive_pool_to_none_and_one_is_global():
+    # mmaction2 FBO head: `nn.AdaptiveMaxPool3d((None, 1, 1))` (None keeps T): measured, torch
+    # 2.13, onnx-dynamo and onnx-legacy export it (bench/labels/probes_sweep5/q4_ops.py)
+    src = """
+    import torch
+    import torch.nn as nn
+
+    class Head(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.spatial_pool = nn.AdaptiveMaxPool3d((None, 1, 1))
+            self.other = nn.AdaptiveMaxPool3d((None, 3, 3))  # <- sized
+
+        def forward(self, x):
+            return self.spatial_pool(x), self.other(x)
+    """
+    lines = [ln for ln, c in codes(src) if c == "EXL401"]
+    assert line_of(src, "nn.AdaptiveMaxPool3d((None, 1, 1))") not in lines

@@ -280,7 +280,10 @@ def _global_pool(q: str, call: cst.Call, index: int) -> bool:
         # fails; the table's samples used non-dividing sizes): unknown, not reported
         return True
     vals = list(v) if isinstance(v, (list, tuple)) else [v]
-    return bool(vals) and all(x == 1 and not isinstance(x, bool) for x in vals)
+    # `None` keeps that dim's input size: `AdaptiveMaxPool3d((None, 1, 1))` pools H and W globally
+    # (measured, torch 2.13: onnx-dynamo and onnx-legacy export it; bench/labels/probes_sweep5/q4_ops.py)
+    return bool(vals) and all((x is None or x == 1) and not isinstance(x, bool) for x in vals) \
+        and any(x is not None for x in vals)
 
 
 def _equivalent(name: str) -> str:

@@ -7,6 +7,7 @@ import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import declares_dynamic, snippet
+from exportlint.checks.state_reset import reset_calls
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value, names_in
@@ -172,7 +173,10 @@ class ForwardMutatesPythonState(Rule):
                     "submodule re-bound in forward fails export-strict; measured, torch 2.13). Return the value "
                     "instead, or keep state in a registered buffer updated in place.",
                 )
+            resets = reset_calls(fn)
             for call in fn.calls:
+                if id(call.node) in resets:
+                    continue  # `.clear()`, a `while self.l: self.l.pop()` drain: empty whatever it held
                 # self.cache.append(x), self.items.update(...), GLOBAL_LIST.append(x)
                 if call.method in ("append", "extend", "insert", "update", "pop", "clear", "setdefault", "add") and isinstance(
                     call.node.func, cst.Attribute

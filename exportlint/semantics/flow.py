@@ -1153,6 +1153,12 @@ class FunctionFacts:
                 if container in TENSORISH:
                     return DATA
                 return kinds[0] if kinds[0] in (SHAPE, DATA) else (CONST if container == CONST else UNKNOWN)
+            if any(isinstance(x, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+                   for x in [e.left] + [ct.comparator for ct in e.comparisons]) \
+                    and all(isinstance(ct.operator, (cst.Equal, cst.NotEqual)) for ct in e.comparisons):
+                # `mode == 'predict'`: a tensor compared with a str gives a Python bool (measured,
+                # torch 2.13: `t == "predict"` is False), so the test never reads tensor data
+                return CONST
             k = combine(kinds)
             if k == TENSOR:
                 return MASK
