@@ -7,6 +7,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
+from exportlint.checks.attr_rebind import rebound_on_input_device
 from exportlint.checks.common import assignments_in_scope, snippet
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
@@ -319,6 +320,8 @@ class UnregisteredTensorAttribute(Rule):
             for name, fact in c.attrs.items():
                 if fact.what != "tensor" or (c.name, name) not in used:
                     continue
+                if rebound_on_input_device(ctx.model.functions, c.name, name):
+                    continue  # forward re-binds it with `.to(<input>)`: read on the input's device
                 node = fact.node
                 tgt = None
                 if isinstance(node, cst.Assign):

@@ -280,9 +280,12 @@ def _global_pool(q: str, call: cst.Call, index: int) -> bool:
         # fails; the table's samples used non-dividing sizes): unknown, not reported
         return True
     vals = list(v) if isinstance(v, (list, tuple)) else [v]
-    # `None` keeps that dim's input size: `AdaptiveMaxPool3d((None, 1, 1))` pools H and W globally
-    # (measured, torch 2.13: onnx-dynamo and onnx-legacy export it; bench/labels/probes_sweep5/q4_ops.py)
-    return bool(vals) and all((x is None or x == 1) and not isinstance(x, bool) for x in vals) \
+    # `None` keeps that dim's input size: `AdaptiveMaxPool3d((None, 1, 1))`, `(1, None, None)` and
+    # `AdaptiveAvgPool2d((None, 1))` export with onnx-dynamo and onnx-legacy (measured, torch 2.13,
+    # bench/labels/probes_sweep5/q4_ops.py); 3-d average pooling with a None does not (onnx-dynamo:
+    # 'No ONNX function found for aten._adaptive_avg_pool3d'; all 1s is a mean and exports)
+    keep_ok = not ("avg" in last and "3d" in last)
+    return bool(vals) and all((x is None and keep_ok or x == 1) and not isinstance(x, bool) for x in vals) \
         and any(x is not None for x in vals)
 
 

@@ -9,10 +9,14 @@ cases = {
     "diag(1-d)": lambda x: torch.diag(x[0, 0]),
     "block_diag": lambda x: torch.block_diag(*torch.unbind(x[0])),
     "AdaptiveMaxPool3d((None,1,1))": nn.AdaptiveMaxPool3d((None, 1, 1)),
+    "AdaptiveMaxPool3d((1,None,None))": nn.AdaptiveMaxPool3d((1, None, None)),
+    "AdaptiveAvgPool3d((1,None,None))": nn.AdaptiveAvgPool3d((1, None, None)),
+    "AdaptiveAvgPool3d((None,1,1))": nn.AdaptiveAvgPool3d((None, 1, 1)),
+    "AdaptiveMaxPool2d((None,1))": nn.AdaptiveMaxPool2d((None, 1)),
     "cdist": lambda x: torch.cdist(x[0], x[0]),
 }
 for name, fn in cases.items():
-    x = torch.randn(2, 3, 4, 5, 6) if "3d" in name else torch.randn(2, 3, 4)
+    x = torch.randn(2, 3, 4, 5, 6) if "3d" in name else torch.randn(2, 3, 5, 7) if "2d" in name else torch.randn(2, 3, 4)
     m = F(fn).eval()
     for ex in ("onnx-legacy", "onnx-dynamo"):
         try:
