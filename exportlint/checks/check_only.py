@@ -52,8 +52,8 @@ def only_checked(fn_node: cst.FunctionDef, name: str) -> bool:
 
 def check_only_nodes(model) -> set[int]:
     """ids of the nodes inside the arguments of a check call (a function whose name contains
-    `check`: torch._check, project helpers such as `KORNIA_CHECK`) or an `assert` on the
-    export path."""
+    `check`: torch._check, project helpers such as `KORNIA_CHECK`), an `assert` or the
+    exception of a `raise` on the export path."""
     out: set[int] = set()
     for fn in model.functions:
         for call in fn.calls:
@@ -63,4 +63,12 @@ def check_only_nodes(model) -> set[int]:
         for br in fn.branches:
             if br.construct == "assert":
                 out.update(id(n) for n in iter_nodes(br.node))
+        for n in iter_nodes(fn.node.body):
+            if isinstance(n, cst.Raise):
+                # `raise ValueError(f"... {ids.max().item()}")`: the exception is built only when
+                # raising, never in a trace that passes (measured, torch 2.13: legacy exports
+                # and matches eager on other ids; bench/labels/probes_sweep5/q6_checks.py)
+                for part in (n.exc, n.cause.item if n.cause is not None else None):
+                    if part is not None:
+                        out.update(id(x) for x in iter_nodes(part))
     return out

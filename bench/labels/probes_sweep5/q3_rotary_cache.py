@@ -23,7 +23,8 @@ class Rot(nn.Module):
         s._cos_cached, s._sin_cached = s._update(k, seq_dimension=-2)
         return q * s._cos_cached + rot(q) * s._sin_cached + k * s._cos_cached
 
-for warm in (False, True):
+if __name__ == "__main__":
+  for warm in (False, True):
     for ex in ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy"):
         m = Rot().eval()
         if warm: m(torch.randn(2, 6, 8), torch.randn(2, 6, 8))
