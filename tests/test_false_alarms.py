@@ -1597,3 +1597,34 @@ def test_guard_held_in_a_local_and_a_keyed_cache():
     # the first `.item()` runs only where is_compiling() is True (torch.export, onnx-dynamo), which
     # keep it symbolic; the second only under the legacy tracer, which bakes it
     assert found == {(line_of(src, "# <- legacy"), "EXL102"): ("onnx-legacy",)}
+
+
+def test_forward_parameter_used_only_as_a_size_is_no_known_tensor():
+    # x-transformers AlibiPositionalBias: `forward(self, i, j)` is called by the attention with
+    # `i, j = q.shape[-2], k.shape[-2]` (the module comes in as an argument, so the call site is
+    # not resolved); every use of i and j is a size next to sizes: compared with a buffer's
+    # size, bounds of `arange`, slice bounds. A parameter also used as a tensor (`x * n`) stays
+    # a tensor, and a slice bound alone (`x[:, :length]`) is no evidence either way.
+    src = """
+    import torch
+
+    class AlibiBias(torch.nn.Module):
+        def __init__(self, heads):
+            super().__init__()
+            self.register_buffer("bias", None, persistent=False)
+            self.slopes = torch.nn.Parameter(torch.ones(heads, 1, 1))
+
+        def forward(self, i, j):
+            if self.bias is not None and self.bias.shape[-1] >= j and self.bias.shape[-2] >= i:
+                return self.bias[..., -i:, -j:]
+            seq = torch.arange(j - i, j)
+            return (torch.arange(j)[None, :] - seq[:, None]).abs() * self.slopes
+
+    class Scaled(torch.nn.Module):
+        def forward(self, x, n):
+            if x.shape[1] > n:  # <- n is a tensor too
+                return x * n
+            return x
+    """
+    found = [(ln, c) for ln, c in codes(src) if c.startswith("EXL1")]
+    assert found == [(line_of(src, "# <- n is a tensor too"), "EXL101")]

@@ -244,11 +244,14 @@ class FunctionFacts:
             if k is None or k == NONE:
                 if p.default is None:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
-                    if k == TENSOR and self.why == "forward" and i > 0 and size_named(name) \
-                            and not self._attribute_read(name):
+                    if k == TENSOR and self.why == "forward" and (
+                            (i > 0 and size_named(name) and not self._attribute_read(name))
+                            or self._size_only(name)):
                         # `forward(self, x, hw_shape)` / `(x, seq_len)`: a parent module passes sizes
                         # there; unannotated and never used as an object (`img_size.item()`), it is
-                        # no known tensor (mmdet/mmpretrain Swin blocks: `H, W = hw_shape`)
+                        # no known tensor (mmdet/mmpretrain Swin blocks: `H, W = hw_shape`); nor is
+                        # one used only as a size next to sizes (`forward(self, i, j)` of a bias
+                        # table: `if self.bias.shape[-1] >= j`, `arange(j - i, j)`)
                         k = UNKNOWN
                 else:
                     k = self._default_kind(p.default)
@@ -841,6 +844,51 @@ class FunctionFacts:
                     and n.attr.value not in ("index", "count")):
                 return True
         return False
+
+    def _size_only(self, name: str) -> bool:
+        """Whether every use of ``name`` in the function is as a Python size next to sizes: an
+        operand (through ``+ - * //`` and unary minus only) of a comparison with a tensor's size
+        (``x.shape[-1] >= j``, ``x.size(1) == n``, ``len(t) < n``) or of a ``range``/``arange``
+        call, and nothing else. A slice bound alone is not enough (``x[:, :length]`` with a
+        0-d tensor is a real data-dependent slice), so at least one use must compare with a size
+        or bound a range; slice bounds then count as size uses too."""
+        if not name:
+            return False
+        sized: set[int] = set()
+        strong = False
+        skip: set[int] = set()
+        for n in self.nodes():
+            t = type(n)
+            if t is cst.Attribute:
+                skip.add(id(n.attr))
+            elif t is cst.Arg and n.keyword is not None:
+                skip.add(id(n.keyword))
+            elif t is cst.Param:
+                skip.add(id(n.name))
+            elif t is cst.Comparison:
+                sides = [n.left] + [c.comparator for c in n.comparisons]
+                if any(_is_size_read(x) for x in sides):
+                    for x in sides:
+                        got = _arith_names(x, name)
+                        if got:
+                            strong = True
+                            sized.update(got)
+            elif t is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in ("range", "arange"):
+                for a in n.args:
+                    got = _arith_names(a.value, name)
+                    if got:
+                        strong = True
+                        sized.update(got)
+            elif t is cst.Slice:
+                for x in (n.lower, n.upper, n.step):
+                    if x is not None:
+                        sized.update(_arith_names(x, name))
+        if not strong:
+            return False
+        for n in self.nodes():
+            if type(n) is cst.Name and n.value == name and id(n) not in skip and id(n) not in sized:
+                return False
+        return True
 
     def _guards(self) -> Optional[dict]:
         """The file's guard helpers, with this function's guard locals (``_guard_locals``)."""
@@ -1628,3 +1676,38 @@ _LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear
                            "reverse", "sort", "__len__", "__getitem__", "__iter__"})
 _PY_TYPES = frozenset({"list", "tuple", "dict", "str", "int", "float", "bool", "set", "List", "Tuple", "Dict",
                        "typing.List", "typing.Tuple", "typing.Dict", "collections.abc.Sequence", "Sequence"})
+
+
+def _is_size_read(e: cst.BaseExpression) -> bool:
+    """``t.shape[...]``, ``t.size(...)`` / ``t.size()[...]``, ``len(t)``, ``t.numel()``."""
+    if type(e) is cst.Subscript:
+        v = e.value
+        if type(v) is cst.Attribute and v.attr.value == "shape":
+            return True
+        return type(v) is cst.Call and type(v.func) is cst.Attribute and v.func.attr.value == "size"
+    if type(e) is cst.Call:
+        f = e.func
+        if type(f) is cst.Attribute and f.attr.value in ("size", "numel", "dim"):
+            return True
+        return type(f) is cst.Name and f.value == "len"
+    return False
+
+
+def _arith_names(e: cst.BaseExpression, name: str) -> list[int]:
+    """The ids of the ``name`` Name nodes reached from ``e`` through ``+ - * // %`` and unary
+    minus only (an empty list when ``e`` is anything else around them)."""
+    out: list[int] = []
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        t = type(x)
+        if t is cst.Name:
+            if x.value == name:
+                out.append(id(x))
+        elif t is cst.BinaryOperation and type(x.operator) in (cst.Add, cst.Subtract, cst.Multiply,
+                                                                cst.FloorDivide, cst.Modulo):
+            todo.append(x.left)
+            todo.append(x.right)
+        elif t is cst.UnaryOperation and type(x.operator) is cst.Minus:
+            todo.append(x.expression)
+    return out
