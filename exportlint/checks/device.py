@@ -6,8 +6,8 @@ from typing import Optional
 
 import libcst as cst
 
-from exportlint.checks.base import Rule, register
 from exportlint.checks.attr_rebind import rebound_on_input_device
+from exportlint.checks.base import Rule, register
 from exportlint.checks.common import assignments_in_scope, snippet
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
