@@ -1956,3 +1956,45 @@ def test_item_inside_a_raise_message_is_not_reported():
     found = [(ln, c) for ln, c in codes(src) if c in ("EXL101", "EXL102")]
     t = line_of(src, "# <- test")
     assert found and all(ln == t for ln, _ in found)
+
+
+def test_branch_on_a_false_default_flag_no_export_call_passes():
+    # peft: forward -> self.unmerge() -> self.merge(adapter_names=...) and `def merge(self,
+    # safe_merge=False, ...)` checks `if safe_merge: if not torch.isfinite(w).all(): raise`: no
+    # call on the export path passes safe_merge, so it is False there and the check never runs.
+    # A flag some call passes (positionally, by a second caller, or rebound) stays live.
+    src = """
+    import torch
+
+    class Layer(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.randn(4, 4))
+
+        def merge(self, safe_merge=False, adapter_names=None):
+            if safe_merge:
+                if not torch.isfinite(self.w).all():
+                    raise ValueError("nan")
+            return self.w
+
+        def check(self, x, strict=False):
+            if strict:
+                if x.sum() > 0:  # <- passed
+                    x = -x
+            return x
+
+        def rebound(self, x, flag=False):
+            flag = True
+            if flag:
+                if x.mean() > 0:  # <- rebound
+                    x = x * 2
+            return x
+
+        def forward(self, x):
+            w = self.merge(adapter_names=["a"])
+            y = self.rebound(x)
+            z = self.check(x) + self.check(x, True)
+            return (y + z) @ w
+    """
+    found = sorted((ln, c) for ln, c in codes(src) if c == "EXL101")
+    assert found == [(line_of(src, "# <- passed"), "EXL101"), (line_of(src, "# <- rebound"), "EXL101")]

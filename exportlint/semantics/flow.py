@@ -127,6 +127,8 @@ class FunctionFacts:
         self.annotated_only: set[str] = set()
         #: parameters absent from an inference export (training targets with a None default)
         self.absent_params: set[str] = set()
+        #: parameters with a `False` default that no call on the export path passes (never rebound)
+        self.unset_flags: set[str] = set()
         self._arms: list[tuple[int, int]] = []
         #: self.<attr> = value: the join of the kinds written (an analysed __init__ gives its
         #: instances these attribute kinds: semantics/objects.py)
@@ -257,6 +259,11 @@ class FunctionFacts:
                         k = UNKNOWN
                 else:
                     k = self._default_kind(p.default)
+            if (arg_kinds is not None and p.default is not None and literal_value(p.default) is False
+                    and (arg_kinds[i] if i < len(arg_kinds) else kw_kinds.get(name)) is None):
+                # `def merge(self, safe_merge=False)` that no call on the export path passes
+                # `safe_merge` to: it holds False there, `if safe_merge:` never runs
+                self.unset_flags.add(name)
             if (training_target(name) and p.default is not None and literal_value(p.default) is None
                     and (arg_kinds is None or ck in (None, NONE, UNKNOWN))):
                 # `labels=None`: training targets, absent from an inference export
@@ -264,6 +271,9 @@ class FunctionFacts:
                 self.absent_params.add(name)
             self.env[name] = k
         for p in fn.params.kwonly_params:
+            if (arg_kinds is not None and p.default is not None and literal_value(p.default) is False
+                    and p.name.value not in kw_kinds):
+                self.unset_flags.add(p.name.value)
             k = annotation_kind(p.annotation, self.imports)
             if k is None or k == NONE:
                 k = self._default_kind(p.default) if p.default is not None else UNKNOWN
@@ -480,14 +490,34 @@ class FunctionFacts:
 
     def _absent_test(self, t: cst.BaseExpression) -> bool:
         """`if labels is not None:` (also and-ed) where `labels` is absent from the export (NONE:
-        training targets): the body never runs on the export path."""
+        training targets), or `if flag:` where `flag` is a `False`-default parameter no call on
+        the export path passes (``unset_flags``): the body never runs on the export path."""
         if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.And):
             return self._absent_test(t.left) or self._absent_test(t.right)
+        if isinstance(t, cst.Name) and t.value in self.unset_flags:
+            return not self._rebound(t.value)
         return (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
                 and isinstance(t.comparisons[0].operator, cst.IsNot)
                 and literal_value(t.comparisons[0].comparator) is None
                 and isinstance(t.left, cst.Name) and t.left.value in self.absent_params
                 and self.env.get(t.left.value) == NONE)
+
+    def _rebound(self, name: str) -> bool:
+        """Whether the function assigns `name` anywhere (a parameter then no longer holds its default)."""
+        for n in self.nodes():
+            targets = ()
+            if isinstance(n, cst.Assign):
+                targets = tuple(t.target for t in n.targets)
+            elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
+                targets = (n.target,)
+            elif isinstance(n, (cst.For, cst.CompFor)):
+                targets = (n.target,)
+            elif isinstance(n, cst.NamedExpr):
+                targets = (n.target,)
+            for tgt in targets:
+                if any(isinstance(x, cst.Name) and x.value == name for x in iter_nodes(tgt)):
+                    return True
+        return False
 
     def _merge(self, before: dict[str, str], after: dict[str, str]) -> None:
         for name, k in list(after.items()):

@@ -318,7 +318,8 @@ class SemanticModel:
                     # tensors, and callers in the file pass these
                     old = [TENSOR] * len(argk)
                     oldkw = {k: TENSOR for k in kwk}
-                new = [join(a, b) for a, b in zip(old, argk)] + old[len(argk):]
+                # (a call passing more positional arguments than the earlier ones keeps them)
+                new = [join(a, b) for a, b in zip(old, argk)] + old[len(argk):] + list(argk[len(old):])
                 newkw = dict(oldkw)
                 for k, v in kwk.items():
                     newkw[k] = join(newkw[k], v) if k in newkw else v
