@@ -75,3 +75,58 @@ def test_tensor_attribute_only_read_is_still_reported():
     """
     (f,) = lint(src, codes=("EXL303",))
     assert f.line == 6
+
+
+# mmdetection#6036 (bench/cases/point_generator_len.py): `len()` of a tensor whose first dimension is
+# dynamic; non-strict fails ("Constraints violated ... specialized it to be a constant"), legacy bakes.
+POINTS = """\
+import torch
+import torch.nn as nn
+
+
+class PointGenerator(nn.Module):
+    def _meshgrid(self, x, y):
+        xx = x.repeat(len(y))
+        yy = y.view(-1, 1).repeat(1, len(x)).view(-1)
+        return xx, yy
+
+    def forward(self, feat):
+        feat_h, feat_w = feat.shape[2], feat.shape[3]
+        shift_x = torch.arange(0, feat_w) * 8
+        shift_y = torch.arange(0, feat_h) * 8
+        xx, yy = self._meshgrid(shift_x, shift_y)
+        return feat.flatten(2) + (xx + yy).float() + len(feat)
+
+
+example_args = (torch.randn(1, 4, 5, 6),)
+dynamic_shapes = {{"feat": {dims}}}
+"""
+
+
+def test_len_of_tensor_from_a_dynamic_size_through_a_helper():
+    fs = lint(POINTS.format(dims='{2: torch.export.Dim("h"), 3: torch.export.Dim("w")}'), codes=("EXL120",))
+    # len(y) and len(x) in the helper (arange of dynamic H/W); len(feat): batch declared static
+    assert sorted((f.line, f.severity.value) for f in fs) == [(7, "error"), (8, "error")]
+    assert set(fs[0].exporters) == {"export-nonstrict", "onnx-dynamo", "onnx-legacy"}
+
+
+def test_len_of_an_input_with_a_dynamic_batch():
+    fs = lint(POINTS.format(dims='{0: torch.export.Dim("b")}'), codes=("EXL120",))
+    assert [(f.line, f.severity.value) for f in fs] == [(16, "error")]
+
+
+def test_len_of_static_dims_lists_and_loops_is_not_reported():
+    src = """\
+    import torch
+
+    class Model(torch.nn.Module):
+        def forward(self, x, feats: list):
+            n = len(feats)
+            for i in range(len(x)):
+                x = x + i
+            return x * n + len(x.shape)
+
+    example_args = (torch.randn(2, 3), [torch.randn(1)])
+    dynamic_shapes = {"x": {1: torch.export.Dim("c")}}
+    """
+    assert lint(src, codes=("EXL120",)) == []
