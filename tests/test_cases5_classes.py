@@ -130,3 +130,41 @@ def test_len_of_static_dims_lists_and_loops_is_not_reported():
     dynamic_shapes = {"x": {1: torch.export.Dim("c")}}
     """
     assert lint(src, codes=("EXL120",)) == []
+
+
+# pytorch/pytorch#83498 (bench/cases/stft_fbank_opset11.py): torch.stft of a waveform whose length is
+# declared dynamic fails torch.export strict and non-strict ("Constraints violated (samples)!").
+FBANK = """\
+import torch
+import torch.nn as nn
+
+
+class Fbank(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("window", torch.hann_window(64))
+
+    def spectrum(self, x):
+        return x.stft(64, 16, window=self.window, return_complex=True).abs()
+
+    def forward(self, wav):
+        wav = wav - wav.mean(-1, keepdim=True)
+        return self.spectrum(wav * 0.5)
+
+
+example_args = (torch.randn(2, 800),)
+dynamic_shapes = {{"wav": {dims}}}
+"""
+
+
+def test_stft_of_a_dynamic_length_waveform_through_a_helper():
+    fs = lint(FBANK.format(dims='{1: torch.export.Dim("n", min=256)}'), codes=("EXL121",))
+    assert [(f.line, f.severity.value) for f in fs] == [(11, "error")]
+    assert set(fs[0].exporters) == {"export-strict", "export-nonstrict"}
+
+
+def test_stft_with_only_the_batch_dynamic_is_a_warning_and_static_is_silent():
+    fs = lint(FBANK.format(dims='{0: torch.export.Dim("b")}'), codes=("EXL121",))
+    assert [(f.line, f.severity.value) for f in fs] == [(11, "warning")]
+    static = FBANK.format(dims="{}").replace("dynamic_shapes", "other") + "\ntorch.export.export(Fbank(), example_args)\n"
+    assert lint(static, codes=("EXL121",)) == []

@@ -193,3 +193,91 @@ class LenOfDynamicTensor(Rule):
                     fix=fix,
                 )
         return ()
+
+
+_STFT = ("torch.stft", "torch.functional.stft", "torch.Tensor.stft")
+#: steps that keep a waveform's samples axis last (dynamic stays dynamic)
+_KEEP_SIGNAL = frozenset("float double half to type_as contiguous clone detach squeeze mul add sub div "
+                         "clamp abs neg".split())
+
+
+def _signal_dynamic(d: _Dims, fn, e: cst.BaseExpression, depth: int = 0) -> int:
+    """Whether the last dimension of a (1-D or 2-D) waveform tensor may be dynamic."""
+    if depth > 10:
+        return 0
+    if isinstance(e, cst.Name):
+        params = _params(fn)
+        if e.value in params:
+            if fn.node.name.value == "forward":
+                dims = d.declared(fn).get(e.value)
+                if dims:
+                    ints = {x for x in dims if isinstance(x, int)}
+                    return DYN if ints & {1, -1} else (MAYBE if ints else 0)
+                return MAYBE if d.mode is None and fn.env.get(e.value) in TENSORISH else 0
+            if fn.cls is None:
+                return 0
+            i, best = params.index(e.value), 0
+            for g in d.ctx.model.functions:
+                for c in g.calls:
+                    if g is fn or g.cls is None or c.receiver_kind != "self" or c.method != fn.node.name.value:
+                        continue
+                    r = g.cls.find_method(c.method)
+                    pos = [a.value for a in c.node.args if a.keyword is None and not a.star]
+                    if r is not None and r[1] is fn.node and i < len(pos):
+                        best = max(best, _signal_dynamic(d, g, pos[i], depth + 1))
+            return best
+        return max((_signal_dynamic(d, fn, v, depth + 1) for v in _values(fn, e.value)), default=0)
+    if isinstance(e, cst.BinaryOperation):
+        return max(_signal_dynamic(d, fn, e.left, depth + 1), _signal_dynamic(d, fn, e.right, depth + 1))
+    if isinstance(e, cst.Call):
+        f = e.func
+        q = d.ctx.model.imports.resolve(f) or ""
+        pos = [a.value for a in e.args if a.keyword is None and not a.star]
+        if q == "torch.nn.functional.pad" and pos:
+            return _signal_dynamic(d, fn, pos[0], depth + 1)
+        if isinstance(f, cst.Attribute) and f.attr.value in _KEEP_SIGNAL and fn.kind(f.value) in TENSORISH:
+            return _signal_dynamic(d, fn, f.value, depth + 1)
+    return 0
+
+
+@register
+class StftDynamicLength(Rule):
+    code = "EXL121"
+    name = "stft-dynamic-length"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict")
+    summary = "torch.stft of a waveform whose length is dynamic (torch.export specialises it)."
+
+    def check(self, ctx):
+        d = None
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                q = call.qualname or ""
+                if q not in _STFT:
+                    continue
+                if q == "torch.Tensor.stft":
+                    recv = call.node.func.value if isinstance(call.node.func, cst.Attribute) else None
+                else:
+                    pos = [a.value for a in call.node.args if a.keyword is None and not a.star]
+                    kw = [a.value for a in call.node.args if a.keyword is not None and a.keyword.value == "input"]
+                    recv = pos[0] if pos else (kw[0] if kw else None)
+                if recv is None:
+                    continue
+                if d is None:
+                    d = _Dims(ctx)
+                    if d.mode is False:
+                        return ()
+                level = _signal_dynamic(d, fn, recv)
+                if not level:
+                    continue
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)[:60]}` frames a waveform whose length "
+                    f"{'is declared' if level == DYN else 'may be'} dynamic: torch.export (strict and non-strict) "
+                    "fails with 'Constraints violated ... satisfy the generated guard (2 % (2 + 2*(n // hop))) != 0' "
+                    "from the frame count of the complex result (measured, torch 2.13; onnx-dynamo exports it). "
+                    "Export with a static length, or compute the spectrum as a strided `conv1d` with fixed "
+                    "windowed DFT kernels (stride = hop), which keeps the length symbolic.",
+                    severity=None if level == DYN else Severity.WARNING,
+                )
+        return ()
