@@ -168,3 +168,18 @@ def test_stft_with_only_the_batch_dynamic_is_a_warning_and_static_is_silent():
     assert [(f.line, f.severity.value) for f in fs] == [(11, "warning")]
     static = FBANK.format(dims="{}").replace("dynamic_shapes", "other") + "\ntorch.export.export(Fbank(), example_args)\n"
     assert lint(static, codes=("EXL121",)) == []
+
+
+def test_len_of_a_parameter_annotated_as_a_list_is_not_reported():
+    src = """\
+    import torch
+    from typing import List, Optional
+
+    class Fusion(torch.nn.Module):
+        def forward(self, hidden_states: list[torch.Tensor], feats: Optional[List[torch.Tensor]] = None,
+                    x: torch.Tensor = None):
+            n = len(hidden_states) + len(feats)
+            return hidden_states[0] * n + len(x)
+    """
+    fs = lint(src, codes=("EXL120",))
+    assert [(f.line, f.severity.value) for f in fs] == [(8, "warning")]

@@ -35,6 +35,29 @@ def _params(fn) -> list[str]:
     return names[1:] if fn.self_name is not None and names and names[0] == fn.self_name else names
 
 
+_CONTAINERS = ("list", "List", "tuple", "Tuple", "Sequence", "Iterable", "dict", "Dict")
+
+
+def _container_annotated(fn, name: str) -> bool:
+    """A parameter annotated as a container (`hidden_states: list[torch.Tensor]`): its len() is
+    the number of items, a Python int."""
+    ps = list(fn.node.params.posonly_params) + list(fn.node.params.params) + list(fn.node.params.kwonly_params)
+    for p in ps:
+        if p.name.value == name and p.annotation is not None:
+            ann = p.annotation.annotation
+            if isinstance(ann, cst.SimpleString):
+                text = ann.value.strip("\'\"")
+            else:
+                text = dotted(ann.value if isinstance(ann, cst.Subscript) else ann) or ""
+            for opt in ("Optional", "typing.Optional"):
+                if text == opt and isinstance(ann, cst.Subscript) and ann.slice:
+                    inner = ann.slice[0].slice
+                    inner = inner.value if isinstance(inner, cst.Index) else None
+                    text = dotted(inner.value if isinstance(inner, cst.Subscript) else inner) or "" if inner is not None else ""
+            return text.split("[", 1)[0].rsplit(".", 1)[-1] in _CONTAINERS
+    return False
+
+
 def _values(fn, name: str) -> list[cst.BaseExpression]:
     """The values a local is bound to by `name = v` or by a parallel `a, b = v1, v2`."""
     out = [v for n, v, _ in assignments_in_scope(fn.node) if n == name]
@@ -106,6 +129,8 @@ class _Dims:
             name = e.value
             params = _params(fn)
             if name in params:
+                if _container_annotated(fn, name):
+                    return 0
                 if fn.why == "forward" or (fn.node.name.value == "forward"):
                     dims = self.declared(fn).get(name)
                     if dims:
