@@ -183,3 +183,26 @@ def test_len_of_a_parameter_annotated_as_a_list_is_not_reported():
     """
     fs = lint(src, codes=("EXL120",))
     assert [(f.line, f.severity.value) for f in fs] == [(8, "warning")]
+
+
+# pytorch/pytorch#72738 (bench/cases/embedding_max_norm.py): the legacy exporter drops the max_norm
+# renormalisation (a plain Gather; onnxruntime differs from eager on tokens the example lacks).
+def test_embedding_max_norm_module_and_functional():
+    src = """\
+    import torch
+    import torch.nn.functional as F
+
+    class Model(torch.nn.Module):
+        def __init__(self, n=20):
+            super().__init__()
+            self.a = torch.nn.Embedding(n, 8, max_norm=1.0)
+            self.b = torch.nn.Embedding(n, 8, None, 2.0)
+            self.c = torch.nn.Embedding(n, 8, max_norm=None)
+            self.w = torch.nn.Parameter(torch.randn(n, 8))
+
+        def forward(self, ids):
+            return self.a(ids) + self.b(ids) + self.c(ids) + F.embedding(ids, self.w, max_norm=1.0) + F.embedding(ids, self.w)
+    """
+    fs = lint(src, codes=("EXL122",))
+    assert sorted((f.line, f.column) for f in fs) == [(13, 16), (13, 30), (13, 58)]  # a, b, F.embedding(max_norm)
+    assert all(f.exporters == ("onnx-legacy",) or set(f.exporters) == {"onnx-legacy"} for f in fs)
