@@ -206,3 +206,21 @@ def test_embedding_max_norm_module_and_functional():
     fs = lint(src, codes=("EXL122",))
     assert sorted((f.line, f.column) for f in fs) == [(13, 16), (13, 30), (13, 58)]  # a, b, F.embedding(max_norm)
     assert all(f.exporters == ("onnx-legacy",) or set(f.exporters) == {"onnx-legacy"} for f in fs)
+
+
+def test_embedding_max_norm_passed_through_from_an_attribute_is_not_reported():
+    # transformers ibert QuantEmbedding: `self.max_norm` mirrors an __init__ parameter defaulting to None
+    src = """\
+    import torch
+    from torch import nn
+
+    class QuantEmbedding(nn.Module):
+        def __init__(self, n, d, padding_idx=None, max_norm=None, norm_type=2.0):
+            super().__init__()
+            self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
+            self.weight = nn.Parameter(torch.zeros([n, d]))
+
+        def forward(self, x):
+            return nn.functional.embedding(x, self.weight, self.padding_idx, self.max_norm, self.norm_type)
+    """
+    assert lint(src, codes=("EXL122",)) == []

@@ -17,13 +17,14 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import snippet, torch_submodule_calls
 from exportlint.findings import Severity
+from exportlint.semantics.model import literal_value
 
 _MODULES = ("torch.nn.Embedding", "torch.nn.modules.sparse.Embedding", "torch.nn.modules.Embedding")
 _FUNCTIONAL = ("torch.nn.functional.embedding",)
 
 
 def _max_norm(call: cst.Call, position: int) -> Optional[cst.BaseExpression]:
-    """The max_norm argument when it is given and not a literal None."""
+    """The max_norm argument when it is a number."""
     for a in call.args:
         if a.keyword is not None and a.keyword.value == "max_norm":
             v = a.value
@@ -33,9 +34,10 @@ def _max_norm(call: cst.Call, position: int) -> Optional[cst.BaseExpression]:
         if any(a.star for a in call.args) or position >= len(pos):
             return None
         v = pos[position]
-    if isinstance(v, cst.Name) and v.value == "None":
-        return None
-    return v
+    # a number written there: an attribute or parameter (`self.max_norm`, defaulting to None in
+    # a wrapper's __init__) says nothing about whether it is set
+    lit = literal_value(v)
+    return v if isinstance(lit, (int, float)) and not isinstance(lit, bool) else None
 
 
 _MESSAGE = ("`{src}` renormalises the looked-up rows (`max_norm`) in place: the legacy ONNX exporter "
