@@ -58,17 +58,29 @@ def _container_annotated(fn, name: str) -> bool:
     return False
 
 
-def _values(fn, name: str) -> list[cst.BaseExpression]:
-    """The values a local is bound to by `name = v` or by a parallel `a, b = v1, v2`."""
-    out = [v for n, v, _ in assignments_in_scope(fn.node) if n == name]
+def _bindings(fn) -> dict[str, list[cst.BaseExpression]]:
+    """name -> the values it is bound to by `name = v` or by a parallel `a, b = v1, v2` (read once
+    per function: the facts object keeps it)."""
+    got = fn.__dict__.get("_len_size_bindings")
+    if got is not None:
+        return got
+    out: dict[str, list[cst.BaseExpression]] = {}
+    for n, v, _ in assignments_in_scope(fn.node):
+        out.setdefault(n, []).append(v)
     for node in iter_nodes(fn.node.body):
         if isinstance(node, cst.Assign) and len(node.targets) == 1:
             t, v = node.targets[0].target, node.value
             if isinstance(t, cst.Tuple) and isinstance(v, cst.Tuple) and len(t.elements) == len(v.elements):
                 for te, ve in zip(t.elements, v.elements):
-                    if isinstance(te.value, cst.Name) and te.value.value == name:
-                        out.append(ve.value)
+                    if isinstance(te.value, cst.Name):
+                        out.setdefault(te.value.value, []).append(ve.value)
+    fn.__dict__["_len_size_bindings"] = out
     return out
+
+
+def _values(fn, name: str) -> list[cst.BaseExpression]:
+    """The values a local is bound to by `name = v` or by a parallel `a, b = v1, v2`."""
+    return _bindings(fn).get(name, [])
 
 
 class _Dims:
