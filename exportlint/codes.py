@@ -11,7 +11,7 @@ the rule registry (``checks.base.all_rules``).
 KNOWN_CODES: tuple[str, ...] = (
     "EXL001", "EXL002", "EXL003",
     "EXL101", "EXL102", "EXL103", "EXL104",
-    "EXL111", "EXL112", "EXL113", "EXL114", "EXL115", "EXL116", "EXL117", "EXL118", "EXL119",
+    "EXL111", "EXL112", "EXL113", "EXL114", "EXL115", "EXL116", "EXL117", "EXL118", "EXL119", "EXL120", "EXL121", "EXL122",
     "EXL201", "EXL202", "EXL203", "EXL204", "EXL205", "EXL206", "EXL207", "EXL208", "EXL209",
     "EXL301", "EXL302", "EXL303", "EXL304",
     "EXL401", "EXL402", "EXL403", "EXL404",

@@ -18,6 +18,8 @@ from exportlint.checks import mask_assign  # noqa: F401
 from exportlint.checks import slices  # noqa: F401
 from exportlint.checks import checkpointing  # noqa: F401
 from exportlint.checks import attention_modules  # noqa: F401
+from exportlint.checks import len_size  # noqa: F401
+from exportlint.checks import embedding_renorm  # noqa: F401
 
 # table-driven op rules (EXL4xx): a module of their own, loaded when present
 if importlib.util.find_spec("exportlint.checks.ops") is not None:

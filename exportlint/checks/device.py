@@ -314,6 +314,7 @@ class UnregisteredTensorAttribute(Rule):
 
     def check(self, ctx):
         used = _attrs_read_on_export_path(ctx)
+        rebound = _attrs_rebound_on_export_path(ctx)
         for c in ctx.model.classes.values():
             if not c.is_module:
                 continue
@@ -322,6 +323,8 @@ class UnregisteredTensorAttribute(Rule):
                     continue
                 if rebound_on_input_device(ctx.model.functions, c.name, name):
                     continue  # forward re-binds it with `.to(<input>)`: read on the input's device
+                if (c.name, name) in rebound:
+                    continue  # a placeholder: export-path code assigns a new tensor before use (a cache)
                 node = fact.node
                 tgt = None
                 if isinstance(node, cst.Assign):
@@ -347,6 +350,21 @@ class UnregisteredTensorAttribute(Rule):
                     anchor=(init, ctx.model.function_indent.get(id(init))) if init is not None else None,
                 )
         return ()
+
+
+def _attrs_rebound_on_export_path(ctx) -> set[tuple[str, str]]:
+    """(class, attribute) pairs that export-path code assigns (`self.grid = make_grid(nx, ny)`):
+    the tensor `__init__` stored is a placeholder of a cache that forward refills (the YOLO grid
+    rebuilt when the feature size changes exports with all four exporters, measured); the device
+    of what forward assigns is EXL302's concern."""
+    out: set[tuple[str, str]] = set()
+    for fn in ctx.model.functions:
+        if fn.cls is None:
+            continue
+        for w in fn.state_writes:
+            if w.how == "assign" and w.target.startswith("self.") and "[" not in w.target and "." not in w.target[5:]:
+                out.add((fn.cls.name, w.target[5:]))
+    return out
 
 
 def _attrs_read_on_export_path(ctx) -> set[tuple[str, str]]:

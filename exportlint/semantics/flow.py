@@ -819,7 +819,19 @@ class FunctionFacts:
                 if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual,
                                    cst.NotEqual)) and (sized(t.left) or sized(right)):
                     return True
+                if isinstance(op, cst.NotEqual) and (keyed(t.left) or keyed(right)):
+                    # `if (self.nx, self.ny) != (nx, ny): self.nx, self.ny = nx, ny; self.grid = ...`:
+                    # the key of a cache, rewritten only when stale (a YOLO grid keyed by the
+                    # feature size exports with all four exporters, measured)
+                    return True
             return False
+
+        def keyed(e: cst.BaseExpression) -> bool:
+            # self.X, or a tuple/list of keys with self.X among them, compared with a new key
+            if isinstance(e, (cst.Tuple, cst.List)):
+                return any(isinstance(el, cst.Element) and self._is_self_attr(el.value)
+                           and el.value.attr.value == attr for el in e.elements)
+            return self._is_self_attr(e) and e.attr.value == attr
 
         def sized(e: cst.BaseExpression) -> bool:
             # a size of the cached attribute: self.X.size(0), self.X.shape[0], len(self.X), self.X.numel()
