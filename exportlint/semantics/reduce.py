@@ -240,6 +240,13 @@ class Func:
 _INIT_CALLS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
 #: set False to keep ``__init__`` bodies whole
 PRUNE_INIT = True
+#: set False to keep the compound statements of ``__init__`` (``if``/``for``/``with``/``try``)
+#: whose blocks hold nothing the model reads (each then keeps a header and a ``...`` per block)
+DROP_EMPTY_BLOCKS = True
+#: set False to keep every `...` written for removed code; True: one stays only where its
+#: block would be empty without it (a statement node less per removed line: libcst builds
+#: ~10 nodes for a `...` line, one for an empty line)
+DROP_DOTS = True
 #: set False to keep the headers of functions as written. The headers of removed functions
 #: become ``def name():`` (the model reads only their names and decorators), and the
 #: header of a kept ``__init__`` keeps only what its readers use (``_compact_sig``): timm's
@@ -578,23 +585,38 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
             return
         shrink.append((st.lineno, body_line - 1, new.format(kw=word) + ":", None))
 
-    def block(body: list) -> None:
+    def block(body: list) -> bool:
+        """Drops what the model does not read in ``body``; True when all of it went."""
+        gone = True
         for i, st in enumerate(body):
             if isinstance(st, _COMPOUND) or type(st).__name__ in ("TryStar", "Match"):
+                n_out, n_shrink = len(out), len(shrink) if shrink is not None else 0
                 if shrink is not None and torchish is not None:
                     header(st)
+                inner = True
                 for sub in ("body", "orelse", "finalbody"):
-                    block(getattr(st, sub, None) or [])
+                    inner = block(getattr(st, sub, None) or []) and inner
                 for h in getattr(st, "handlers", ()):
-                    block(h.body)
+                    inner = block(h.body) and inner
                 for c in getattr(st, "cases", ()):
-                    block(c.body)
+                    inner = block(c.body) and inner
+                if inner and DROP_EMPTY_BLOCKS and placeable(body, i, st):
+                    # nothing in any of its blocks is read: the statement goes whole (its test,
+                    # iterable or context manager are never read either), one span instead of
+                    # a header and a `...` per block
+                    del out[n_out:]
+                    if shrink is not None:
+                        del shrink[n_shrink:]
+                    out.append(placeable(body, i, st))
+                else:
+                    gone = False
                 continue
             keep = _init_keeps(st, self_name)
             new = None
             attr = None
             if keep:
                 if shrink is None or torchish is None or not isinstance(st, ast.Assign) or len(st.targets) != 1:
+                    gone = False
                     continue
                 t = st.targets[0]
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name:
@@ -606,32 +628,45 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
                             isinstance(st.value, ast.Call) and _dotted_head(st.value.func) not in torchish):
                         new = ""  # kept as written, unless no kept code names the attribute
                     else:
+                        gone = False
                         continue
                 elif t.end_lineno == t.lineno and t.lineno <= len(blines):
                     # (a, self.b) = ..., self.d[k] = ...: the model records only `self.x = ...`
                     try:
                         tt = blines[t.lineno - 1][t.col_offset:t.end_col_offset].decode("utf-8", "surrogatepass")
                     except UnicodeDecodeError:
+                        gone = False
                         continue
                     new = f"{tt} = 0"
                 else:
+                    gone = False
                     continue
-            start = min([st.lineno] + [d.lineno for d in getattr(st, "decorator_list", ())])
-            prev_end = _real_end(body[i - 1], ends) if i > 0 else 0
-            nxt = body[i + 1] if i + 1 < len(body) else None
-            end = _real_end(st, ends)
-            if nxt is not None:
-                nxt_start = min([nxt.lineno] + [d.lineno for d in getattr(nxt, "decorator_list", ())])
-                if nxt_start <= end:
-                    continue
-            if start <= prev_end:
-                continue
-            if start == st.lineno and not starts_line(st, start):
+            span = placeable(body, i, st)
+            if span is None:
+                gone = False
                 continue
             if new is not None:
-                shrink.append((start, end, new, attr))  # ("": as written unless unused)
+                gone = False
+                shrink.append((span[0], span[1], new, attr))  # ("": as written unless unused)
             else:
-                out.append((start, end))
+                out.append(span)
+        return gone
+
+    def placeable(body: list, i: int, st: ast.AST) -> Optional[tuple[int, int]]:
+        """The lines of ``body[i]`` when no other statement shares them, else None."""
+        start = min([st.lineno] + [d.lineno for d in getattr(st, "decorator_list", ())])
+        prev_end = _real_end(body[i - 1], ends) if i > 0 else 0
+        nxt = body[i + 1] if i + 1 < len(body) else None
+        end = _real_end(st, ends)
+        if nxt is not None:
+            nxt_start = min([nxt.lineno] + [d.lineno for d in getattr(nxt, "decorator_list", ())])
+            if nxt_start <= end:
+                return None
+        if start <= prev_end:
+            return None
+        if start == st.lineno and not starts_line(st, start):
+            return None
+        return start, end
 
     block(fn.body)
     return out
@@ -894,6 +929,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
     if sum(b - a + 1 for a, b, _ in spans) < _MIN_SAVED_FRACTION * len(lines):
         return None
     out = list(lines)
+    dots: list[int] = []  # (0-based) lines where a `...` stands for what was removed
     for a, b, is_body in spans:
         first = out[a - 1]
         indent = first[: len(first) - len(first.lstrip(" \t"))]
@@ -910,6 +946,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
             out[b - 1] = '"""' + out[b - 1]
         elif is_body:
             out[a - 1] = f"{indent}...{nl}"
+            dots.append(a - 1)
     for a, b, new, attr in shrinks:
         if attr is not None and attr not in names:
             # `self.x = <value the model reads only for its kind>` where no kept code outside
@@ -924,6 +961,8 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
             continue
         nl = "\r\n" if first.endswith("\r\n") else "\n"
         out[a - 1] = f"{indent}{new}{nl}"
+        if new == "...":
+            dots.append(a - 1)
         _blank(out, a + 1, b, lf_only)
     for f, sig in heads:
         line = out[f.def_line - 1]
@@ -938,6 +977,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         # between: the same block) says nothing more
         # (each `...` line is compared with the statement line before it, found by walking
         # back over blank and comment lines: the lines holding "..." are few)
+        gen = set(dots)
         for i in [i for i, line in enumerate(out) if "..." in line]:
             line = out[i]
             if line.strip() != "...":
@@ -950,7 +990,35 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
                 j -= 1
             if j >= 0 and st == "..." and _indent(out[j]) == _indent(line):
                 out[i] = "\r\n" if line.endswith("\r\n") else ("\n" if line.endswith("\n") else "")
+            elif DROP_DOTS and i in gen and _has_sibling(out, i, j):
+                out[i] = "\r\n" if line.endswith("\r\n") else ("\n" if line.endswith("\n") else "")
     return "".join(out)
+
+
+def _code_line(line: str) -> bool:
+    st = line.strip()
+    return bool(st) and st[0] != "#"
+
+
+def _has_sibling(out: list[str], i: int, j: int) -> bool:
+    """Does another statement of its block stay beside the `...` on line ``i`` (0-based; ``j``:
+    the line of code before it, -1 if none)? Yes when the line of code before it has the
+    same indentation and ends a statement (no block header ending with ``:``; no string or
+    comment on it, which could hide one), or when the next line of code, other than a
+    `...`, has the same indentation (a statement of the same block: the `...` line is a whole
+    logical line). Only these lines are left blank: the block keeps a statement."""
+    ind = _indent(out[i])
+    if not ind:
+        return False
+    if j >= 0:
+        prev = out[j]
+        if (_indent(prev) == ind and not any(c in prev for c in "#'\"\\")
+                and not prev.rstrip().endswith(":")):
+            return True
+    k = i + 1
+    while k < len(out) and not _code_line(out[k]):
+        k += 1
+    return k < len(out) and _indent(out[k]) == ind and out[k].strip() != "..."
 
 
 def _indent(line: str) -> str:

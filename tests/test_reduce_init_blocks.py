@@ -1,0 +1,135 @@
+"""Reduction of ``__init__`` (exportlint/semantics/reduce.py): a compound statement whose
+blocks hold nothing the model reads goes whole (``DROP_EMPTY_BLOCKS``), and a ``...`` written
+for a removed statement stays only where its block would be empty without it
+(``DROP_DOTS``). The findings, their lines and columns (in ``__init__`` too), and the
+attribute facts stay those of the full text."""
+
+from __future__ import annotations
+
+import pytest
+
+import exportlint.engine as engine
+from exportlint.config import Config
+from exportlint.engine import lint_paths, parse_module
+from exportlint.semantics import reduce as red_mod
+from exportlint.semantics.index import index_source
+from exportlint.semantics.reduce import reduce_source, split_lines
+
+SRC = (
+    "import logging\n"
+    "import torch\n"
+    "import torch.nn as nn\n\n"
+    "log = logging.getLogger(__name__)\n\n\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(self, dim=8, depth=2, verbose=False):\n"
+    "        super().__init__()\n"
+    "        if verbose:\n"                                 # 11: nothing read inside: goes whole
+    "            print('building', dim)\n"
+    "            log.info('depth %d', depth)\n"
+    "        assert dim > 0\n"                              # 14: removed beside kept statements
+    "        self.pool = nn.AdaptiveAvgPool2d((7, 7))\n"   # 15: EXL113 is reported here
+    "        for i in range(depth):\n"                      # 16: loop of locals only: goes whole
+    "            n = dim * i\n"
+    "            m = n + 1\n"
+    "        if depth > 1:\n"                               # 19: kept (one branch assigns)
+    "            self.scale = dim ** -0.5\n"
+    "        else:\n"
+    "            print('shallow')\n"                        # 22: the else block keeps one `...`
+    "        try:\n"                                        # 23: try/except of locals: goes whole
+    "            k = int(dim)\n"
+    "        except ValueError:\n"
+    "            k = 0\n"
+    "        self.temperature = torch.ones(1)\n"            # 27: EXL303 is reported here
+    "        x = 1\n"                                       # 28
+    "\n"
+    "    def helper(self, x):\n"
+    "        return x\n\n"
+    "    def forward(self, x):\n"
+    "        y = self.pool(x) * self.scale\n"
+    "        return y / self.temperature\n"
+)
+
+
+def _reduced(src: str, tmp_path, name: str = "m.py") -> str:
+    # (the outline is cached with the index by path and text: a new name reads it again)
+    fi = index_source(src, str(tmp_path / name), "m", False)
+    out = reduce_source(src, fi.outline, [])
+    assert out is not None
+    return out
+
+
+def test_blocks_and_dots_in_reduced_init(tmp_path):
+    red = _reduced(SRC, tmp_path)
+    parse_module(red)
+    compile(red, "m.py", "exec")
+    rl, sl = split_lines(red), split_lines(SRC)
+    assert len(rl) == len(sl)
+    line = lambda n: rl[n - 1].strip()  # noqa: E731
+    # the `if verbose:` block, the loop and the try statement went whole: no header is left
+    assert "if verbose" not in red and "for i in range" not in red and "try:" not in red
+    assert "except" not in red and "for _ in 0" not in red
+    assert line(11) in ("", '"""') and line(16) in ("", '"""') and line(23) in ("", '"""')
+    # a removed line beside kept statements leaves no `...`
+    assert line(14) == "" and line(28) == ""
+    # a block that would be empty keeps one `...`, and its header stays
+    assert line(19) == "if 0:" and line(21) == "else:" and line(22) == "..."
+    # what the model reads stays on its line and column
+    assert rl[14] == sl[14] and rl[26] == sl[26]
+    # without the two steps the same text keeps headers and `...` lines
+    for flag in ("DROP_EMPTY_BLOCKS", "DROP_DOTS"):
+        old = getattr(red_mod, flag)
+        setattr(red_mod, flag, False)
+        try:
+            before = _reduced(SRC, tmp_path, f"{flag}.py")
+        finally:
+            setattr(red_mod, flag, old)
+        assert before.count("...") > red.count("...") or before.count(":\n") > red.count(":\n"), flag
+
+
+def test_reduced_init_gives_the_same_facts(tmp_path):
+    import libcst as cst
+
+    from exportlint.semantics.model import SemanticModel
+
+    def facts(text):
+        m = SemanticModel(parse_module(text))
+        return {k: (a.what, m.imports.resolve(a.value.func) if isinstance(a.value, cst.Call) else None)
+                for k, a in m.classes["Net"].attrs.items()}
+
+    assert facts(_reduced(SRC, tmp_path)) == facts(SRC)
+
+
+@pytest.mark.parametrize("src", [
+    SRC,
+    # elif chains, while/else, with, nested blocks, one-line blocks, comments between
+    "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n"
+    "    def __init__(self, a=1):\n        super().__init__()\n"
+    "        if a == 1:\n            self.k = nn.AdaptiveMaxPool1d(3)\n"
+    "        elif a == 2:\n            print(a)\n        elif a == 3:\n            print(3)\n"
+    "        else:\n            self.k = nn.AdaptiveMaxPool1d(4)\n"
+    "        while a > 10:\n            a -= 1\n        else:\n            pass\n"
+    "        with open('f') as fh:\n            # a comment\n            data = fh.read()\n"
+    "        if a: print(a)\n"
+    "        for j in range(a):\n            if j:\n                continue\n            q = j\n"
+    "        self.n = a\n\n"
+    "    def forward(self, x):\n        if self.n:\n            x = x + 1\n        return self.k(x)\n",
+])
+def test_findings_and_places_as_full_text(tmp_path, src):
+    """The same findings (code, line, column, end) with and without reduction: EXL113 and
+    EXL303 are reported inside ``__init__``."""
+    p = tmp_path / "m.py"
+    p.write_text(src)
+    key = lambda f: (f.line, f.column, f.end_line, f.end_column, f.code, f.message)  # noqa: E731
+    r1 = lint_paths([str(p)], Config(), jobs=1, use_cache=False)
+    orig = engine._reduced
+    engine._reduced = lambda text, path, roots, project, *_: (text, None)
+    try:
+        r2 = lint_paths([str(p)], Config(), jobs=1, use_cache=False)
+    finally:
+        engine._reduced = orig
+    assert not r1.errors and not r2.errors
+    assert sorted(map(key, r1.findings)) == sorted(map(key, r2.findings))
+    red = _reduced(src, tmp_path)
+    compile(red, "m.py", "exec")
+    if src is SRC:
+        assert {(f.code, f.line) for f in r1.findings} >= {("EXL113", 15), ("EXL303", 27)}
