@@ -133,3 +133,42 @@ def test_findings_and_places_as_full_text(tmp_path, src):
     compile(red, "m.py", "exec")
     if src is SRC:
         assert {(f.code, f.line) for f in r1.findings} >= {("EXL113", 15), ("EXL303", 27)}
+
+
+METHODS = (
+    "import torch\nfrom torch import nn\n\n\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(self):\n        super().__init__()\n        self.w = nn.Linear(2, 2)\n\n"
+    "    def init_weights(self, std=0.02):\n        nn.init.normal_(self.w.weight, std=std)\n\n"  # 10: goes
+    "    @torch.jit.ignore\n    def group_matcher(self, coarse=False):\n        return dict(stem=r'^w')\n\n"  # 13
+    "    def __repr__(self):\n        return 'Net'\n\n"   # 17: a dunder keeps its header
+    "    def helper(self, x):\n        return x.item()\n\n"  # 20: named by forward: kept
+    "    def forward(self, x):\n        if self.helper(x) > 0:\n            return self.w(x)\n        return x\n\n\n"
+    "class Cfg:\n    def build(self):\n        return Net()\n\n    def other(self):\n        return 1\n"
+)
+
+
+def test_unnamed_methods_go_whole(tmp_path):
+    red = _reduced(METHODS, tmp_path, "methods.py")
+    compile(red, "methods.py", "exec")
+    rl = split_lines(red)
+    assert len(rl) == len(split_lines(METHODS))
+    assert "init_weights" not in red and "nn.init.normal_" not in red
+    # a torch decorator keeps the header; a dunder too; a method kept code names stays whole
+    assert "def group_matcher():" in red and "def __repr__():" in red
+    assert "        return x.item()\n" in red
+    # a class whose methods all go keeps a statement (the string standing for them)
+    assert "def build" not in red and "def other" not in red and "class Cfg:" in red
+    m = index_source(METHODS, str(tmp_path / "methods2.py"), "m", False)
+    assert m.outline is not None
+    for flag in ("REMOVE_METHODS",):
+        old = getattr(red_mod, flag)
+        setattr(red_mod, flag, False)
+        try:
+            assert "def init_weights():" in _reduced(METHODS, tmp_path, "methods_off.py")
+        finally:
+            setattr(red_mod, flag, old)
+
+
+def test_unnamed_methods_same_findings(tmp_path):
+    test_findings_and_places_as_full_text(tmp_path, METHODS)

@@ -228,9 +228,12 @@ class Func:
     #: for ``__init__``: its parameter list as the model reads it (names, and the defaults
     #: that may be literals; no annotations), on one line; None when it cannot be written so
     sig: Optional[str] = None
-    #: a module-level function whose decorators say nothing to the model or the rules: when
-    #: removed (not reached), it goes whole
+    #: a module-level function (or, ``REMOVE_METHODS``, a method but a dunder) whose
+    #: decorators say nothing to the model or the rules: when removed (not reached), it
+    #: goes whole
     removable: bool = False
+    #: defined in a class body
+    is_method: bool = False
     #: for ``__init__``: statements written shorter (``_init_drop``): (first line, last line,
     #: new text, the attribute ``x`` of a ``self.x = <value>`` or None)
     shrink: list = field(default_factory=list)
@@ -247,6 +250,10 @@ DROP_EMPTY_BLOCKS = True
 #: block would be empty without it (a statement node less per removed line: libcst builds
 #: ~10 nodes for a `...` line, one for an empty line)
 DROP_DOTS = True
+#: set False to keep the header (``def name():``) of every method no kept code names; True:
+#: such a method goes whole, as a module-level function does, unless a dunder or decorated
+#: by a torch API or a name the custom-op scan reads
+REMOVE_METHODS = True
 #: set False to keep the headers of functions as written. The headers of removed functions
 #: become ``def name():`` (the model reads only their names and decorators), and the
 #: header of a kept ``__init__`` keeps only what its readers use (``_compact_sig``): timm's
@@ -784,6 +791,12 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
             for item in st.body:
                 if isinstance(item, _FUNCS):
                     f = _func(item, ends)
+                    f.is_method = True
+                    if COMPACT_HEADERS and REMOVE_METHODS and not item.name.startswith("__"):
+                        if torchish is False:
+                            torchish = torch_names(tree)
+                        f.removable = torchish is not None and all(
+                            _plain_decorator(d, torchish) for d in item.decorator_list)
                     if item.name == "__init__" and PRUNE_INIT and text and f.body:
                         if blines is None:
                             blines = [ln.encode("utf-8", "surrogatepass") for ln in split_lines(text)]
@@ -908,7 +921,10 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         if id(f) not in kept and f.removable and f.body and "__all__" not in f.name:
             # a module-level function nothing kept names: the model looks a module function up
             # only by a name it reads (a call, a reference, an export call)
-            spans.append((f.start, f.end, False))
+            # (a method the same way: the model and the rules look methods up by the names
+            # they read, but for dunders, never removed; its lines become one string, so the
+            # class keeps a statement)
+            spans.append((f.start, f.end, f.is_method))
         elif id(f) not in kept and f.body:
             spans.append((f.body, f.end, True))
             if COMPACT_HEADERS and f.def_line and f.body > f.def_line:
