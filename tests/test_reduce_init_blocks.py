@@ -172,3 +172,58 @@ def test_unnamed_methods_go_whole(tmp_path):
 
 def test_unnamed_methods_same_findings(tmp_path):
     test_findings_and_places_as_full_text(tmp_path, METHODS)
+
+
+FOLD = (
+    "import torch\nfrom torch import nn\n\n\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(\n"                  # 6
+    "            self,\n"
+    "            dim: int = 8,\n"
+    "            depth: int = 2,\n"
+    "    ):\n"                              # 10: header lines 7-10 empty: one string
+    "        super().__init__()\n"          # 11: removed (the run goes on)
+    "        self.pool = nn.AdaptiveAvgPool2d((7, 7))\n"  # 12: EXL113, kept in place
+    "        if depth:\n"                   # 13
+    "            self.a = nn.Linear(dim, dim)\n"
+    "            print(1)\n"
+    "            print(2)\n"
+    "            print(3)\n"                # 15-17 removed, then `else:`: no string there
+    "        else:\n"
+    "            self.a = nn.Identity()\n"
+    "        self.b = [\n"                  # 20: a kept statement with an empty line inside
+    "\n\n\n"
+    "            1]\n"
+    "        self.c = nn.ReLU()\n"
+    "        x = 1\n        y = 2\n        z = 3\n"   # 26-28 removed, last lines of __init__
+    "\n"
+    "    def forward(self, x):\n"
+    "        return self.pool(self.a(x)) + self.b[0]\n"
+)
+
+
+def test_init_blank_runs_fold_into_one_string(tmp_path):
+    red = _reduced(FOLD, tmp_path, "fold.py")
+    compile(red, "fold.py", "exec")
+    parse_module(red)
+    rl, sl = split_lines(red), split_lines(FOLD)
+    assert len(rl) == len(sl)
+    # lines 7-11 (the header, super().__init__()) are one string at the body's indentation
+    assert rl[6] == '        """\n' and rl[10] == '"""\n' and all(not x.strip() for x in rl[7:10])
+    assert rl[11] == sl[11]  # the adaptive pool stays on its line
+    # before `else:` the emptied lines stay empty (a string there would end the `if`)
+    assert all(not x.strip() for x in rl[14:17]) and rl[17].strip() == "else:"
+    # the empty lines inside a kept statement's brackets are never touched
+    assert rl[19:23] == sl[19:23]
+    # the last lines of __init__: a string before the next method, in the class body
+    assert rl[25] == '    """\n' and rl[27] == '"""\n' and rl[28] == "\n"
+    old = red_mod.FOLD_INIT_BLANKS
+    red_mod.FOLD_INIT_BLANKS = False
+    try:
+        assert '"""' not in _reduced(FOLD, tmp_path, "fold_off.py")
+    finally:
+        red_mod.FOLD_INIT_BLANKS = old
+
+
+def test_init_blank_runs_same_findings(tmp_path):
+    test_findings_and_places_as_full_text(tmp_path, FOLD)

@@ -254,6 +254,9 @@ DROP_DOTS = True
 #: such a method goes whole, as a module-level function does, unless a dunder or decorated
 #: by a torch API or a name the custom-op scan reads
 REMOVE_METHODS = True
+#: set False to leave the lines a kept ``__init__`` no longer needs empty; True: a run of 3 or
+#: more becomes one string statement (``_fold_blanks``)
+FOLD_INIT_BLANKS = True
 #: set False to keep the headers of functions as written. The headers of removed functions
 #: become ``def name():`` (the model reads only their names and decorators), and the
 #: header of a kept ``__init__`` keeps only what its readers use (``_compact_sig``): timm's
@@ -946,6 +949,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         return None
     out = list(lines)
     dots: list[int] = []  # (0-based) lines where a `...` stands for what was removed
+    strings: list[tuple[int, int]] = []  # lines of the strings standing for removed lines
     for a, b, is_body in spans:
         first = out[a - 1]
         indent = first[: len(first) - len(first.lstrip(" \t"))]
@@ -960,6 +964,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
             # (~15% of the parse of timm's reduced files); the lines keep their numbers
             out[a - 1] = f'{indent if is_body else ""}"""{nl}'
             out[b - 1] = '"""' + out[b - 1]
+            strings.append((a, b))
         elif is_body:
             out[a - 1] = f"{indent}...{nl}"
             dots.append(a - 1)
@@ -1006,9 +1011,50 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
                 j -= 1
             if j >= 0 and st == "..." and _indent(out[j]) == _indent(line):
                 out[i] = "\r\n" if line.endswith("\r\n") else ("\n" if line.endswith("\n") else "")
-            elif DROP_DOTS and i in gen and _has_sibling(out, i, j):
+            elif DROP_DOTS and i in gen and _has_sibling(out, i, j, gen):
                 out[i] = "\r\n" if line.endswith("\r\n") else ("\n" if line.endswith("\n") else "")
+        if FOLD_INIT_BLANKS and code is not lines:
+            _fold_blanks(out, lines, strings, [f for methods, _ in o.classes.values() for f in methods
+                                               if f.name == "__init__" and id(f) in kept and f.def_line])
     return "".join(out)
+
+
+#: a statement opening with one of these continues the one before it (or the brackets)
+_CONTINUES = re.compile(r"(?:else|elif|except|finally)\b|[)\]}]")
+
+
+def _fold_blanks(out: list[str], lines: list[str], strings: list[tuple[int, int]], inits: list) -> None:
+    """In each kept ``__init__``, a run of at least 3 lines the reduction emptied (headers,
+    removed statements, a `...` gone, the lines a shortened statement no longer needs)
+    becomes one string statement spanning them, at the indentation of the next line of code:
+    libcst builds 3 nodes for an empty line, ~7 for the string. Only lines emptied here
+    (``out`` differs from the text: never a blank line inside a kept statement's brackets or
+    string) and outside the strings already written; the next line of code starts a
+    statement of the same or an enclosing block (not ``else:`` or a closing bracket), so the
+    string is a statement there and every block keeps the statements it had."""
+    mask = bytearray(len(out))
+    for a, b in strings:
+        mask[a - 1:b] = b"\x01" * (b - a + 1)
+    n = len(out)
+    for f in inits:
+        i, end = f.def_line, min(f.end, n)  # (0-based: the lines after `def` to the last)
+        while i < end:
+            if mask[i] or out[i].strip() or out[i] == lines[i]:
+                i += 1
+                continue
+            j = i
+            while j < end and not mask[j] and not out[j].strip() and out[j] != lines[j]:
+                j += 1
+            if j - i >= 3:
+                k = j
+                while k < n and (not out[k].strip() or out[k].lstrip().startswith("#")):
+                    k += 1
+                if k < n and not _CONTINUES.match(out[k].lstrip()):
+                    nl = "\r\n" if out[i].endswith("\r\n") else "\n"
+                    last = out[j - 1]
+                    out[i] = f'{_indent(out[k])}"""{nl}'
+                    out[j - 1] = '"""' + last
+            i = j
 
 
 def _code_line(line: str) -> bool:
@@ -1016,13 +1062,14 @@ def _code_line(line: str) -> bool:
     return bool(st) and st[0] != "#"
 
 
-def _has_sibling(out: list[str], i: int, j: int) -> bool:
+def _has_sibling(out: list[str], i: int, j: int, gen: set) -> bool:
     """Does another statement of its block stay beside the `...` on line ``i`` (0-based; ``j``:
     the line of code before it, -1 if none)? Yes when the line of code before it has the
     same indentation and ends a statement (no block header ending with ``:``; no string or
-    comment on it, which could hide one), or when the next line of code, other than a
-    `...`, has the same indentation (a statement of the same block: the `...` line is a whole
-    logical line). Only these lines are left blank: the block keeps a statement."""
+    comment on it, which could hide one), or when the next line of code past the `...` of
+    ``gen`` (written here) has the same indentation (a statement of the same block: the
+    `...` line is a whole logical line; never blanked itself, or it is an old `...` after
+    one of those, which then stays). The block keeps a statement."""
     ind = _indent(out[i])
     if not ind:
         return False
@@ -1032,9 +1079,9 @@ def _has_sibling(out: list[str], i: int, j: int) -> bool:
                 and not prev.rstrip().endswith(":")):
             return True
     k = i + 1
-    while k < len(out) and not _code_line(out[k]):
+    while k < len(out) and (not _code_line(out[k]) or k in gen and out[k].strip() == "..." and _indent(out[k]) == ind):
         k += 1
-    return k < len(out) and _indent(out[k]) == ind and out[k].strip() != "..."
+    return k < len(out) and _indent(out[k]) == ind
 
 
 def _indent(line: str) -> str:
