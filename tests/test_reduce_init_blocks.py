@@ -227,3 +227,39 @@ def test_init_blank_runs_fold_into_one_string(tmp_path):
 
 def test_init_blank_runs_same_findings(tmp_path):
     test_findings_and_places_as_full_text(tmp_path, FOLD)
+
+
+MERGE = (
+    "import torch\nfrom torch import nn\n\n\n"
+    "class Net(nn.Module):\n"
+    "    def forward(self, x):\n        return helper(x)\n\n"
+    "    def a(self):\n        return 1\n\n"          # 9-10
+    "    def b(self):\n        return 2\n\n\n"        # 12-13: one string with a()
+    "def helper(x):\n    return x.item()\n\n\n"      # 16-17: kept
+    "def f1():\n    return Net()\n\n\n"              # 20-21
+    "UNUSED = dict(\n    a=1,\n)\n\n\n"              # 24-26
+    "def f2():\n    return Net()\n"                  # 29-30: one string from 20 to 30
+    "# a comment\n"                                  # 31: stays, and splits
+    "def f3():\n    return Net()\n"                  # 32-33
+)
+
+
+def test_removed_neighbours_share_one_string(tmp_path):
+    red = _reduced(MERGE, tmp_path, "merge.py")
+    compile(red, "merge.py", "exec")
+    rl, sl = split_lines(red), split_lines(MERGE)
+    assert len(rl) == len(sl)
+    assert rl[8] == '    """\n' and rl[12] == '"""\n' and not any(x.strip() for x in rl[9:12])
+    assert rl[15:17] == sl[15:17]
+    assert rl[19] == '"""\n' and rl[29] == '"""\n' and not any(x.strip() for x in rl[20:29])
+    assert rl[30] == "# a comment\n" and rl[31] == '"""\n' and rl[32] == '"""\n'
+    old = red_mod.MERGE_REMOVED
+    red_mod.MERGE_REMOVED = False
+    try:
+        assert _reduced(MERGE, tmp_path, "merge_off.py").count('"""') > red.count('"""')
+    finally:
+        red_mod.MERGE_REMOVED = old
+
+
+def test_removed_neighbours_same_findings(tmp_path):
+    test_findings_and_places_as_full_text(tmp_path, MERGE)

@@ -257,6 +257,9 @@ REMOVE_METHODS = True
 #: set False to leave the lines a kept ``__init__`` no longer needs empty; True: a run of 3 or
 #: more becomes one string statement (``_fold_blanks``)
 FOLD_INIT_BLANKS = True
+#: set False to write each removed definition or assignment as its own string; True: those
+#: one after the other with only empty lines between share one
+MERGE_REMOVED = True
 #: set False to keep the headers of functions as written. The headers of removed functions
 #: become ``def name():`` (the model reads only their names and decorators), and the
 #: header of a kept ``__init__`` keeps only what its readers use (``_compact_sig``): timm's
@@ -918,6 +921,8 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
                 done_assign.add(i)
                 (names if tn & names else init_names).update(idents(a, b))
     spans: list[tuple[int, int, bool]] = [(a, b, True) for a, b in o.docs]  # first: later spans overwrite
+    #: spans of removed definitions and assignments (whole statements): after ``spans``
+    whole: list[tuple[int, int, bool]] = []
     heads: list[tuple[Func, str]] = []  # (function, its new parameter list)
     shrinks: list[tuple[int, int, str]] = []
     for f in o.funcs + [m for methods, _ in o.classes.values() for m in methods]:
@@ -927,7 +932,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
             # (a method the same way: the model and the rules look methods up by the names
             # they read, but for dunders, never removed; its lines become one string, so the
             # class keeps a statement)
-            spans.append((f.start, f.end, f.is_method))
+            whole.append((f.start, f.end, f.is_method))
         elif id(f) not in kept and f.body:
             spans.append((f.body, f.end, True))
             if COMPACT_HEADERS and f.def_line and f.body > f.def_line:
@@ -942,11 +947,27 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
             heads.append((f, f.sig))
     for i, (_, a, b) in enumerate(o.assigns):
         if i not in done_assign:
-            spans.append((a, b, False))
+            whole.append((a, b, False))
         elif i in o.assign_short:
             shrinks.append((a, b, o.assign_short[i], None))
-    if sum(b - a + 1 for a, b, _ in spans) < _MIN_SAVED_FRACTION * len(lines):
+    if sum(b - a + 1 for a, b, _ in spans + whole) < _MIN_SAVED_FRACTION * len(lines):
         return None
+    if MERGE_REMOVED and len(whole) > 1:
+        # removed definitions and assignments one after the other, only empty lines between
+        # them, at the same indentation (the module's, or one class body's): one span, so one
+        # string, where each would be a string (or empty lines) and the empty lines between
+        # them 3 libcst nodes each (timm's model files end in tens of registered factories)
+        whole.sort()
+        merged = [list(whole[0])]
+        for a, b, is_body in whole[1:]:
+            last = merged[-1]
+            if (last[2] == is_body and a > last[1] and _indent(lines[a - 1]) == _indent(lines[last[0] - 1])
+                    and not any(lines[k].strip() for k in range(last[1], a - 1))):
+                last[1] = max(last[1], b)
+            else:
+                merged.append([a, b, is_body])
+        whole = [(a, b, is_body) for a, b, is_body in merged]
+    spans.extend(whole)
     out = list(lines)
     dots: list[int] = []  # (0-based) lines where a `...` stands for what was removed
     strings: list[tuple[int, int]] = []  # lines of the strings standing for removed lines
