@@ -140,17 +140,34 @@ def skeleton_and_docs(text: str, code: Optional[list[str]] = None) -> tuple[str,
     return "".join(out), ends, docs
 
 
-def _statements(body: list) -> Iterable[ast.AST]:
-    """Every statement at any depth (defs and classes only occur as statements: no walk of
-    expressions needed)."""
-    stack = list(reversed(body))
+#: statement types holding statement lists, and those lists' fields (``_defs``)
+_NESTED: dict = {ast.If: ("body", "orelse"), ast.For: ("body", "orelse"), ast.AsyncFor: ("body", "orelse"),
+                 ast.While: ("body", "orelse"), ast.With: ("body",), ast.AsyncWith: ("body",),
+                 ast.Try: ("body", "handlers", "orelse", "finalbody"), ast.ExceptHandler: ("body",),
+                 ast.FunctionDef: ("body",), ast.AsyncFunctionDef: ("body",), ast.ClassDef: ("body",)}
+for _name, _fields in (("TryStar", ("body", "handlers", "orelse", "finalbody")), ("Match", ("cases",)),
+                       ("match_case", ("body",))):
+    if hasattr(ast, _name):
+        _NESTED[getattr(ast, _name)] = _fields
+_DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _defs(body: list) -> Iterable[ast.AST]:
+    """The functions and classes at any depth (defs and classes only occur as statements: no
+    walk of expressions needed), without looking into the statements that hold no others (a
+    type lookup each, where reading five fields of each of timm's ~40k statements cost 2.5x
+    the time)."""
+    nested = _NESTED
+    stack = list(body)
     while stack:
         st = stack.pop()
-        yield st
-        for sub in ("handlers", "cases", "finalbody", "orelse", "body"):
-            b = getattr(st, sub, None)
-            if b:
-                stack.extend(reversed(b))
+        fields = nested.get(type(st))
+        if fields is None:
+            continue
+        if isinstance(st, _DEF_TYPES):
+            yield st
+        for sub in fields:
+            stack.extend(getattr(st, sub))
 
 
 def docs_of_tree(tree: ast.Module, text: str) -> list[tuple[int, int]]:
@@ -160,8 +177,8 @@ def docs_of_tree(tree: ast.Module, text: str) -> list[tuple[int, int]]:
     but whitespace, backslashes and comments, its first line opening with a triple quote."""
     lines: Optional[list[str]] = None
     out: list[tuple[int, int]] = []
-    for node in _statements(tree.body):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or not node.body:
+    for node in _defs(tree.body):
+        if not node.body:
             continue
         first = node.body[0]
         if not isinstance(first, ast.Expr) or first.end_lineno is None or first.end_lineno <= first.lineno:
