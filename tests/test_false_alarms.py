@@ -1597,3 +1597,229 @@ def test_guard_held_in_a_local_and_a_keyed_cache():
     # the first `.item()` runs only where is_compiling() is True (torch.export, onnx-dynamo), which
     # keep it symbolic; the second only under the legacy tracer, which bakes it
     assert found == {(line_of(src, "# <- legacy"), "EXL102"): ("onnx-legacy",)}
+
+
+def test_forward_parameter_used_only_as_a_size_is_no_known_tensor():
+    # x-transformers AlibiPositionalBias: `forward(self, i, j)` is called by the attention with
+    # `i, j = q.shape[-2], k.shape[-2]` (the module comes in as an argument, so the call site is
+    # not resolved); every use of i and j is a size next to sizes: compared with a buffer's
+    # size, bounds of `arange`, slice bounds. A parameter also used as a tensor (`x * n`) stays
+    # a tensor, and a slice bound alone (`x[:, :length]`) is no evidence either way.
+    src = """
+    import torch
+
+    class AlibiBias(torch.nn.Module):
+        def __init__(self, heads):
+            super().__init__()
+            self.register_buffer("bias", None, persistent=False)
+            self.slopes = torch.nn.Parameter(torch.ones(heads, 1, 1))
+
+        def forward(self, i, j):
+            if self.bias is not None and self.bias.shape[-1] >= j and self.bias.shape[-2] >= i:
+                return self.bias[..., -i:, -j:]
+            seq = torch.arange(j - i, j)
+            return (torch.arange(j)[None, :] - seq[:, None]).abs() * self.slopes
+
+    class Scaled(torch.nn.Module):
+        def forward(self, x, n):
+            if x.shape[1] > n:  # <- n is a tensor too
+                return x * n
+            return x
+    """
+    found = [(ln, c) for ln, c in codes(src) if c.startswith("EXL1")]
+    assert found == [(line_of(src, "# <- n is a tensor too"), "EXL101")]
+
+
+def test_cache_filled_in_the_else_arm_of_its_set_test_is_not_state():
+    # torch_geometric EGConv / GCN-style caches: `cache = self._cached; if self.cached and cache is
+    # not None: use it; else: compute; if self.cached: self._cached = ...`, and the plain `if
+    # self._t is not None: use; else: fill`. Measured (torch 2.13, strict and non-strict): export
+    # passes and matches eager on later calls. A value carried into the next call (`self.prev =
+    # x` after using the old one) stays reported.
+    src = """
+    import torch
+
+    class EG(torch.nn.Module):
+        def __init__(self, cached=False):
+            super().__init__()
+            self.cached = cached
+            self._cached_edge_index = None
+
+        def forward(self, x, edge_index):
+            cache = self._cached_edge_index
+            if self.cached and cache is not None:
+                edge_index = cache[0]
+            else:
+                edge_index = edge_index + 1
+                if self.cached:
+                    self._cached_edge_index = (edge_index, None)
+            return x + edge_index
+
+    class Plain(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self._table = None
+
+        def forward(self, x):
+            if self._table is not None:
+                t = self._table
+            else:
+                t = torch.ones(4, device=x.device)
+                self._table = t
+            return x * t
+
+    class NotTheFlag(torch.nn.Module):
+        def __init__(self, cached=False):
+            super().__init__()
+            self.cached = cached
+            self._c = None
+
+        def forward(self, x):
+            if self.cached and self._c is not None:
+                return x + self._c
+            else:
+                self._c = x.detach()  # <- filled on every uncached call too
+            return x
+
+    class Carried(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.prev = None
+
+        def forward(self, x):
+            if self.prev is not None:
+                x = x + self.prev
+            self.prev = x.detach()  # <- carried
+            return x
+    """
+    got = [ln for ln, c in codes(src) if c == "EXL203"]
+    assert got == [line_of(src, "# <- filled on every uncached call too"), line_of(src, "# <- carried")]
+
+
+def test_attribute_reset_to_its_initial_literal_is_not_state():
+    # torch_geometric TransformerConv / RGATConv: `propagate` fills `self._alpha` (in `message`),
+    # forward reads it and puts it back: `alpha = self._alpha; self._alpha = None`, as __init__
+    # set it. Every call starts from a fresh module's state (measured: strict and non-strict pass
+    # and match eager on later calls). A reset to another value than __init__'s stays reported.
+    src = """
+    import torch
+
+    class Conv(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self._alpha = None
+            self.mode = "a"
+
+        def forward(self, x):
+            out = self.propagate(x)
+            if self.mode == "a":
+                out = out + 1
+            alpha = self._alpha
+            self._alpha = None
+            self.mode = "b"  # <- not the initial value
+            return out, alpha
+
+        def propagate(self, x):
+            return x * 2
+    """
+    got = [ln for ln, c in codes(src) if c == "EXL203"]
+    assert got == [line_of(src, "# <- not the initial value")]
+
+
+def test_reset_to_initial_literal_in_a_reduced_project_file(tmp_path):
+    # the same reset in a file linted as a project (its __init__ shortened before parsing,
+    # semantics/reduce.py): the initial literal is kept there, so the reset is still recognised
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+    from exportlint.semantics.index import index_source
+    from exportlint.semantics.reduce import reduce_source
+
+    src = (
+        "import torch\n\n\n"
+        "class Conv(torch.nn.Module):\n"
+        "    def __init__(self, dim=4):\n"
+        "        super().__init__()\n"
+        "        self.lin = torch.nn.Linear(dim, dim)\n"
+        "        self._alpha = None\n"
+        "        self.scale = dim ** -0.5\n\n"
+        "    def unused(self, x):\n" + "        x = x * 2\n" * 40 + "        return x\n\n"
+        "    def forward(self, x):\n"
+        "        out = self.lin(x)\n"
+        "        alpha = self._alpha\n"
+        "        self._alpha = None\n"
+        "        return out, alpha\n"
+    )
+    path = tmp_path / "conv.py"
+    path.write_text(src)
+    red = reduce_source(src, index_source(src, str(path), "conv", False).outline, [])
+    assert red is not None and "self._alpha = None" in red.split("def unused")[0]
+    found = lint_paths([str(path)], Config(), jobs=1, use_cache=False, isolate=False).findings
+    assert [f.code for f in found if f.code == "EXL203"] == []
+
+
+def test_comparison_with_a_string_is_no_tensor_data():
+    # mmdet GroundingDINO head: `if isinstance(self.log_scale, nn.Parameter): ... elif
+    # self.log_scale == 'auto':` (a config string or a Parameter). A tensor compared with a str
+    # is Python's False (torch 2.13, measured), never data. A tensor compared with a number stays.
+    src = """
+    import torch
+
+    class Head(torch.nn.Module):
+        def __init__(self, log_scale):
+            super().__init__()
+            if log_scale == "learn":
+                self.log_scale = torch.nn.Parameter(torch.zeros(1))
+            else:
+                self.log_scale = log_scale
+
+        def forward(self, x):
+            if self.log_scale == "auto":
+                x = x / 2
+            if x.sum() != 0:  # <- data
+                x = x + 1
+            return x
+    """
+    assert [(ln, c) for ln, c in codes(src) if c == "EXL101"] == [(line_of(src, "# <- data"), "EXL101")]
+
+
+def test_tuple_unpacked_from_a_submodule_of_another_package_holds_unknown_kinds():
+    # mmpretrain ViT-EVA02: `x, patch_resolution = self.patch_embed(x)` with mmcv's PatchEmbed
+    # (a tensor and a tuple of ints), then `resize_pos_embed(..., self.patch_resolution,
+    # patch_resolution)` branches on `src_shape[0] == dst_shape[0]`. What an unknown class's
+    # forward returns is unknown; a class of the file and torch modules keep their kinds.
+    src = """
+    import torch
+    from torch import nn
+    from mmcv.cnn import PatchEmbed
+
+    def resize(pos, src_shape, dst_shape):
+        if src_shape[0] == dst_shape[0]:
+            return pos
+        return pos * 2
+
+    class Local(nn.Module):
+        def forward(self, x):
+            return x, x.sum()
+
+    class ViT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.patch_embed = PatchEmbed(3, 8)
+            self.local = Local()
+            self.rnn = nn.LSTM(8, 8)
+            self.pos = nn.Parameter(torch.zeros(1, 8))
+            self.res = (4, 4)
+
+        def forward(self, x):
+            x, hw = self.patch_embed(x)
+            p = resize(self.pos, self.res, hw)
+            a, b = self.local(x)
+            if b > 0:  # <- local class
+                a = a + 1
+            out, (h, c) = self.rnn(a)
+            if h.sum() > 0:  # <- torch module
+                out = out * 2
+            return out + p
+    """
+    got = [ln for ln, c in codes(src) if c == "EXL101"]
+    assert got == [line_of(src, "# <- local class"), line_of(src, "# <- torch module")]

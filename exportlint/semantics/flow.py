@@ -150,6 +150,8 @@ class FunctionFacts:
         #: local names bound to a submodule of a known local class (loop over a ModuleList)
         self.module_vars: dict[str, ClassFacts] = {}
         self._conds: list[cst.BaseExpression] = []
+        #: the tests of the `if`s whose else arm the current node sits in (innermost last)
+        self._else_conds: list[cst.BaseExpression] = []
         #: the exporters under which the code being analysed runs (None: every exporter), narrowed
         #: by export guards: `if not torch.jit.is_tracing():` runs under torch.export only
         self._only: Optional[frozenset] = None
@@ -244,11 +246,14 @@ class FunctionFacts:
             if k is None or k == NONE:
                 if p.default is None:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
-                    if k == TENSOR and self.why == "forward" and i > 0 and size_named(name) \
-                            and not self._attribute_read(name):
+                    if k == TENSOR and self.why == "forward" and (
+                            (i > 0 and size_named(name) and not self._attribute_read(name))
+                            or self._size_only(name)):
                         # `forward(self, x, hw_shape)` / `(x, seq_len)`: a parent module passes sizes
                         # there; unannotated and never used as an object (`img_size.item()`), it is
-                        # no known tensor (mmdet/mmpretrain Swin blocks: `H, W = hw_shape`)
+                        # no known tensor (mmdet/mmpretrain Swin blocks: `H, W = hw_shape`); nor is
+                        # one used only as a size next to sizes (`forward(self, i, j)` of a bias
+                        # table: `if self.bias.shape[-1] >= j`, `arange(j - i, j)`)
                         k = UNKNOWN
                 else:
                     k = self._default_kind(p.default)
@@ -450,10 +455,12 @@ class FunctionFacts:
         orelse = st.orelse
         if orelse is not None and (sides is None or self._narrow(sides[1], (orelse,))):
             self._arms.append((id(st), 1))
+            self._else_conds.append(st.test)
             if isinstance(orelse, cst.If):
                 self._if(orelse, "elif")
             else:
                 self._block(body_statements(orelse.body))
+            self._else_conds.pop()
             self._arms.pop()
         self._only = outer
         # merge
@@ -534,7 +541,10 @@ class FunctionFacts:
                 self._assign_target(tgt.target, k, s, "assign", s.value)
             if (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
                     and isinstance(s.value, cst.Call) and k in TENSORISH):
-                self._unpack_returned_sizes(s.targets[0].target, s.value)
+                if self._opaque_submodule_call(s.value):
+                    self._assign_target(s.targets[0].target, UNKNOWN, s, "assign", s.value)
+                else:
+                    self._unpack_returned_sizes(s.targets[0].target, s.value)
         elif t is cst.AnnAssign:
             if s.value is not None:
                 k = self.eval(s.value)
@@ -589,6 +599,23 @@ class FunctionFacts:
             if isinstance(e, cst.Name):
                 self.env[e.value] = SHAPE
                 self.kinds[id(e)] = SHAPE
+
+    def _opaque_submodule_call(self, call: cst.Call) -> bool:
+        """``self.<sub>(...)`` where the submodule's class is neither one of this file nor a torch
+        module (``PatchEmbed`` from another package, a builder's result): what its forward
+        returns is not known, so a tuple unpacked from it (``x, hw_shape = self.patch_embed(x)``:
+        a tensor and a tuple of ints) holds values of unknown kinds, not tensors."""
+        f = call.func
+        if not (self._is_self_attr(f) and self.cls is not None):
+            return False
+        fact = self.cls.find_attr(f.attr.value)
+        if fact is None or fact.what != "submodule" or self.model.submodule_class(fact) is not None:
+            return False
+        v = fact.value
+        if not isinstance(v, cst.Call):
+            return True
+        q = self.imports.resolve(v.func) or dotted(v.func) or ""
+        return not (q == "torch" or q.startswith("torch."))
 
     def _local_callee(self, call: cst.Call) -> Optional[cst.FunctionDef]:
         f = call.func
@@ -651,7 +678,8 @@ class FunctionFacts:
                 if self.name != "__init__":  # a constructor fills a new object: no state carried
                     self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
                                                         cached=self._under_unset_test(tgt.attr.value)
-                                                        or (how == "assign" and self._self_conversion(tgt.attr.value, value))))
+                                                        or (how == "assign" and self._self_conversion(tgt.attr.value, value))
+                                                        or (how == "assign" and self._reset_to_init(tgt.attr.value, value))))
                 self.attr_events.append((tgt.attr.value, "write"))
                 self.attr_event_paths.append(tuple(self._arms))
             elif isinstance(base, cst.Name) and base.value in self._globals:
@@ -686,6 +714,22 @@ class FunctionFacts:
         # plain attributes (None in __init__, or an unregistered tensor) count
         fact = self.cls.find_attr(attr) if self.cls is not None else None
         return fact is None or fact.what in ("config", "unknown", "tensor")
+
+    def _reset_to_init(self, attr: str, value: Optional[cst.BaseExpression]) -> bool:
+        """``self.X = None`` where ``__init__`` set ``self.X = None`` (the same literal): the
+        attribute is put back to its initial value, so every call starts from the state a fresh
+        module has, which is what the exported program computes (torch_geometric's attention
+        convs: ``alpha = self._alpha; self._alpha = None`` after ``propagate`` filled it)."""
+        if value is None or self.cls is None:
+            return False
+        v = literal_value(value)
+        if v is MISSING:
+            return False
+        fact = self.cls.find_attr(attr)
+        if fact is None or fact.what not in ("config", "unknown") or fact.value is None:
+            return False
+        w = literal_value(fact.value)
+        return w is not MISSING and type(w) is type(v) and w == v
 
     def _is_weight(self, e: cst.BaseExpression) -> bool:
         """`self.<parameter or buffer>` or `self.<submodule>.weight` / `.bias`."""
@@ -770,7 +814,41 @@ class FunctionFacts:
             top = c
             return unset(c)
 
-        return attr in self._cache_hit_attrs or any(unset_at(c) for c in (self._conds if conds is None else conds))
+        def set_test(t: cst.BaseExpression) -> bool:
+            # `self.X is not None` / `cache is not None` (an alias bound before the `if`)
+            if isinstance(t, cst.Comparison) and len(t.comparisons) == 1:
+                c = t.comparisons[0]
+                return (isinstance(c.operator, cst.IsNot) and literal_value(c.comparator) is None
+                        and self._is_attr_or_alias(t.left, attr, top))
+            return False
+
+        def unset_in_else(t: cst.BaseExpression) -> bool:
+            # the else arm of `if <set test>:` (the cache is used in the body, filled in the else),
+            # or of `if flag and <set test>:` where the fill also sits under `if flag:` inside the
+            # else (torch_geometric's `if self.cached and cache is not None: ... else: ...; if
+            # self.cached: self._cached = ...`): either way the fill runs only while unset
+            nonlocal top
+            top = t
+            if set_test(t):
+                return True
+            if not (isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.And)):
+                return False
+            parts: list[cst.BaseExpression] = []
+            todo = [t]
+            while todo:
+                x = todo.pop()
+                if isinstance(x, cst.BooleanOperation) and isinstance(x.operator, cst.And):
+                    todo += [x.right, x.left]
+                else:
+                    parts.append(x)
+            if not any(set_test(x) for x in parts):
+                return False
+            # every other conjunct is true at the fill: it is the test of an `if` enclosing it
+            return all(set_test(x) or any(x.deep_equals(c) for c in self._conds) for x in parts)
+
+        if attr in self._cache_hit_attrs or any(unset_at(c) for c in (self._conds if conds is None else conds)):
+            return True
+        return conds is None and any(unset_in_else(t) for t in self._else_conds)
 
     def _attr_aliases(self) -> tuple[dict[str, list[tuple[int, Optional[str]]]], dict[int, int]]:
         """Plain ``name = <value>`` bindings of locals, in source order: name -> [(statement
@@ -841,6 +919,51 @@ class FunctionFacts:
                     and n.attr.value not in ("index", "count")):
                 return True
         return False
+
+    def _size_only(self, name: str) -> bool:
+        """Whether every use of ``name`` in the function is as a Python size next to sizes: an
+        operand (through ``+ - * //`` and unary minus only) of a comparison with a tensor's size
+        (``x.shape[-1] >= j``, ``x.size(1) == n``, ``len(t) < n``) or of a ``range``/``arange``
+        call, and nothing else. A slice bound alone is not enough (``x[:, :length]`` with a
+        0-d tensor is a real data-dependent slice), so at least one use must compare with a size
+        or bound a range; slice bounds then count as size uses too."""
+        if not name:
+            return False
+        sized: set[int] = set()
+        strong = False
+        skip: set[int] = set()
+        for n in self.nodes():
+            t = type(n)
+            if t is cst.Attribute:
+                skip.add(id(n.attr))
+            elif t is cst.Arg and n.keyword is not None:
+                skip.add(id(n.keyword))
+            elif t is cst.Param:
+                skip.add(id(n.name))
+            elif t is cst.Comparison:
+                sides = [n.left] + [c.comparator for c in n.comparisons]
+                if any(_is_size_read(x) for x in sides):
+                    for x in sides:
+                        got = _arith_names(x, name)
+                        if got:
+                            strong = True
+                            sized.update(got)
+            elif t is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in ("range", "arange"):
+                for a in n.args:
+                    got = _arith_names(a.value, name)
+                    if got:
+                        strong = True
+                        sized.update(got)
+            elif t is cst.Slice:
+                for x in (n.lower, n.upper, n.step):
+                    if x is not None:
+                        sized.update(_arith_names(x, name))
+        if not strong:
+            return False
+        for n in self.nodes():
+            if type(n) is cst.Name and n.value == name and id(n) not in skip and id(n) not in sized:
+                return False
+        return True
 
     def _guards(self) -> Optional[dict]:
         """The file's guard helpers, with this function's guard locals (``_guard_locals``)."""
@@ -1143,6 +1266,13 @@ class FunctionFacts:
                     only_is = False
             if only_is:
                 return CONST
+            sides = [e.left] + [ct.comparator for ct in e.comparisons]
+            if (len(e.comparisons) == 1 and isinstance(e.comparisons[0].operator, (cst.Equal, cst.NotEqual))
+                    and any(isinstance(x, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+                            for x in sides)):
+                # `self.log_scale == 'auto'`: a tensor compared with a str is a Python bool (False
+                # for ==, measured), never tensor data
+                return CONST if all(k in (CONST, NONE) for k in kinds) else UNKNOWN
             if any(isinstance(ct.operator, (cst.In, cst.NotIn)) for ct in e.comparisons):
                 # `k in kwargs`, `x in (1, 2)`: Python containment, unless the container is a tensor
                 container = kinds[-1]
@@ -1628,3 +1758,38 @@ _LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear
                            "reverse", "sort", "__len__", "__getitem__", "__iter__"})
 _PY_TYPES = frozenset({"list", "tuple", "dict", "str", "int", "float", "bool", "set", "List", "Tuple", "Dict",
                        "typing.List", "typing.Tuple", "typing.Dict", "collections.abc.Sequence", "Sequence"})
+
+
+def _is_size_read(e: cst.BaseExpression) -> bool:
+    """``t.shape[...]``, ``t.size(...)`` / ``t.size()[...]``, ``len(t)``, ``t.numel()``."""
+    if type(e) is cst.Subscript:
+        v = e.value
+        if type(v) is cst.Attribute and v.attr.value == "shape":
+            return True
+        return type(v) is cst.Call and type(v.func) is cst.Attribute and v.func.attr.value == "size"
+    if type(e) is cst.Call:
+        f = e.func
+        if type(f) is cst.Attribute and f.attr.value in ("size", "numel", "dim"):
+            return True
+        return type(f) is cst.Name and f.value == "len"
+    return False
+
+
+def _arith_names(e: cst.BaseExpression, name: str) -> list[int]:
+    """The ids of the ``name`` Name nodes reached from ``e`` through ``+ - * // %`` and unary
+    minus only (an empty list when ``e`` is anything else around them)."""
+    out: list[int] = []
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        t = type(x)
+        if t is cst.Name:
+            if x.value == name:
+                out.append(id(x))
+        elif t is cst.BinaryOperation and type(x.operator) in (cst.Add, cst.Subtract, cst.Multiply,
+                                                                cst.FloorDivide, cst.Modulo):
+            todo.append(x.left)
+            todo.append(x.right)
+        elif t is cst.UnaryOperation and type(x.operator) is cst.Minus:
+            todo.append(x.expression)
+    return out
