@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-import exportlint.engine as engine
+from exportlint import engine
 from exportlint.config import Config
 from exportlint.engine import lint_paths, parse_module
 from exportlint.semantics import reduce as red_mod
@@ -64,7 +64,7 @@ def test_blocks_and_dots_in_reduced_init(tmp_path):
     compile(red, "m.py", "exec")
     rl, sl = split_lines(red), split_lines(SRC)
     assert len(rl) == len(sl)
-    line = lambda n: rl[n - 1].strip()  # noqa: E731
+    line = lambda n: rl[n - 1].strip()
     # the `if verbose:` block, the loop and the try statement went whole: no header is left
     assert "if verbose" not in red and "for i in range" not in red and "try:" not in red
     assert "except" not in red and "for _ in 0" not in red
@@ -102,7 +102,7 @@ def test_reduced_init_gives_the_same_facts(tmp_path):
 @pytest.mark.parametrize("src", [
     SRC,
     # elif chains, while/else, with, nested blocks, one-line blocks, comments between
-    "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n"
+    ("import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n"
     "    def __init__(self, a=1):\n        super().__init__()\n"
     "        if a == 1:\n            self.k = nn.AdaptiveMaxPool1d(3)\n"
     "        elif a == 2:\n            print(a)\n        elif a == 3:\n            print(3)\n"
@@ -112,14 +112,14 @@ def test_reduced_init_gives_the_same_facts(tmp_path):
     "        if a: print(a)\n"
     "        for j in range(a):\n            if j:\n                continue\n            q = j\n"
     "        self.n = a\n\n"
-    "    def forward(self, x):\n        if self.n:\n            x = x + 1\n        return self.k(x)\n",
+    "    def forward(self, x):\n        if self.n:\n            x = x + 1\n        return self.k(x)\n"),
 ])
 def test_findings_and_places_as_full_text(tmp_path, src):
     """The same findings (code, line, column, end) with and without reduction: EXL113 and
     EXL303 are reported inside ``__init__``."""
     p = tmp_path / "m.py"
     p.write_text(src)
-    key = lambda f: (f.line, f.column, f.end_line, f.end_column, f.code, f.message)  # noqa: E731
+    key = lambda f: (f.line, f.column, f.end_line, f.end_column, f.code, f.message)
     r1 = lint_paths([str(p)], Config(), jobs=1, use_cache=False)
     orig = engine._reduced
     engine._reduced = lambda text, path, roots, project, *_: (text, None)

@@ -1049,9 +1049,8 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
                 if st and not st.startswith("#"):
                     break
                 j -= 1
-            if j >= 0 and st == "..." and _indent(out[j]) == _indent(line):
-                out[i] = "\r\n" if line.endswith("\r\n") else ("\n" if line.endswith("\n") else "")
-            elif DROP_DOTS and i in gen and _has_sibling(out, i, j, gen):
+            if (j >= 0 and st == "..." and _indent(out[j]) == _indent(line)) or (
+                    DROP_DOTS and i in gen and _has_sibling(out, i, j, gen)):
                 out[i] = "\r\n" if line.endswith("\r\n") else ("\n" if line.endswith("\n") else "")
         if FOLD_INIT_BLANKS and code is not lines:
             _fold_blanks(out, lines, strings, [f for methods, _ in o.classes.values() for f in methods
