@@ -6,7 +6,6 @@ from typing import Optional
 
 import libcst as cst
 
-from exportlint.checks.attr_rebind import rebound_on_input_device
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import assignments_in_scope, snippet
 from exportlint.findings import Fix, FixSafety, Severity
@@ -321,10 +320,11 @@ class UnregisteredTensorAttribute(Rule):
             for name, fact in c.attrs.items():
                 if fact.what != "tensor" or (c.name, name) not in used:
                     continue
-                if rebound_on_input_device(ctx.model.functions, c.name, name):
-                    continue  # forward re-binds it with `.to(<input>)`: read on the input's device
                 if (c.name, name) in rebound:
-                    continue  # a placeholder: export-path code assigns a new tensor before use (a cache)
+                    # export-path code assigns it anew: a placeholder of a cache that forward refills
+                    # (YOLO grid), or re-bound on the input's device (`self._future_mask =
+                    # self._future_mask.to(tensor)`, fairseq/esm; bench/labels/probes_sweep5/)
+                    continue
                 node = fact.node
                 tgt = None
                 if isinstance(node, cst.Assign):
