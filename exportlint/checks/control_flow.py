@@ -9,6 +9,7 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.check_only import check_only_nodes, only_checked
 from exportlint.checks.common import call_exporters, declared_dims, declares_dynamic, dynamic_dims, snippet
+from exportlint.checks.size_semantics import data_size_branch
 from exportlint.findings import Severity
 from exportlint.fixes.rewrites import branch_rewrite, item_rewrite
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
@@ -299,6 +300,8 @@ class ShapeBranch(Rule):
                     continue
                 if br.construct in ("if", "elif") and _only_raises(br.stmt):
                     continue  # an input check: exporters keep it as a guard/assert
+                if data_size_branch(ctx, fn, br) is not None:
+                    continue  # the size of a data-dependent tensor: EXL124
                 culprit = br.culprit if br.culprit is not None else br.node
                 hit = _dynamic_hit(culprit, dyn, params)
                 if hit is not None:

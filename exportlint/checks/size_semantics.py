@@ -1,0 +1,370 @@
+"""Sizes the exporters cannot keep symbolic, and sizes that come from data.
+
+Measured with torch 2.13 (probes quoted in each rule page; cases in bench/cases/):
+
+- EXL123: ``torch.linspace`` / ``torch.logspace`` steps and ``torch.hann_window`` length taken
+  from a dimension declared dynamic: torch.export (strict and non-strict) fails with
+  'Constraints violated (h)! ... specialized it to be a constant', onnx-dynamo exports the
+  dimension static (onnxruntime rejects other sizes); ``torch.eye(n)`` and ``torch.arange(n)``
+  stay symbolic.
+- EXL124: a branch on the size of a tensor whose first dimension depends on data (boolean-mask
+  indexing, ``nonzero``, ``masked_select``, ``unique``): torch.export and onnx-dynamo fail with
+  'Could not guard on data-dependent expression Eq(u0, 0)'; the legacy exporter bakes the branch.
+- EXL126: ``F.one_hot`` without ``num_classes`` (or ``-1``): the class count is ``max + 1`` of the
+  data; torch.export fails ('Could not extract specialized integer from data-dependent expression
+  u0'), the legacy exporter writes a OneHot that onnxruntime rejects ("Input 'depth' must be
+  non-negative").
+- EXL405: sparse tensors in forward (``torch.sparse.mm``, ``.to_sparse()``): torch.export
+  captures them; neither ONNX exporter translates them.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from exportlint.checks.base import Rule, register
+from exportlint.checks.common import assignments_in_scope, snippet
+from exportlint.checks.len_size import DYN, MAYBE, _Dims
+from exportlint.findings import Severity
+from exportlint.semantics.apis import DDS_OPS
+from exportlint.semantics.imports import dotted
+from exportlint.semantics.kinds import MASK, SHAPE, TENSORISH
+from exportlint.semantics.model import iter_nodes, literal_value
+
+# ---------------------------------------------------------------------------------------
+# sizes: which dimension a size expression reads
+# ---------------------------------------------------------------------------------------
+
+
+def _unpacked_shape(fn, name: str) -> list[tuple[cst.BaseExpression, int]]:
+    """(tensor expression, dim) for `..., name, ... = x.shape` / `= x.size()` in fn."""
+    got = fn.__dict__.get("_size_sem_unpack")
+    if got is None:
+        got = {}
+        for node in iter_nodes(fn.node.body):
+            if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+                continue
+            t, v = node.targets[0].target, node.value
+            if not isinstance(t, (cst.Tuple, cst.List)):
+                continue
+            src = None
+            if isinstance(v, cst.Attribute) and v.attr.value == "shape":
+                src = v.value
+            elif (isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value == "size"
+                  and not v.args):
+                src = v.func.value
+            if src is None or any(isinstance(el, cst.StarredElement) for el in t.elements):
+                continue
+            for i, el in enumerate(t.elements):
+                if isinstance(el.value, cst.Name):
+                    got.setdefault(el.value.value, []).append((src, i))
+        fn.__dict__["_size_sem_unpack"] = got
+    return got.get(name, [])
+
+
+def size_level(dims: _Dims, fn, e: cst.BaseExpression, depth: int = 0) -> int:
+    """DYN when the size expression reads a dimension declared dynamic, MAYBE when it is a size
+    and the project's dynamic shapes are unknown, else 0."""
+    if depth > 8:
+        return 0
+    lvl = dims.size(fn, e)
+    if lvl:
+        return lvl
+    if isinstance(e, cst.Name):
+        for src, i in _unpacked_shape(fn, e.value):
+            if isinstance(src, cst.Name):
+                declared = dims.declared(fn).get(src.value)
+                if declared and i in declared:
+                    return DYN
+        from exportlint.checks.len_size import _values
+        for v in _values(fn, e.value):
+            lvl = max(lvl, size_level(dims, fn, v, depth + 1))
+        if lvl:
+            return lvl
+    elif isinstance(e, cst.BinaryOperation):
+        return max(size_level(dims, fn, e.left, depth + 1), size_level(dims, fn, e.right, depth + 1))
+    if dims.mode is None and fn.kind(e) == SHAPE:
+        return MAYBE
+    return 0
+
+
+def _arg(call: cst.Call, pos: int, kw: str) -> Optional[cst.BaseExpression]:
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == kw:
+            return a.value
+    p = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in p):
+        return None
+    return p[pos].value if pos < len(p) else None
+
+
+#: factory -> (position, keyword) of the size argument torch.export specialises (measured)
+_SIZE_FACTORIES = {
+    "torch.linspace": (2, "steps"),
+    "torch.logspace": (2, "steps"),
+    "torch.hann_window": (0, "window_length"),
+}
+
+
+@register
+class SizeFactoryDynamic(Rule):
+    code = "EXL123"
+    name = "size-factory-dynamic-dim"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict", "onnx-dynamo")
+    summary = "torch.linspace / logspace steps or hann_window length from a dynamic dimension (specialised)."
+
+    def check(self, ctx):
+        if not any(q in ctx.text for q in ("linspace", "logspace", "hann_window")):
+            return ()
+        dims = None
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                q = call.qualname or ""
+                spec = _SIZE_FACTORIES.get(q)
+                if spec is None:
+                    continue
+                size = _arg(call.node, *spec)
+                if size is None or fn.kind(size) != SHAPE:
+                    continue
+                if dims is None:
+                    dims = _Dims(ctx)
+                    if dims.mode is False:
+                        return ()
+                level = size_level(dims, fn, size)
+                if not level:
+                    continue
+                name = q.rsplit(".", 1)[-1]
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)}` takes its {spec[1]} from a dimension that "
+                    f"{'is declared' if level == DYN else 'may be'} dynamic (`{snippet(ctx, size)}`): torch.export "
+                    f"cannot keep `{name}`'s {spec[1]} symbolic and fails with 'Constraints violated ... specialized it "
+                    "to be a constant'; onnx-dynamo exports that dimension static (measured, torch 2.13). Build it "
+                    "from `torch.arange`, which stays symbolic: `start + torch.arange(n, device=x.device) * "
+                    "((end - start) / (n - 1))`.",
+                    severity=None if level == DYN else Severity.WARNING,
+                )
+        return ()
+
+
+# ---------------------------------------------------------------------------------------
+# EXL124: sizes that come from data
+# ---------------------------------------------------------------------------------------
+
+#: tensor methods whose result keeps the receiver's first dimension
+_KEEP0 = frozenset("squeeze float double half long int bool to type_as contiguous clone detach sigmoid relu "
+                   "exp abs neg sqrt clamp".split())
+
+
+def _is_dds(fn, ctx, e: cst.BaseExpression, dds: set) -> bool:
+    """Whether e is a tensor whose first dimension depends on tensor data."""
+    if isinstance(e, cst.Name):
+        return e.value in dds
+    if isinstance(e, cst.Subscript):
+        if isinstance(e.value, cst.Name) and e.value.value in dds:
+            return True  # a slice or row selection of such a tensor keeps it
+        if isinstance(e.value, cst.Call) and _where_one(ctx, e.value):
+            return True  # torch.where(mask)[0]
+        if fn.kind(e.value) not in TENSORISH:
+            return False
+        first = e.slice[0].slice if e.slice else None
+        if isinstance(first, cst.Index):
+            v = first.value
+            return fn.kind(v) == MASK or _is_dds(fn, ctx, v, dds)
+        return False
+    if isinstance(e, cst.Call):
+        q = ctx.model.imports.resolve(e.func) or ""
+        if q.startswith("torch.") and q.rsplit(".", 1)[-1] in DDS_OPS:
+            return True
+        f = e.func
+        if isinstance(f, cst.Attribute) and fn.kind(f.value) in TENSORISH:
+            m = f.attr.value
+            if m in DDS_OPS:
+                return True
+            if m in _KEEP0 or (m in ("view", "reshape", "flatten") and len(e.args) <= 1):
+                return _is_dds(fn, ctx, f.value, dds)
+            if m == "index_select" and len(e.args) == 2 and literal_value(e.args[0].value) == 0:
+                return _is_dds(fn, ctx, e.args[1].value, dds)
+        if q == "torch.index_select" and len(e.args) == 3 and literal_value(e.args[1].value) == 0:
+            return _is_dds(fn, ctx, e.args[2].value, dds)
+    return False
+
+
+def _where_one(ctx, call: cst.Call) -> bool:
+    q = ctx.model.imports.resolve(call.func) or ""
+    return q == "torch.where" and len(call.args) == 1 and call.args[0].keyword is None
+
+
+def data_sized_names(ctx, fn) -> set:
+    """Local names bound to a tensor whose first dimension depends on data (cached per function)."""
+    got = fn.__dict__.get("_size_sem_dds")
+    if got is not None:
+        return got
+    binds: list[tuple[str, cst.BaseExpression]] = [(n, v) for n, v, _ in assignments_in_scope(fn.node)]
+    for node in iter_nodes(fn.node.body):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1:
+            t, v = node.targets[0].target, node.value
+            if isinstance(t, cst.Tuple) and isinstance(v, cst.Tuple) and len(t.elements) == len(v.elements):
+                binds += [(te.value.value, ve.value) for te, ve in zip(t.elements, v.elements)
+                          if isinstance(te.value, cst.Name)]
+    dds: set = set()
+    for _ in range(3):
+        before = len(dds)
+        for n, v in binds:
+            if n not in dds and _is_dds(fn, ctx, v, dds):
+                dds.add(n)
+        if len(dds) == before:
+            break
+    # a name rebound to something else as well is not reliably data-sized
+    for n in list(dds):
+        if not all(_is_dds(fn, ctx, v, dds) for m, v in binds if m == n):
+            dds.discard(n)
+    fn.__dict__["_size_sem_dds"] = dds
+    return dds
+
+
+def _data_size_read(ctx, fn, test: cst.BaseExpression, dds: set) -> Optional[cst.BaseExpression]:
+    """The first read of a data-dependent size in a test: `t.numel()`, `t.shape[0]`, `t.size(0)`,
+    `len(t)` of a data-sized tensor t."""
+    for n in iter_nodes(test):
+        if isinstance(n, cst.Call):
+            f = n.func
+            if isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name) and f.value.value in dds:
+                if f.attr.value in ("numel", "nelement") and not n.args:
+                    return n
+                if f.attr.value == "size" and n.args and literal_value(n.args[0].value) == 0:
+                    return n
+            if (dotted(f) in ("len", "builtins.len") and len(n.args) == 1 and isinstance(n.args[0].value, cst.Name)
+                    and n.args[0].value.value in dds):
+                return n
+        elif isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape":
+            base = n.value.value
+            if (isinstance(base, cst.Name) and base.value in dds and len(n.slice) == 1
+                    and isinstance(n.slice[0].slice, cst.Index) and literal_value(n.slice[0].slice.value) == 0):
+                return n
+    return None
+
+
+def data_size_branch(ctx, fn, br) -> Optional[cst.BaseExpression]:
+    """For EXL111: the data-dependent size read a branch tests (reported by EXL124 instead)."""
+    if br.construct not in ("if", "elif", "ifexp"):
+        return None
+    dds = data_sized_names(ctx, fn)
+    if not dds:
+        return None
+    return _data_size_read(ctx, fn, br.node, dds)
+
+
+@register
+class DataSizeBranch(Rule):
+    code = "EXL124"
+    name = "branch-on-data-dependent-size"
+    severity = Severity.ERROR
+    exporters = ("export-strict", "export-nonstrict", "onnx-dynamo")
+    summary = "A branch on the size of a tensor whose length depends on data (mask indexing, nonzero, unique)."
+
+    def check(self, ctx):
+        for fn in ctx.model.functions:
+            if not fn.branches:
+                continue
+            for br in fn.branches:
+                read = data_size_branch(ctx, fn, br)
+                if read is None:
+                    continue
+                if fn.checked_names and any(isinstance(x, cst.Name) and x.value in fn.checked_names
+                                            for x in iter_nodes(br.node)):
+                    continue  # bounded with torch._check*
+                ctx.report(
+                    br.node,
+                    f"branch on `{snippet(ctx, read)}`, the size of a tensor whose length depends on tensor data "
+                    "(boolean-mask indexing, `nonzero`, `masked_select` or `unique` upstream): torch.export and "
+                    "onnx-dynamo fail with 'Could not guard on data-dependent expression Eq(u0, 0)', and the legacy "
+                    "exporter bakes the branch the example takes (measured, torch 2.13). Compute one result for "
+                    "every size (the ops before already handle an empty tensor), or use `torch.cond`.",
+                )
+        return ()
+
+
+# ---------------------------------------------------------------------------------------
+# EXL126: one_hot with the class count taken from the data
+# ---------------------------------------------------------------------------------------
+
+_ONE_HOT = ("torch.nn.functional.one_hot", "torch._C._nn.one_hot")
+
+
+@register
+class OneHotInferredClasses(Rule):
+    code = "EXL126"
+    name = "one-hot-inferred-classes"
+    severity = Severity.ERROR
+    summary = "F.one_hot without num_classes: the output size is max(labels) + 1, read from the data."
+
+    def check(self, ctx):
+        if "one_hot" not in ctx.text:
+            return ()
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                if (call.qualname or "") not in _ONE_HOT:
+                    continue
+                labels = _arg(call.node, 0, "tensor")
+                if labels is None or fn.kind(labels) not in TENSORISH:
+                    continue
+                n = _arg(call.node, 1, "num_classes")
+                if n is not None and literal_value(n) != -1:
+                    continue
+                if any(a.star for a in call.node.args):
+                    continue
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)}` infers the number of classes from the data (`max + 1`), so the "
+                    "output shape depends on tensor values: torch.export and onnx-dynamo fail ('Could not extract "
+                    "specialized integer from data-dependent expression u0'), and the legacy exporter writes a "
+                    "OneHot that onnxruntime rejects (\"Input 'depth' must be non-negative\") (measured, torch "
+                    "2.13). Pass `num_classes=` (the vocabulary or class count).",
+                )
+        return ()
+
+
+# ---------------------------------------------------------------------------------------
+# EXL405: sparse tensors in forward
+# ---------------------------------------------------------------------------------------
+
+_SPARSE_FUNCS = frozenset({"torch.sparse.mm"})
+#: (`t.to_sparse()` is in the op table: EXL401)
+_SPARSE_METHODS: frozenset = frozenset()
+
+
+@register
+class SparseInForward(Rule):
+    code = "EXL405"
+    name = "sparse-tensor-in-forward"
+    severity = Severity.ERROR
+    exporters = ("onnx-dynamo", "onnx-legacy")
+    summary = "torch.sparse.mm in forward: neither ONNX exporter translates sparse tensors."
+
+    def check(self, ctx):
+        if "sparse" not in ctx.text:
+            return ()
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                q = call.qualname or ""
+                f = call.node.func
+                if q in _SPARSE_FUNCS:
+                    pass
+                elif (isinstance(f, cst.Attribute) and f.attr.value in _SPARSE_METHODS
+                      and call.receiver_kind in TENSORISH):
+                    pass
+                else:
+                    continue
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)}` works on a sparse tensor: torch.export captures it, but neither "
+                    "ONNX exporter translates sparse layouts (legacy: \"Exporting the operator 'aten::_sparse_mm' to "
+                    "ONNX opset version 20 is not supported\"; dynamo: no translation for aten._sparse_addmm / "
+                    "aten._to_sparse) (measured, torch 2.13). For ONNX, use a dense matrix (`adj.to_dense()` once, "
+                    "registered as a buffer) or a gather/`index_add` over the edge list.",
+                )
+        return ()
