@@ -300,3 +300,41 @@ def test_sparse_mm_in_forward():
     """
     fs = [f for f in lint(src) if f.code == "EXL405"]
     assert [f.line for f in fs] == [7] and set(fs[0].exporters) == {"onnx-dynamo", "onnx-legacy"}
+
+
+# ---- false alarms seen on transformers/models after the first version (findings_cmp) ---------
+def test_distribution_of_python_numbers_is_strict_only():
+    # gemma3n's `Normal(0, 1).icdf(...)`: strict fails ('Attempted to call function marked as
+    # skipped'), non-strict exports (measured, torch 2.13)
+    src = """\
+    import torch
+    import torch.nn as nn
+
+
+    class M(nn.Module):
+        def forward(self, x):
+            nd = torch.distributions.normal.Normal(0, 1)
+            return x * nd.icdf(torch.tensor(0.95, device=x.device))
+    """
+    fs = [f for f in lint(src) if f.code == "EXL210"]
+    assert [f.line for f in fs] == [7] and list(fs[0].exporters) == ["export-strict"], fs
+
+
+def test_bin_count_from_a_channel_dim_is_quiet_when_shapes_are_unknown():
+    # chmv2 / esmfold2: `n_bins = x.shape[1]` (or logits.shape[-1]) feeding linspace: a class or
+    # bin count, fixed in practice; with no dynamic-shape declaration only dim 0 is presumed dynamic
+    src = """\
+    import torch
+    import torch.nn as nn
+
+
+    class Bins(nn.Module):
+        def forward(self, x, logits):
+            n_bins = x.shape[1]
+            a = torch.linspace(0.0, 1.0, n_bins, device=x.device)
+            b = torch.linspace(0.0, 1.0, logits.shape[-1] + 1, device=x.device)
+            c = torch.linspace(0.0, 1.0, x.shape[0], device=x.device)
+            return a, b, c
+    """
+    got = [(ln, c, s) for ln, c, s in codes_at(src) if c == "EXL123"]
+    assert got == [(10, "EXL123", "warning")], got

@@ -85,9 +85,35 @@ def size_level(dims: _Dims, fn, e: cst.BaseExpression, depth: int = 0) -> int:
             return lvl
     elif isinstance(e, cst.BinaryOperation):
         return max(size_level(dims, fn, e.left, depth + 1), size_level(dims, fn, e.right, depth + 1))
-    if dims.mode is None and fn.kind(e) == SHAPE:
+    if dims.mode is None and fn.kind(e) == SHAPE and _reads_dim0(fn, e):
+        # dynamic shapes unknown: only the first (batch) dimension is presumed dynamic; a
+        # channel or bin count read from `x.shape[1]` / `x.shape[-1]` is usually fixed
         return MAYBE
     return 0
+
+
+def _reads_dim0(fn, e: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether a size expression reads the first dimension of a tensor (`x.shape[0]`,
+    `x.size(0)`, `len(x)`, `b` of `b, c, h, w = x.shape`)."""
+    if depth > 8:
+        return False
+    if isinstance(e, cst.Name):
+        if any(i == 0 for _, i in _unpacked_shape(fn, e.value)):
+            return True
+        from exportlint.checks.len_size import _values
+        return any(_reads_dim0(fn, v, depth + 1) for v in _values(fn, e.value))
+    if isinstance(e, (cst.BinaryOperation,)):
+        return _reads_dim0(fn, e.left, depth + 1) or _reads_dim0(fn, e.right, depth + 1)
+    if isinstance(e, cst.Subscript) and isinstance(e.value, cst.Attribute) and e.value.attr.value == "shape":
+        sl = e.slice[0].slice if len(e.slice) == 1 else None
+        return isinstance(sl, cst.Index) and literal_value(sl.value) == 0
+    if isinstance(e, cst.Call):
+        f = e.func
+        if isinstance(f, cst.Attribute) and f.attr.value == "size" and len(e.args) == 1:
+            return literal_value(e.args[0].value) == 0
+        if dotted(f) in ("len", "builtins.len") and len(e.args) == 1:
+            return fn.kind(e.args[0].value) in TENSORISH
+    return False
 
 
 def _arg(call: cst.Call, pos: int, kw: str) -> Optional[cst.BaseExpression]:
