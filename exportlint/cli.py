@@ -402,8 +402,6 @@ def _confirm_status(cr) -> Optional[int]:
 
 
 def _emit(args, findings, result, confirm_result=None) -> None:
-    from exportlint.report import RENDERERS, render_statistics
-
     fmt = args.format or "text"
     out = sys.stdout
     fh = None
@@ -419,6 +417,8 @@ def _emit(args, findings, result, confirm_result=None) -> None:
 
             render_statistics_json(findings, out)
         elif args.statistics:
+            from exportlint.report import render_statistics
+
             render_statistics(findings, out)
         else:
             summary = ""
@@ -441,6 +441,9 @@ def _emit(args, findings, result, confirm_result=None) -> None:
                 if summary:
                     out.write(summary + "\n")
             else:
+                # (imported here: a clean run's summary line needs no renderer)
+                from exportlint.report import RENDERERS
+
                 RENDERERS[fmt](findings, out, **kwargs)
             if confirm_result is not None and fmt in ("text", "full"):
                 from rich.console import Console
@@ -454,7 +457,8 @@ def _emit(args, findings, result, confirm_result=None) -> None:
 def _fix_summary(args, findings) -> str:
     fixed = getattr(args, "fixed_count", 0)
     note = f" Fixed {fixed}." if fixed else ""
-    if getattr(args, "fix", False) and not getattr(args, "unsafe_fixes", False) or not getattr(args, "fix", True):
+    if findings and (getattr(args, "fix", False) and not getattr(args, "unsafe_fixes", False)
+                     or not getattr(args, "fix", True)):
         from exportlint.fixes.run import fixable_counts
 
         safe, unsafe = fixable_counts(findings)
