@@ -4,7 +4,16 @@ and the `.data` rule. Exporter behaviour behind each expectation was measured wi
 
 from __future__ import annotations
 
+import textwrap
+
 from conftest import lint
+
+
+def line_of(src: str, marker: str) -> int:
+    for i, ln in enumerate(textwrap.dedent(src).splitlines(), 1):
+        if marker in ln:
+            return i
+    raise AssertionError(marker)
 
 
 def codes(src: str, **cfg) -> list[tuple[int, str]]:
@@ -62,3 +71,68 @@ def test_tensor_exit_on_a_name_of_unknown_kind_keeps_the_rest():
     src = AUTOSHAPE.replace("        with contextlib.nullcontext():",
                             "        ims = self.loader(ims)\n        with contextlib.nullcontext():")
     assert "EXL201" in {c for _, c in codes(src)}
+
+
+# ---------------------------------------------------------------------------------------
+# EXL210: `.data` of a tensor on the export path (probes_prec6 p2, p3, p4)
+# ---------------------------------------------------------------------------------------
+
+DATA = """
+import torch
+
+class Layer(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.base = torch.nn.Linear(4, 4)
+        self.lora_A = torch.nn.Parameter(torch.zeros(2, 4))
+        self.lora_B = torch.nn.Parameter(torch.zeros(4, 2))
+        self.merged_adapters = ["default"]
+        self.disable_adapters = True
+
+    @property
+    def merged(self):
+        return bool(self.merged_adapters)
+
+    def get_delta_weight(self):
+        return self.lora_B @ self.lora_A
+
+    def unmerge(self):
+        while len(self.merged_adapters) > 0:
+            self.merged_adapters.pop()
+            base_layer = self.base
+            base_layer.weight.data = base_layer.weight.data - self.get_delta_weight()  # REWRITE
+            self.base.bias.data.copy_(torch.zeros(4))  # COPY
+
+    def forward(self, x, packed):
+        if self.disable_adapters:
+            if self.merged:
+                self.unmerge()
+            return self.base(x)
+        y = self.base(x)
+        z = packed.data
+        return y.data * 2  # READ
+"""
+
+
+def test_exl210_data_rewritten_or_read_on_the_export_path():
+    got = [(ln, c) for ln, c in codes(DATA) if c == "EXL210"]
+    assert got == sorted([(line_of(DATA, "# REWRITE"), "EXL210"), (line_of(DATA, "# COPY"), "EXL210"),
+                          (line_of(DATA, "# READ"), "EXL210")])
+    ex = {f.line: f.exporters for f in lint(DATA) if f.code == "EXL210"}
+    # a weight's rewrite: the legacy tracer does it once at export time (p2: exports, matches)
+    assert "onnx-legacy" not in ex[line_of(DATA, "# REWRITE")]
+    # an intermediate's `.data`: the legacy tracer records a constant (p4: diverges)
+    assert "onnx-legacy" in ex[line_of(DATA, "# READ")]
+
+
+def test_exl210_not_on_a_bare_parameter_or_an_unknown_object():
+    src = """
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, packed, graph):
+        node = self.lookup(graph)
+        node.data = self.table[graph]
+        return packed.data, node
+"""
+    assert [c for _, c in codes(src) if c == "EXL210"] == []
