@@ -110,6 +110,7 @@ class Layer(torch.nn.Module):
             return self.base(x)
         y = self.base(x)
         z = packed.data
+        y.data.masked_fill_(x < 0, 0.0)  # INPLACE
         return y.data * 2  # READ
 """
 
@@ -117,12 +118,14 @@ class Layer(torch.nn.Module):
 def test_exl210_data_rewritten_or_read_on_the_export_path():
     got = [(ln, c) for ln, c in codes(DATA) if c == "EXL210"]
     assert got == sorted([(line_of(DATA, "# REWRITE"), "EXL210"), (line_of(DATA, "# COPY"), "EXL210"),
-                          (line_of(DATA, "# READ"), "EXL210")])
+                          (line_of(DATA, "# READ"), "EXL210"), (line_of(DATA, "# INPLACE"), "EXL210")])
     ex = {f.line: f.exporters for f in lint(DATA) if f.code == "EXL210"}
     # a weight's rewrite: the legacy tracer does it once at export time (p2: exports, matches)
     assert "onnx-legacy" not in ex[line_of(DATA, "# REWRITE")]
     # an intermediate's `.data`: the legacy tracer records a constant (p4: diverges)
     assert "onnx-legacy" in ex[line_of(DATA, "# READ")]
+    # an in-place write through an intermediate's `.data`: the legacy tracer diverges too (p4)
+    assert "onnx-legacy" in ex[line_of(DATA, "# INPLACE")]
 
 
 def test_exl210_not_on_a_bare_parameter_or_an_unknown_object():

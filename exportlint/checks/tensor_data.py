@@ -90,10 +90,13 @@ class TensorDataInForward(Rule):
                         f"`{snippet(ctx, n)}` is rewritten on the export path: torch.export records `.data` as a "
                         "constant of the trace, so non-strict fails ('We found a fake tensor in the exported "
                         "program constant's list'), strict exports a program that fails when run (\"Can't call "
-                        "metadata mutating ops on non-Fake Tensor inputs\") and onnx-dynamo fails (the legacy "
-                        "tracer does the rewrite once, at export time). Rewrite weights before exporting "
-                        "(merge adapters first), not in forward.",
-                        exporters=_TORCH_EXPORT,
+                        "metadata mutating ops on non-Fake Tensor inputs\") and onnx-dynamo fails"
+                        + (" (the legacy tracer does the rewrite of a weight once, at export time)" if weight else
+                           "; the legacy tracer drops an in-place write through `.data` of a computed tensor "
+                           "(wrong numbers)")
+                        + ". Rewrite weights before exporting (merge adapters first), and write tensors "
+                        "without `.data`.",
+                        exporters=_TORCH_EXPORT if weight else _TORCH_EXPORT + ("onnx-legacy",),
                     )
                 else:
                     ctx.report(

@@ -10,14 +10,14 @@ return``). A name of unknown kind keeps the rest analysed (unknown stays unknown
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import libcst as cst
 
 from exportlint.semantics.nodes import _TENSOR_TYPES, body_statements, dotted
 
 
-def tensor_exit_name(st: cst.If, imports: Any) -> Optional[str]:
+def tensor_exit_name(st: cst.If, imports: Any) -> str | None:
     """The name ``x`` of ``if isinstance(x, torch.Tensor):`` (no ``else``) whose body always
     leaves the function (ends with ``return`` or ``raise``); None otherwise."""
     if st.orelse is not None:

@@ -16,6 +16,10 @@ class M(nn.Module):
             return y.data * 2
         if s.mode == "buffer":
             return s.base(x) + s.buf.data
+        if s.mode == "intermediate_inplace":  # speechbrain FastSpeech2 aligner: `a.data.masked_fill_(~mask, -inf)`
+            a = s.base(x)
+            a.data.masked_fill_(x < 0, float("-inf"))
+            return a.softmax(-1)
         if s.mode == "buffer_write":
             s.buf.data = s.buf.data * 0.5
             return s.base(x) + s.buf
