@@ -23,14 +23,18 @@ _TORCH_EXPORT = ("export-strict", "export-nonstrict", "onnx-dynamo")
 
 
 def _is_weight(fn, e: cst.BaseExpression) -> bool:
-    """A parameter or buffer: `self.w`, `self.sub.weight`, `layer.weight`, `self.get_base_layer().weight`
-    (an attribute of an object, never a local tensor)."""
-    if not isinstance(e, cst.Attribute):
+    """Not known to be a tensor computed in the function: a parameter or buffer (`self.w`,
+    `layer.weight`, `self.get_base_layer().weight`), a local alias of one (`w = self.weight`), a
+    parameter of the function (it may be a buffer: `ema_inplace(self.cluster_size, ...)`). Only a
+    local name bound to computed values, or a call's result, is a computed tensor (the legacy tracer
+    records its `.data` as a constant)."""
+    if isinstance(e, cst.Call):
         return False
-    if fn.self_name is not None and isinstance(e.value, cst.Name) and e.value.value == fn.self_name:
-        fact = fn.cls.find_attr(e.attr.value) if fn.cls is not None else None
-        return fact is not None and fact.what in ("buffer", "parameter")
-    return True  # `<module>.weight`: an attribute of a submodule or layer object
+    if isinstance(e, cst.Name):
+        binds = [n.value for n in fn.nodes() if isinstance(n, cst.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0].target, cst.Name) and n.targets[0].target.value == e.value]
+        return not binds or any(isinstance(v, (cst.Attribute, cst.Name)) for v in binds)
+    return True
 
 
 def _tensorish(fn, n: cst.Attribute) -> bool:
@@ -57,56 +61,62 @@ class TensorDataInForward(Rule):
 
     def check(self, ctx):
         for fn in ctx.model.functions:
-            written: set[int] = set()
-            covered: set[int] = set()  # other `.data` of a statement that rewrites one: reported once
-            for n in fn.nodes():
-                tgt, new = None, ()
-                if isinstance(n, cst.Assign) and len(n.targets) == 1:
-                    tgt, new = n.targets[0].target, (n.value,)
-                elif isinstance(n, cst.AugAssign):
-                    tgt, new = n.target, (n.value,)
-                elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
-                      and n.func.attr.value.endswith("_") and not n.func.attr.value.startswith("_")
-                      and isinstance(n.func.value, cst.Attribute) and n.func.value.attr.value == "data"):
-                    # `w.data.copy_(new)`, `w.data.sub_(d)`
-                    tgt, new = n.func.value, tuple(a.value for a in n.args)
-                if (isinstance(tgt, cst.Attribute) and tgt.attr.value == "data"
-                        and (_tensorish(fn, tgt) or any(fn.kind(v) == TENSOR for v in new))):
-                    # the weight is known a tensor, or a tensor is written into its `.data`
-                    # (`base_layer.weight.data = base_layer.weight.data - delta_weight`)
-                    written.add(id(tgt))
-                    covered.update(id(x) for x in iter_nodes(n) if x is not tgt)
-            for n in fn.nodes():
-                if not (isinstance(n, cst.Attribute) and n.attr.value == "data") or id(n) in covered:
-                    continue
-                if id(n) not in written and (not _tensorish(fn, n) or _bare_param(fn, n.value)):
-                    # unknown stays unknown: a parameter is a tensor by default only, and `.data` is
-                    # also a field of non-tensors (`PackedSequence.data`, a graph batch)
-                    continue
-                weight = _is_weight(fn, n.value)
-                if id(n) in written:
-                    ctx.report(
-                        n,
-                        f"`{snippet(ctx, n)}` is rewritten on the export path: torch.export records `.data` as a "
-                        "constant of the trace, so non-strict fails ('We found a fake tensor in the exported "
-                        "program constant's list'), strict exports a program that fails when run (\"Can't call "
-                        "metadata mutating ops on non-Fake Tensor inputs\") and onnx-dynamo fails"
-                        + (" (the legacy tracer does the rewrite of a weight once, at export time)" if weight else
-                           "; the legacy tracer drops an in-place write through `.data` of a computed tensor "
-                           "(wrong numbers)")
-                        + ". Rewrite weights before exporting (merge adapters first), and write tensors "
-                        "without `.data`.",
-                        exporters=_TORCH_EXPORT if weight else _TORCH_EXPORT + ("onnx-legacy",),
-                    )
-                else:
-                    ctx.report(
-                        n,
-                        f"`{snippet(ctx, n)}` on the export path: torch.export records `.data` as a constant of the "
-                        "trace, so non-strict fails ('We found a fake tensor in the exported program constant's "
-                        "list'), strict exports a program that returns fake tensors and onnx-dynamo fails"
-                        + ("" if weight else "; the legacy tracer records the value as a constant (wrong for other "
-                           "inputs)")
-                        + ". Use the tensor itself, or `.detach()`.",
-                        exporters=_TORCH_EXPORT if weight else _TORCH_EXPORT + ("onnx-legacy",),
-                    )
+            for st in fn.statements():
+                if isinstance(st, cst.SimpleStatementLine):
+                    self._statement(ctx, fn, st)
         return ()
+
+    def _statement(self, ctx, fn, st: cst.SimpleStatementLine) -> None:
+        """One finding per statement: its rewrite of a `.data` if any, else its first `.data` read."""
+        nodes = list(iter_nodes(st))
+        for n in nodes:
+            tgt, new = None, ()
+            if isinstance(n, cst.Assign) and len(n.targets) == 1:
+                tgt, new = n.targets[0].target, (n.value,)
+            elif isinstance(n, cst.AugAssign):
+                tgt, new = n.target, (n.value,)
+            elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+                  and n.func.attr.value.endswith("_") and not n.func.attr.value.startswith("_")
+                  and isinstance(n.func.value, cst.Attribute) and n.func.value.attr.value == "data"):
+                # `w.data.copy_(new)`, `w.data.sub_(d)`
+                tgt, new = n.func.value, tuple(a.value for a in n.args)
+            if isinstance(tgt, cst.Subscript):
+                tgt = tgt.value  # `w.data[:n] = new`
+            if (isinstance(tgt, cst.Attribute) and tgt.attr.value == "data"
+                    and (_tensorish(fn, tgt) or any(fn.kind(v) == TENSOR for v in new))):
+                # the weight is known a tensor, or a tensor is written into its `.data`
+                # (`base_layer.weight.data = base_layer.weight.data - delta_weight`)
+                weight = _is_weight(fn, tgt.value)
+                ctx.report(
+                    tgt,
+                    f"`{snippet(ctx, tgt)}` is rewritten on the export path: torch.export records `.data` as a "
+                    "constant of the trace, so non-strict fails ('We found a fake tensor in the exported "
+                    "program constant's list'), strict exports a program that fails when run (\"Can't call "
+                    "metadata mutating ops on non-Fake Tensor inputs\") and onnx-dynamo fails"
+                    + (" (the legacy tracer does the rewrite of a weight once, at export time)" if weight else
+                       "; the legacy tracer drops an in-place write through `.data` of a computed tensor "
+                       "(wrong numbers)")
+                    + ". Rewrite weights before exporting (merge adapters first), and write tensors "
+                    "without `.data`.",
+                    exporters=_TORCH_EXPORT if weight else _TORCH_EXPORT + ("onnx-legacy",),
+                )
+                return
+        for n in nodes:
+            if not (isinstance(n, cst.Attribute) and n.attr.value == "data"):
+                continue
+            if not _tensorish(fn, n) or _bare_param(fn, n.value):
+                # unknown stays unknown: a parameter is a tensor by default only, and `.data` is
+                # also a field of non-tensors (`PackedSequence.data`, a graph batch)
+                continue
+            weight = _is_weight(fn, n.value)
+            ctx.report(
+                n,
+                f"`{snippet(ctx, n)}` on the export path: torch.export records `.data` as a constant of the "
+                "trace, so non-strict fails ('We found a fake tensor in the exported program constant's "
+                "list'), strict exports a program that returns fake tensors and onnx-dynamo fails"
+                + ("" if weight else "; the legacy tracer records the value as a constant (wrong for other "
+                   "inputs)")
+                + ". Use the tensor itself, or `.detach()`.",
+                exporters=_TORCH_EXPORT if weight else _TORCH_EXPORT + ("onnx-legacy",),
+            )
+            return
