@@ -74,7 +74,7 @@ def test_tensor_exit_on_a_name_of_unknown_kind_keeps_the_rest():
 
 
 # ---------------------------------------------------------------------------------------
-# EXL210: `.data` of a tensor on the export path (probes_prec6 p2, p3, p4)
+# EXL213: `.data` of a tensor on the export path (probes_prec6 p2, p3, p4)
 # ---------------------------------------------------------------------------------------
 
 DATA = """
@@ -116,10 +116,10 @@ class Layer(torch.nn.Module):
 
 
 def test_exl210_data_rewritten_or_read_on_the_export_path():
-    got = [(ln, c) for ln, c in codes(DATA) if c == "EXL210"]
-    assert got == sorted([(line_of(DATA, "# REWRITE"), "EXL210"), (line_of(DATA, "# COPY"), "EXL210"),
-                          (line_of(DATA, "# READ"), "EXL210"), (line_of(DATA, "# INPLACE"), "EXL210")])
-    ex = {f.line: f.exporters for f in lint(DATA) if f.code == "EXL210"}
+    got = [(ln, c) for ln, c in codes(DATA) if c == "EXL213"]
+    assert got == sorted([(line_of(DATA, "# REWRITE"), "EXL213"), (line_of(DATA, "# COPY"), "EXL213"),
+                          (line_of(DATA, "# READ"), "EXL213"), (line_of(DATA, "# INPLACE"), "EXL213")])
+    ex = {f.line: f.exporters for f in lint(DATA) if f.code == "EXL213"}
     # a weight's rewrite: the legacy tracer does it once at export time (p2: exports, matches)
     assert "onnx-legacy" not in ex[line_of(DATA, "# REWRITE")]
     # an intermediate's `.data`: the legacy tracer records a constant (p4: diverges)
@@ -138,4 +138,4 @@ class M(torch.nn.Module):
         node.data = self.table[graph]
         return packed.data, node
 """
-    assert [c for _, c in codes(src) if c == "EXL210"] == []
+    assert [c for _, c in codes(src) if c == "EXL213"] == []

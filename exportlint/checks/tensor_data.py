@@ -1,7 +1,7 @@
-"""EXL210: `.data` of a tensor on the export path (read, or written: peft's merge/unmerge).
+"""EXL213: `.data` of a tensor on the export path (read, or written: peft's merge/unmerge).
 
 Measured with torch 2.13.0 (bench/labels/probes_prec6/p2, p3, p4; the messages are quoted in
-rules/EXL210.md): torch.export records `t.data` as a lifted constant, a fake tensor of the trace:
+rules/EXL213.md): torch.export records `t.data` as a lifted constant, a fake tensor of the trace:
 non-strict fails ('We found a fake tensor in the exported program constant's list'), strict exports
 a program that returns a fake tensor (a read) or fails when run (`w.data = ...`: "Can't call metadata
 mutating ops on non-Fake Tensor inputs"), onnx-dynamo fails (or crashes). The legacy tracer reads a
@@ -53,7 +53,7 @@ def _bare_param(fn, e: cst.BaseExpression) -> bool:
 
 @register
 class TensorDataInForward(Rule):
-    code = "EXL210"
+    code = "EXL213"
     name = "tensor-data-in-forward"
     severity = Severity.ERROR
     exporters = _TORCH_EXPORT + ("onnx-legacy",)
