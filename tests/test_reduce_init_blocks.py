@@ -140,11 +140,12 @@ METHODS = (
     "class Net(nn.Module):\n"
     "    def __init__(self):\n        super().__init__()\n        self.w = nn.Linear(2, 2)\n\n"
     "    def init_weights(self, std=0.02):\n        nn.init.normal_(self.w.weight, std=std)\n\n"  # 10: goes
-    "    @torch.jit.ignore\n    def group_matcher(self, coarse=False):\n        return dict(stem=r'^w')\n\n"  # 13
-    "    def __repr__(self):\n        return 'Net'\n\n"   # 17: a dunder keeps its header
+    "    @torch.jit.ignore\n    def group_matcher(self, coarse=False):\n        return dict(stem=r'^w')\n\n"  # 13: goes
+    "    @torch.library.custom_op('ns::op', mutates_args=())\n    def op(self):\n        return 1\n\n"  # 17: stays
     "    def helper(self, x):\n        return x.item()\n\n"  # 20: named by forward: kept
     "    def forward(self, x):\n        if self.helper(x) > 0:\n            return self.w(x)\n        return x\n\n\n"
-    "class Cfg:\n    def build(self):\n        return Net()\n\n    def other(self):\n        return 1\n"
+    "class Cfg:\n    def build(self):\n        return Net()\n\n    def other(self):\n        return 1\n\n"
+    "    def __repr__(self):\n        return 'Cfg'\n"  # a dunder keeps its header
 )
 
 
@@ -154,11 +155,14 @@ def test_unnamed_methods_go_whole(tmp_path):
     rl = split_lines(red)
     assert len(rl) == len(split_lines(METHODS))
     assert "init_weights" not in red and "nn.init.normal_" not in red
-    # a torch decorator keeps the header; a dunder too; a method kept code names stays whole
-    assert "def group_matcher():" in red and "def __repr__():" in red
+    # a jit / grad-mode decorator says nothing to the file-wide scans: the method goes; a
+    # torch.library one keeps its header; a method kept code names stays whole
+    assert "group_matcher" not in red and "torch.jit.ignore" not in red
+    assert "def op():" in red and "torch.library.custom_op" in red
     assert "        return x.item()\n" in red
     # a class whose methods all go keeps a statement (the string standing for them)
     assert "def build" not in red and "def other" not in red and "class Cfg:" in red
+    assert "def __repr__():" in red
     m = index_source(METHODS, str(tmp_path / "methods2.py"), "m", False)
     assert m.outline is not None
     for flag in ("REMOVE_METHODS",):

@@ -418,6 +418,22 @@ def _plain_decorator(d: ast.AST, torchish: dict) -> bool:
     return not any(w in low for w in _LIBRARY_WORDS)
 
 
+#: torch decorators read only on a function the model analyses (``flow``: the jit ones keep
+#: it Python-side, the grad modes are no export matter), never by a whole-file scan: a method
+#: no kept code names, decorated so, goes whole (``REMOVE_METHODS``)
+_INERT_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused", "torch.jit._script.ignore",
+                               "torch.jit._script.unused", "torch.no_grad", "torch.enable_grad",
+                               "torch.inference_mode"})
+
+
+def _inert_decorator(d: ast.AST, torchish: dict) -> bool:
+    """``@torch.jit.ignore``, ``@torch.no_grad()`` (``_INERT_DECORATORS``), written with any
+    alias of the names the file imports from torch."""
+    if isinstance(d, ast.Call):
+        d = d.func
+    return _qualified(d, torchish) in _INERT_DECORATORS
+
+
 def _dotted_head(e: ast.AST) -> Optional[str]:
     while isinstance(e, ast.Attribute):
         e = e.value
@@ -821,7 +837,8 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
                         if torchish is False:
                             torchish = torch_names(tree)
                         f.removable = torchish is not None and all(
-                            _plain_decorator(d, torchish) for d in item.decorator_list)
+                            _plain_decorator(d, torchish) or _inert_decorator(d, torchish)
+                            for d in item.decorator_list)
                     if item.name == "__init__" and PRUNE_INIT and text and f.body:
                         if blines is None:
                             blines = [ln.encode("utf-8", "surrogatepass") for ln in split_lines(text)]
