@@ -912,12 +912,34 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
                 keep(m)
         for a, b in other:
             names |= idents(a, b)
+    #: ``__init__`` of a class another file asks for (a plain class built or annotated there,
+    #: ``semantics.objects``): analysed as a function for the kinds it gives its attributes
+    #: (parameter annotations, local flow, every ``self.x = ...``), read by the other file, so
+    #: kept whole: none of the shortening of a module's ``__init__`` (whose attributes only
+    #: this file's kept code reads) applies
+    whole_init: set[int] = set()
     for r in roots:
         cname, _, meth = r.partition(".")
         if meth:
             for m in o.classes.get(cname, ((), ()))[0]:
                 if m.name == meth:
                     keep(m)
+            if meth == "__init__":
+                # the instance kind drops an attribute another method of the class (or of a
+                # base in this file) assigns (``objects.instance_kind``): those stay too
+                todo, done = [cname], set()
+                while todo:
+                    c = todo.pop()
+                    if c in done or c not in o.classes:
+                        continue
+                    done.add(c)
+                    for m in o.classes[c][0]:
+                        keep(m)
+                        if m.name == "__init__":
+                            whole_init.add(id(m))  # (a base's, which ``super().__init__`` runs)
+                    head = o.classes[c][1][0] if o.classes[c][1] else None
+                    if head is not None:
+                        todo.extend(idents(head[0], head[1]) & o.classes.keys())
         else:
             for f in o.funcs:
                 if f.name == cname:
@@ -973,6 +995,8 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
             spans.append((f.body, f.end, True))
             if COMPACT_HEADERS and f.def_line and f.body > f.def_line:
                 heads.append((f, "()"))
+        elif id(f) in whole_init:
+            continue
         elif id(f) in kept and f.drop:
             spans.extend((a, b, True) for a, b in f.drop)
         if id(f) in kept and f.shrink and "__init__" not in names:
