@@ -575,9 +575,23 @@ _MODULE_LEN: dict[str, int] = {}
 _MODULES_BUDGET = 1_200_000  # ~ 35 MB of parse trees
 
 
+def _text_key(text: str) -> str:
+    """The key of a text in ``_MODULES``; the last one is remembered (``_parse_cached`` then
+    ``_keep_parsed`` ask for the same text)."""
+    last = _KEY_LAST
+    if last[0] is text:
+        return last[1]
+    key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    _KEY_LAST[:] = [text, key]
+    return key
+
+
+_KEY_LAST: list = [None, ""]
+
+
 def _parse_cached(text: str) -> "cst.Module":
     """Parse, or take the tree a former round kept (``_keep_parsed``)."""
-    m = _MODULES.get(hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest())
+    m = _MODULES.get(_text_key(text))
     return m if m is not None else parse_module(text)
 
 
@@ -585,7 +599,7 @@ def _keep_parsed(text: str, m: "cst.Module") -> None:
     """Keep a parse tree for a later round. Only files whose analysis crossed into other
     files (calls out, or calls in) are re-analysed when those inputs change, so only their
     trees are kept: the budget then holds the trees that are asked for again."""
-    key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = _text_key(text)
     if key in _MODULES:
         return
     if len(text) <= _MODULES_BUDGET // 4:
