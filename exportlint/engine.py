@@ -618,17 +618,30 @@ def _reduced(text: str, path: str, roots: Any, project: Any, ast_tree: Any = Non
     kept. The index (with the outline) is cached by content, so a re-analysis reads no ast;
     ``ast_tree``: the whole file's tree when the syntax check just built it."""
     from exportlint.semantics.index import index_source
-    from exportlint.semantics.reduce import reduce_source
+    from exportlint.semantics.reduce import reduce_flags, reduce_source
 
     mod, is_pkg = project.add_file(path, text)
     fi = index_source(text, os.path.abspath(path), mod, is_pkg, tree=ast_tree)
     if not fi.ok or fi.outline is None:
         return text, fi
-    try:
-        red = reduce_source(text, fi.outline, [r.qual for r in roots])
-    except RecursionError:
-        red = None
+    quals = [r.qual for r in roots]
+    key = (fi.digest, fi.path, tuple(sorted(set(quals))), reduce_flags())
+    if key in _REDUCED:  # a later round of the same file, with the same entries
+        red = _REDUCED[key]
+    else:
+        try:
+            red = reduce_source(text, fi.outline, quals)
+        except RecursionError:
+            red = None
+        if len(_REDUCED) >= 512:
+            _REDUCED.clear()
+        _REDUCED[key] = red
     return (red if red is not None else text), fi
+
+
+#: (digest, path, entries, reduce's switches) -> the reduced text (None: the file as it is): a file analysed again
+#: in a later round of a project run (other inputs, the same entries) is reduced once
+_REDUCED: dict[tuple, Optional[str]] = {}
 
 
 def _call_lines(text: str, fi: Any, module: "cst.Module", calls: list) -> dict[int, tuple[int, int]]:

@@ -282,6 +282,14 @@ MERGE_REMOVED = True
 #: header of a kept ``__init__`` keeps only what its readers use (``_compact_sig``): timm's
 #: signatures are long (annotated, defaulted parameters on lines of their own)
 COMPACT_HEADERS = True
+
+
+def reduce_flags() -> tuple:
+    """The switches above as they are now (a reduction computed under others is another one)."""
+    return (PRUNE_INIT, DROP_EMPTY_BLOCKS, DROP_DOTS, REMOVE_METHODS, FOLD_INIT_BLANKS, MERGE_REMOVED,
+            COMPACT_HEADERS, _MIN_SAVED_FRACTION)
+
+
 _DEF_HEAD = re.compile(r"([ \t]*(?:async[ \t]+)?def[ \t]+)([^\W\d]\w*)[ \t]*\(")
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
 
@@ -801,6 +809,27 @@ def _skeleton_end(st: ast.AST, code: list[str]) -> int:
         st = last
 
 
+class _ByteLines:
+    """The text's lines as UTF-8 bytes (``ast`` columns count bytes), each encoded when first
+    read: the outline reads a few lines of a file (its ``__init__`` statements and module
+    values), not all of them."""
+
+    __slots__ = ("lines", "done")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.done: dict[int, bytes] = {}
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __getitem__(self, i: int) -> bytes:
+        b = self.done.get(i)
+        if b is None:
+            b = self.done[i] = self.lines[i].encode("utf-8", "surrogatepass")
+        return b
+
+
 def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[int, int]] = None,
             whole_code: Optional[list[str]] = None) -> Outline:
     """Spans of the file's functions, classes and assignments; with ``ends`` (from
@@ -841,7 +870,7 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
                             for d in item.decorator_list)
                     if item.name == "__init__" and PRUNE_INIT and text and f.body:
                         if blines is None:
-                            blines = [ln.encode("utf-8", "surrogatepass") for ln in split_lines(text)]
+                            blines = _ByteLines(split_lines(text))
                         if COMPACT_HEADERS and torchish is False:
                             torchish = torch_names(tree)
                         f.drop = _init_drop(item, blines, ends, f.shrink if COMPACT_HEADERS else None,
@@ -863,7 +892,7 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
                     if torchish is False:
                         torchish = torch_names(tree)
                     if blines is None:
-                        blines = [ln.encode("utf-8", "surrogatepass") for ln in split_lines(text)]
+                        blines = _ByteLines(split_lines(text))
                     short = _module_value(st.value, blines, torchish)
                     if short is not None:
                         o.assign_short[len(o.assigns)] = " = ".join(t.id for t in targets) + " = " + short
