@@ -187,7 +187,9 @@ def _table_of(cfg) -> tuple[dict, str]:
     src = cfg.source
     if src is None:
         return {}, ""
-    from exportlint.config import tomllib
+    from exportlint.config import _toml
+
+    tomllib = _toml()
 
     try:
         data = tomllib.loads(Path(src).read_text(encoding="utf-8"))

@@ -17,10 +17,8 @@ import json
 import os
 import re
 import sys
-import tempfile
 import time
 import tokenize
-import traceback
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -414,6 +412,8 @@ class Linter:
                     self._too_deep(res, path, text, "semantic model")
                     model = None
                 except Exception:
+                    import traceback
+
                     res.errors.append(f"{path}: internal error building the semantic model:\n{traceback.format_exc()}")
                     model = None
                 if model is not None:
@@ -430,6 +430,8 @@ class Linter:
                         except RecursionError:
                             self._too_deep(res, path, text, f"rule {rule.code}")
                         except Exception:
+                            import traceback
+
                             res.errors.append(f"{path}: internal error in rule {rule.code}:\n{traceback.format_exc()}")
                     reported = ctx.reported
                     if project is not None:
@@ -440,6 +442,8 @@ class Linter:
                         except RecursionError:
                             self._too_deep(res, path, text, "project calls")
                         except Exception:
+                            import traceback
+
                             res.errors.append(f"{path}: internal error resolving calls:\n{traceback.format_exc()}")
         if reported and module is not None:
             related: dict[int, tuple] = {}
@@ -826,6 +830,8 @@ class Cache:
                     import shutil
 
                     shutil.rmtree(old, ignore_errors=True)
+            import tempfile  # (only here: a --no-cache run does without it)
+
             fd, tmp = tempfile.mkstemp(dir=self.dir, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(self.entries, fh, separators=(",", ":"))
@@ -1230,8 +1236,6 @@ def _lint_paths(
                 source = streamed(callers_first(todo, texts))
             if several or (fork and isolate):
                 if pool is None:
-                    import multiprocessing as mp
-
                     from exportlint.workers import Pool
 
                     _WORKER = linter  # a forked worker has it; a spawned one builds its own
@@ -1242,7 +1246,7 @@ def _lint_paths(
                         gc.freeze()
                         frozen = True
                     pool = Pool(min(n_jobs, len(items)) if several else 1, _worker_lint,
-                                context=mp.get_context("fork" if fork else "spawn"),
+                                context=_pool_context(fork),
                                 initializer=None if fork else _worker_init,
                                 initargs=(config, linter.enabled, facts), item_timeout=config.file_timeout)
                 chunk = 1 if stream else max(1, min(16, len(items) // (n_jobs * 8) or 1))
@@ -1303,6 +1307,18 @@ def _lint_paths(
     findings.sort(key=Finding.sort_key)
     return RunResult(findings, errors, len(files) + (1 if stdin else 0), parsed, len(cached_paths),
                      time.perf_counter() - t0, unreadable)
+
+
+def _pool_context(fork: bool) -> Any:
+    """forkproc.FORK with fork (no ``multiprocessing`` import: see forkproc.py), else
+    multiprocessing's spawn context."""
+    if fork:
+        from exportlint.forkproc import FORK
+
+        return FORK
+    import multiprocessing as mp
+
+    return mp.get_context("spawn")
 
 
 def _pool_answer(r: Any, texts: dict[str, bytes], linter: Linter) -> tuple:

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import signal
 import time
-import traceback
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Optional
@@ -85,6 +84,8 @@ def _serve(conn: Any, fn: Callable[[Any], Any], initializer: Optional[Callable[.
             try:
                 answer = ("ok", fn(item))
             except Exception:  # noqa: BLE001 - reported for this item, the worker goes on
+                import traceback
+
                 answer = ("failed", traceback.format_exc())
             conn.send(answer)
     conn.close()
@@ -162,6 +163,13 @@ class Pool:
         #: items whose worker died, with its exit code (the re-run alone decides)
         self.deaths: list[tuple[Any, int]] = []
 
+    def _wait(self) -> Callable:
+        """``multiprocessing.connection.wait``, or the context's own (``forkproc.FORK``)."""
+        w = getattr(self.ctx, "wait", None)
+        if w is None:
+            from multiprocessing.connection import wait as w
+        return w
+
     def _start(self) -> _Worker:
         return _Worker(self.ctx, self.fn, self.initializer, self.initargs)
 
@@ -169,8 +177,7 @@ class Pool:
         """fn(item) for every item, as they come, or ``Crashed`` / ``Failed`` for an item.
         ``items`` is drawn from only when a worker is free (an iterator may make each item
         from the answers yielded before it)."""
-        from multiprocessing.connection import wait
-
+        wait = self._wait()
         source = iter(items)
         queue: deque = deque()  # items to send again (their worker died), then the source's
         more = True
@@ -225,8 +232,7 @@ class Pool:
 
     def _alone(self, item: Any, first_code: int) -> Any:
         """The item in a fresh worker of its own: its result, or ``Crashed``."""
-        from multiprocessing.connection import wait
-
+        wait = self._wait()
         self.deaths.append((item, first_code))
         w = self._start()
         try:

@@ -20,6 +20,7 @@ from exportlint.checks import checkpointing  # noqa: F401
 from exportlint.checks import attention_modules  # noqa: F401
 from exportlint.checks import len_size  # noqa: F401
 from exportlint.checks import embedding_renorm  # noqa: F401
+from exportlint.checks import tensor_data  # noqa: F401
 
 # table-driven op rules (EXL4xx): a module of their own, loaded when present
 if importlib.util.find_spec("exportlint.checks.ops") is not None:

@@ -10,7 +10,6 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.check_only import check_only_nodes, only_checked
 from exportlint.checks.common import call_exporters, declared_dims, declares_dynamic, dynamic_dims, snippet
 from exportlint.findings import Severity
-from exportlint.fixes.rewrites import branch_rewrite, item_rewrite
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value, names_in
 
@@ -147,6 +146,8 @@ class DataDependentBranch(Rule):
                         "ONNX tracing bakes in the branch taken by the example input. Compute both sides and "
                         "select with `torch.where(cond, a, b)` / a mask, or use `torch.cond` (torch.export)."
                     )
+                from exportlint.fixes.rewrites import branch_rewrite  # (only for a finding)
+
                 rw = branch_rewrite(ctx, fn, br)
                 ctx.report(br.node, msg + rw.note, fix=rw.fix, fix_node=rw.node)
         return ()
@@ -202,6 +203,8 @@ class TensorToPython(Rule):
                         exporters=("export-strict",),
                     )
                     continue
+                from exportlint.fixes.rewrites import item_rewrite  # (only for a finding)
+
                 ctx.report(
                     node,
                     f"{what} turns tensor data into a Python value (`{snippet(ctx, node)}`): legacy ONNX tracing "

@@ -78,6 +78,7 @@ from exportlint.semantics.nodes import (  # noqa: F401
 from exportlint.semantics.kinds import OBJ_PREFIX, TENSORS, obj_attrs
 from exportlint.semantics.objects import NEW, annotated_class, tensor_sequence_annotation
 from exportlint.semantics.returns import size_return_positions
+from exportlint.semantics.tensor_exit import tensor_exit_name
 
 # ---------------------------------------------------------------------------------------
 # per-function analysis
@@ -305,7 +306,17 @@ class FunctionFacts:
         saved = self._only
         stmts = list(stmts)
         for i, st in enumerate(stmts):
+            exit_name = tensor_exit_name(st, self.imports) if type(st) is cst.If else None
+            exit_kind = self.env.get(exit_name) if exit_name is not None else None
             self._stmt(st)
+            if type(st) is cst.With and self.__dict__.get("_tensor_exited"):
+                break  # the `with` body returned on the tensor input (below): so does this block
+            self._tensor_exited = False
+            if exit_kind == TENSOR:
+                # `if isinstance(x, torch.Tensor): return ...` with `x` a tensor on the export path:
+                # the rest serves other input types only (semantics/tensor_exit.py)
+                self._tensor_exited = True
+                break
             if type(st) is cst.If and st.orelse is None:
                 rest = self._rest_after_guarded_exit(st)
                 if rest is not None:
