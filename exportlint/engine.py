@@ -579,9 +579,23 @@ _MODULE_LEN: dict[str, int] = {}
 _MODULES_BUDGET = 1_200_000  # ~ 35 MB of parse trees
 
 
+def _text_key(text: str) -> str:
+    """The key of a text in ``_MODULES``; the last one is remembered (``_parse_cached`` then
+    ``_keep_parsed`` ask for the same text)."""
+    last = _KEY_LAST
+    if last[0] is text:
+        return last[1]
+    key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    _KEY_LAST[:] = [text, key]
+    return key
+
+
+_KEY_LAST: list = [None, ""]
+
+
 def _parse_cached(text: str) -> "cst.Module":
     """Parse, or take the tree a former round kept (``_keep_parsed``)."""
-    m = _MODULES.get(hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest())
+    m = _MODULES.get(_text_key(text))
     return m if m is not None else parse_module(text)
 
 
@@ -589,7 +603,7 @@ def _keep_parsed(text: str, m: "cst.Module") -> None:
     """Keep a parse tree for a later round. Only files whose analysis crossed into other
     files (calls out, or calls in) are re-analysed when those inputs change, so only their
     trees are kept: the budget then holds the trees that are asked for again."""
-    key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = _text_key(text)
     if key in _MODULES:
         return
     if len(text) <= _MODULES_BUDGET // 4:
@@ -608,17 +622,30 @@ def _reduced(text: str, path: str, roots: Any, project: Any, ast_tree: Any = Non
     kept. The index (with the outline) is cached by content, so a re-analysis reads no ast;
     ``ast_tree``: the whole file's tree when the syntax check just built it."""
     from exportlint.semantics.index import index_source
-    from exportlint.semantics.reduce import reduce_source
+    from exportlint.semantics.reduce import reduce_flags, reduce_source
 
     mod, is_pkg = project.add_file(path, text)
     fi = index_source(text, os.path.abspath(path), mod, is_pkg, tree=ast_tree)
     if not fi.ok or fi.outline is None:
         return text, fi
-    try:
-        red = reduce_source(text, fi.outline, [r.qual for r in roots])
-    except RecursionError:
-        red = None
+    quals = [r.qual for r in roots]
+    key = (fi.digest, fi.path, tuple(sorted(set(quals))), reduce_flags())
+    if key in _REDUCED:  # a later round of the same file, with the same entries
+        red = _REDUCED[key]
+    else:
+        try:
+            red = reduce_source(text, fi.outline, quals)
+        except RecursionError:
+            red = None
+        if len(_REDUCED) >= 512:
+            _REDUCED.clear()
+        _REDUCED[key] = red
     return (red if red is not None else text), fi
+
+
+#: (digest, path, entries, reduce's switches) -> the reduced text (None: the file as it is): a file analysed again
+#: in a later round of a project run (other inputs, the same entries) is reduced once
+_REDUCED: dict[tuple, Optional[str]] = {}
 
 
 def _call_lines(text: str, fi: Any, module: "cst.Module", calls: list) -> dict[int, tuple[int, int]]:

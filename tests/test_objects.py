@@ -435,3 +435,53 @@ def test_one_file_run_resolves_no_constructor_of_other_files(tmp_path):
     finally:
         objects.class_refs = orig
     assert Project().run_files is None
+
+
+def test_plain_class_kinds_survive_the_reduction_of_its_file(tmp_path):
+    # the file of a plain class holds enough code no export entry reaches to be reduced
+    # (semantics.reduce): its __init__, analysed for the instance kind, keeps its parameter
+    # annotations and every self.x = ..., and the method that re-assigns an attribute stays,
+    # so the kinds are those of the whole file: line 10 found (tensors annotated as a tensor),
+    # line 11 quiet (reset re-assigns cells)
+    import ast
+
+    from exportlint.semantics.reduce import outline, reduce_source
+
+    helpers = "".join(f"\n\ndef unused_helper_{i}(a, b):\n    c = a + b\n    d = c * {i}\n    return d\n"
+                      for i in range(4))
+    files = _write(tmp_path / "pkg", {
+        "structs.py": "import torch\n" + helpers + """
+
+class Grid:
+    def __init__(self, tensors: torch.Tensor, cells):
+        t = tensors.float()
+        self.tensors = t
+        self.cells = cells
+
+    def reset(self, t):
+        self.cells = t
+""",
+        "model.py": """
+            import torch
+            from torch import nn
+
+            from .structs import Grid
+
+
+            class Model(nn.Module):
+                def forward(self, x: torch.Tensor, g: Grid):
+                    h = Grid(x, x.shape[-2:])
+                    a = torch.tensor([g.tensors.shape[1], g.tensors.shape[0]], device=x.device)
+                    b = torch.tensor([h.cells[1], h.cells[0]], device=x.device)
+                    return x * a[0] * b[0]
+        """,
+    })
+    text = (tmp_path / "pkg" / "structs.py").read_text()
+    o = outline(ast.parse(text), len(text.splitlines()), text)
+    red = reduce_source(text, o, ["Grid.__init__"])
+    assert red is not None and "unused_helper_0" not in red  # (the file is reduced)
+    assert "    def __init__(self, tensors: torch.Tensor, cells):\n        t = tensors.float()" in red
+    assert "        self.cells = t\n" in red
+    f = _lint(files)
+    assert _at(f, "pkg/model.py", "EXL112") == {10}
+    assert [x for x in f if x.path.endswith("structs.py")] == []

@@ -318,8 +318,19 @@ def test_reduce_keeps_lines_and_reached_code():
     for s in ("if x.sum() > 0:", "x = helper(x)", 'return x * TABLE["a"]', "self.proj = make()",
               'self.register_buffer("scale"', "TABLE = {"):
         assert body(s) in kept, s
-    # a removed function keeps its name and line; its header shrinks (reduce.COMPACT_HEADERS)
-    assert rl[body("def no_weight_decay")].strip() == "def no_weight_decay():"
+    # a method no kept code names goes whole (reduce.REMOVE_METHODS; `@torch.jit.ignore` says
+    # nothing to the file-wide scans); with that off it keeps its name and line, its header
+    # shrunk (reduce.COMPACT_HEADERS)
+    assert "no_weight_decay" not in red
+    from exportlint.semantics import reduce as red_mod
+
+    red_mod.REMOVE_METHODS = False
+    try:
+        fi2 = index_source(TRICKY, "/x/tricky_keep.py", "tricky", False)
+        rl2 = split_lines(reduce_source(TRICKY, fi2.outline, []))
+    finally:
+        red_mod.REMOVE_METHODS = True
+    assert rl2[body("def no_weight_decay")].strip() == "def no_weight_decay():"
     for s in ("model = Net(**kwargs)", "model.load()", "n = d * 2", 'return {"scale"}', "UNUSED = dict", "print(\"small\")"):
         assert body(s) not in kept, s
 
@@ -518,7 +529,8 @@ def test_reduced_init_reads_the_same(tmp_path):
     red = reduce_source(src, fi.outline, [])
     assert red is not None and len(red.splitlines()) == len(src.splitlines())
     assert "def __init__(self, sizes=(1, 2, 3)):" in red
-    assert "def unused():" in red and "self.block = Block()" in red and "if 0:" in red
+    # (a method no kept code names goes whole: reduce.REMOVE_METHODS)
+    assert "def unused" not in red and "self.block = Block()" in red and "if 0:" in red
     # (a torch constructor no rule reads the arguments of: reduce._silent_modules)
     assert "self.proj = nn.Linear()" in red and "torch.ones(dim)" in red
 

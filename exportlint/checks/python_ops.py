@@ -173,14 +173,16 @@ class ForwardMutatesPythonState(Rule):
                     "submodule re-bound in forward fails export-strict; measured, torch 2.13). Return the value "
                     "instead, or keep state in a registered buffer updated in place.",
                 )
-            resets = reset_calls(fn)
+            resets = None  # (read only for a `.clear()` / `.pop()` call: most functions have none)
             for call in fn.calls:
-                if id(call.node) in resets:
-                    continue  # `.clear()`, a `while self.l: self.l.pop()` drain: empty whatever it held
                 # self.cache.append(x), self.items.update(...), GLOBAL_LIST.append(x)
                 if call.method in ("append", "extend", "insert", "update", "pop", "clear", "setdefault", "add") and isinstance(
                     call.node.func, cst.Attribute
                 ):
+                    if call.method in ("clear", "pop") and resets is None:
+                        resets = reset_calls(fn)  # (only such calls are in it)
+                    if resets is not None and id(call.node) in resets:
+                        continue  # `.clear()`, a `while self.l: self.l.pop()` drain: empty whatever it held
                     base = call.node.func.value
                     if (
                         fn.self_name

@@ -204,7 +204,17 @@ def has_forward_def(text: str) -> bool:
     """``_FORWARD_RE.search(text) is not None``, faster: without the leading ``\b`` the
     pattern starts with a literal ``re`` scans for; the boundary is checked at each hit (no
     match of it can hide another: ``def``, blanks and ``forward`` do not overlap)."""
-    return "forward" in text and at_word_start(_DEF_FORWARD, text)
+    global _FORWARD_LAST
+    last = _FORWARD_LAST
+    if last[0] is text:  # (the engine, then the index, ask of the same text)
+        return last[1]
+    found = "forward" in text and at_word_start(_DEF_FORWARD, text)
+    _FORWARD_LAST = (text, found)
+    return found
+
+
+#: (text, answer) of the last ``has_forward_def``
+_FORWARD_LAST: tuple = (None, False)
 
 
 def at_word_start(rx: "re.Pattern[str]", text: str) -> bool:

@@ -438,10 +438,18 @@ def _followed(kinds: list[str]) -> bool:
     """A call is followed into another file only when it hands over a tensor or a value
     derived from one (a size, data): what the helper does with constants is the caller's
     file's business, and unknown stays unknown."""
-    from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH, TENSORS
-    from exportlint.semantics.objects import informative
+    names = _FOLLOWED_NAMES
+    if not names:  # (imported on first use, once: this module is read without libcst)
+        from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH, TENSORS
+        from exportlint.semantics.objects import informative
 
-    return any(k in TENSORISH or k in (SHAPE, DATA, TENSORS) or informative(k) for k in kinds)
+        names[:] = [TENSORISH, (SHAPE, DATA, TENSORS), informative]
+    tensorish, derived, informative = names
+    return any(k in tensorish or k in derived or informative(k) for k in kinds)
+
+
+#: what ``_followed`` reads (kinds, objects), once imported
+_FOLLOWED_NAMES: list = []
 
 
 def _arg_kinds(call: Any, arg_kinds: list[str], skip: int = 0) -> tuple[list[str], dict[str, str]]:

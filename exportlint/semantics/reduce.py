@@ -140,17 +140,34 @@ def skeleton_and_docs(text: str, code: Optional[list[str]] = None) -> tuple[str,
     return "".join(out), ends, docs
 
 
-def _statements(body: list) -> Iterable[ast.AST]:
-    """Every statement at any depth (defs and classes only occur as statements: no walk of
-    expressions needed)."""
-    stack = list(reversed(body))
+#: statement types holding statement lists, and those lists' fields (``_defs``)
+_NESTED: dict = {ast.If: ("body", "orelse"), ast.For: ("body", "orelse"), ast.AsyncFor: ("body", "orelse"),
+                 ast.While: ("body", "orelse"), ast.With: ("body",), ast.AsyncWith: ("body",),
+                 ast.Try: ("body", "handlers", "orelse", "finalbody"), ast.ExceptHandler: ("body",),
+                 ast.FunctionDef: ("body",), ast.AsyncFunctionDef: ("body",), ast.ClassDef: ("body",)}
+for _name, _fields in (("TryStar", ("body", "handlers", "orelse", "finalbody")), ("Match", ("cases",)),
+                       ("match_case", ("body",))):
+    if hasattr(ast, _name):
+        _NESTED[getattr(ast, _name)] = _fields
+_DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _defs(body: list) -> Iterable[ast.AST]:
+    """The functions and classes at any depth (defs and classes only occur as statements: no
+    walk of expressions needed), without looking into the statements that hold no others (a
+    type lookup each, where reading five fields of each of timm's ~40k statements cost 2.5x
+    the time)."""
+    nested = _NESTED
+    stack = list(body)
     while stack:
         st = stack.pop()
-        yield st
-        for sub in ("handlers", "cases", "finalbody", "orelse", "body"):
-            b = getattr(st, sub, None)
-            if b:
-                stack.extend(reversed(b))
+        fields = nested.get(type(st))
+        if fields is None:
+            continue
+        if isinstance(st, _DEF_TYPES):
+            yield st
+        for sub in fields:
+            stack.extend(getattr(st, sub))
 
 
 def docs_of_tree(tree: ast.Module, text: str) -> list[tuple[int, int]]:
@@ -160,8 +177,8 @@ def docs_of_tree(tree: ast.Module, text: str) -> list[tuple[int, int]]:
     but whitespace, backslashes and comments, its first line opening with a triple quote."""
     lines: Optional[list[str]] = None
     out: list[tuple[int, int]] = []
-    for node in _statements(tree.body):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or not node.body:
+    for node in _defs(tree.body):
+        if not node.body:
             continue
         first = node.body[0]
         if not isinstance(first, ast.Expr) or first.end_lineno is None or first.end_lineno <= first.lineno:
@@ -228,9 +245,12 @@ class Func:
     #: for ``__init__``: its parameter list as the model reads it (names, and the defaults
     #: that may be literals; no annotations), on one line; None when it cannot be written so
     sig: Optional[str] = None
-    #: a module-level function whose decorators say nothing to the model or the rules: when
-    #: removed (not reached), it goes whole
+    #: a module-level function (or, ``REMOVE_METHODS``, a method but a dunder) whose
+    #: decorators say nothing to the model or the rules: when removed (not reached), it
+    #: goes whole
     removable: bool = False
+    #: defined in a class body
+    is_method: bool = False
     #: for ``__init__``: statements written shorter (``_init_drop``): (first line, last line,
     #: new text, the attribute ``x`` of a ``self.x = <value>`` or None)
     shrink: list = field(default_factory=list)
@@ -240,11 +260,36 @@ class Func:
 _INIT_CALLS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
 #: set False to keep ``__init__`` bodies whole
 PRUNE_INIT = True
+#: set False to keep the compound statements of ``__init__`` (``if``/``for``/``with``/``try``)
+#: whose blocks hold nothing the model reads (each then keeps a header and a ``...`` per block)
+DROP_EMPTY_BLOCKS = True
+#: set False to keep every `...` written for removed code; True: one stays only where its
+#: block would be empty without it (a statement node less per removed line: libcst builds
+#: ~10 nodes for a `...` line, one for an empty line)
+DROP_DOTS = True
+#: set False to keep the header (``def name():``) of every method no kept code names; True:
+#: such a method goes whole, as a module-level function does, unless a dunder or decorated
+#: by a torch API or a name the custom-op scan reads
+REMOVE_METHODS = True
+#: set False to leave the lines a kept ``__init__`` no longer needs empty; True: a run of 3 or
+#: more becomes one string statement (``_fold_blanks``)
+FOLD_INIT_BLANKS = True
+#: set False to write each removed definition or assignment as its own string; True: those
+#: one after the other with only empty lines between share one
+MERGE_REMOVED = True
 #: set False to keep the headers of functions as written. The headers of removed functions
 #: become ``def name():`` (the model reads only their names and decorators), and the
 #: header of a kept ``__init__`` keeps only what its readers use (``_compact_sig``): timm's
 #: signatures are long (annotated, defaulted parameters on lines of their own)
 COMPACT_HEADERS = True
+
+
+def reduce_flags() -> tuple:
+    """The switches above as they are now (a reduction computed under others is another one)."""
+    return (PRUNE_INIT, DROP_EMPTY_BLOCKS, DROP_DOTS, REMOVE_METHODS, FOLD_INIT_BLANKS, MERGE_REMOVED,
+            COMPACT_HEADERS, _MIN_SAVED_FRACTION)
+
+
 _DEF_HEAD = re.compile(r"([ \t]*(?:async[ \t]+)?def[ \t]+)([^\W\d]\w*)[ \t]*\(")
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
 
@@ -379,6 +424,22 @@ def _plain_decorator(d: ast.AST, torchish: dict) -> bool:
         return False
     low = d.id.lower()
     return not any(w in low for w in _LIBRARY_WORDS)
+
+
+#: torch decorators read only on a function the model analyses (``flow``: the jit ones keep
+#: it Python-side, the grad modes are no export matter), never by a whole-file scan: a method
+#: no kept code names, decorated so, goes whole (``REMOVE_METHODS``)
+_INERT_DECORATORS = frozenset({"torch.jit.ignore", "torch.jit.unused", "torch.jit._script.ignore",
+                               "torch.jit._script.unused", "torch.no_grad", "torch.enable_grad",
+                               "torch.inference_mode"})
+
+
+def _inert_decorator(d: ast.AST, torchish: dict) -> bool:
+    """``@torch.jit.ignore``, ``@torch.no_grad()`` (``_INERT_DECORATORS``), written with any
+    alias of the names the file imports from torch."""
+    if isinstance(d, ast.Call):
+        d = d.func
+    return _qualified(d, torchish) in _INERT_DECORATORS
 
 
 def _dotted_head(e: ast.AST) -> Optional[str]:
@@ -580,23 +641,38 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
             return
         shrink.append((st.lineno, body_line - 1, new.format(kw=word) + ":", None))
 
-    def block(body: list) -> None:
+    def block(body: list) -> bool:
+        """Drops what the model does not read in ``body``; True when all of it went."""
+        gone = True
         for i, st in enumerate(body):
             if isinstance(st, _COMPOUND) or type(st).__name__ in ("TryStar", "Match"):
+                n_out, n_shrink = len(out), len(shrink) if shrink is not None else 0
                 if shrink is not None and torchish is not None:
                     header(st)
+                inner = True
                 for sub in ("body", "orelse", "finalbody"):
-                    block(getattr(st, sub, None) or [])
+                    inner = block(getattr(st, sub, None) or []) and inner
                 for h in getattr(st, "handlers", ()):
-                    block(h.body)
+                    inner = block(h.body) and inner
                 for c in getattr(st, "cases", ()):
-                    block(c.body)
+                    inner = block(c.body) and inner
+                if inner and DROP_EMPTY_BLOCKS and placeable(body, i, st):
+                    # nothing in any of its blocks is read: the statement goes whole (its test,
+                    # iterable or context manager are never read either), one span instead of
+                    # a header and a `...` per block
+                    del out[n_out:]
+                    if shrink is not None:
+                        del shrink[n_shrink:]
+                    out.append(placeable(body, i, st))
+                else:
+                    gone = False
                 continue
             keep = _init_keeps(st, self_name)
             new = None
             attr = None
             if keep:
                 if shrink is None or torchish is None or not isinstance(st, ast.Assign) or len(st.targets) != 1:
+                    gone = False
                     continue
                 t = st.targets[0]
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name:
@@ -608,32 +684,45 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
                             isinstance(st.value, ast.Call) and _dotted_head(st.value.func) not in torchish):
                         new = ""  # kept as written, unless no kept code names the attribute
                     else:
+                        gone = False
                         continue
                 elif t.end_lineno == t.lineno and t.lineno <= len(blines):
                     # (a, self.b) = ..., self.d[k] = ...: the model records only `self.x = ...`
                     try:
                         tt = blines[t.lineno - 1][t.col_offset:t.end_col_offset].decode("utf-8", "surrogatepass")
                     except UnicodeDecodeError:
+                        gone = False
                         continue
                     new = f"{tt} = 0"
                 else:
+                    gone = False
                     continue
-            start = min([st.lineno] + [d.lineno for d in getattr(st, "decorator_list", ())])
-            prev_end = _real_end(body[i - 1], ends) if i > 0 else 0
-            nxt = body[i + 1] if i + 1 < len(body) else None
-            end = _real_end(st, ends)
-            if nxt is not None:
-                nxt_start = min([nxt.lineno] + [d.lineno for d in getattr(nxt, "decorator_list", ())])
-                if nxt_start <= end:
-                    continue
-            if start <= prev_end:
-                continue
-            if start == st.lineno and not starts_line(st, start):
+            span = placeable(body, i, st)
+            if span is None:
+                gone = False
                 continue
             if new is not None:
-                shrink.append((start, end, new, attr))  # ("": as written unless unused)
+                gone = False
+                shrink.append((span[0], span[1], new, attr))  # ("": as written unless unused)
             else:
-                out.append((start, end))
+                out.append(span)
+        return gone
+
+    def placeable(body: list, i: int, st: ast.AST) -> Optional[tuple[int, int]]:
+        """The lines of ``body[i]`` when no other statement shares them, else None."""
+        start = min([st.lineno] + [d.lineno for d in getattr(st, "decorator_list", ())])
+        prev_end = _real_end(body[i - 1], ends) if i > 0 else 0
+        nxt = body[i + 1] if i + 1 < len(body) else None
+        end = _real_end(st, ends)
+        if nxt is not None:
+            nxt_start = min([nxt.lineno] + [d.lineno for d in getattr(nxt, "decorator_list", ())])
+            if nxt_start <= end:
+                return None
+        if start <= prev_end:
+            return None
+        if start == st.lineno and not starts_line(st, start):
+            return None
+        return start, end
 
     block(fn.body)
     return out
@@ -720,6 +809,27 @@ def _skeleton_end(st: ast.AST, code: list[str]) -> int:
         st = last
 
 
+class _ByteLines:
+    """The text's lines as UTF-8 bytes (``ast`` columns count bytes), each encoded when first
+    read: the outline reads a few lines of a file (its ``__init__`` statements and module
+    values), not all of them."""
+
+    __slots__ = ("lines", "done")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.done: dict[int, bytes] = {}
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __getitem__(self, i: int) -> bytes:
+        b = self.done.get(i)
+        if b is None:
+            b = self.done[i] = self.lines[i].encode("utf-8", "surrogatepass")
+        return b
+
+
 def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[int, int]] = None,
             whole_code: Optional[list[str]] = None) -> Outline:
     """Spans of the file's functions, classes and assignments; with ``ends`` (from
@@ -751,9 +861,16 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
             for item in st.body:
                 if isinstance(item, _FUNCS):
                     f = _func(item, ends)
+                    f.is_method = True
+                    if COMPACT_HEADERS and REMOVE_METHODS and not item.name.startswith("__"):
+                        if torchish is False:
+                            torchish = torch_names(tree)
+                        f.removable = torchish is not None and all(
+                            _plain_decorator(d, torchish) or _inert_decorator(d, torchish)
+                            for d in item.decorator_list)
                     if item.name == "__init__" and PRUNE_INIT and text and f.body:
                         if blines is None:
-                            blines = [ln.encode("utf-8", "surrogatepass") for ln in split_lines(text)]
+                            blines = _ByteLines(split_lines(text))
                         if COMPACT_HEADERS and torchish is False:
                             torchish = torch_names(tree)
                         f.drop = _init_drop(item, blines, ends, f.shrink if COMPACT_HEADERS else None,
@@ -775,7 +892,7 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
                     if torchish is False:
                         torchish = torch_names(tree)
                     if blines is None:
-                        blines = [ln.encode("utf-8", "surrogatepass") for ln in split_lines(text)]
+                        blines = _ByteLines(split_lines(text))
                     short = _module_value(st.value, blines, torchish)
                     if short is not None:
                         o.assign_short[len(o.assigns)] = " = ".join(t.id for t in targets) + " = " + short
@@ -824,12 +941,34 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
                 keep(m)
         for a, b in other:
             names |= idents(a, b)
+    #: ``__init__`` of a class another file asks for (a plain class built or annotated there,
+    #: ``semantics.objects``): analysed as a function for the kinds it gives its attributes
+    #: (parameter annotations, local flow, every ``self.x = ...``), read by the other file, so
+    #: kept whole: none of the shortening of a module's ``__init__`` (whose attributes only
+    #: this file's kept code reads) applies
+    whole_init: set[int] = set()
     for r in roots:
         cname, _, meth = r.partition(".")
         if meth:
             for m in o.classes.get(cname, ((), ()))[0]:
                 if m.name == meth:
                     keep(m)
+            if meth == "__init__":
+                # the instance kind drops an attribute another method of the class (or of a
+                # base in this file) assigns (``objects.instance_kind``): those stay too
+                todo, done = [cname], set()
+                while todo:
+                    c = todo.pop()
+                    if c in done or c not in o.classes:
+                        continue
+                    done.add(c)
+                    for m in o.classes[c][0]:
+                        keep(m)
+                        if m.name == "__init__":
+                            whole_init.add(id(m))  # (a base's, which ``super().__init__`` runs)
+                    head = o.classes[c][1][0] if o.classes[c][1] else None
+                    if head is not None:
+                        todo.extend(idents(head[0], head[1]) & o.classes.keys())
         else:
             for f in o.funcs:
                 if f.name == cname:
@@ -869,17 +1008,24 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
                 done_assign.add(i)
                 (names if tn & names else init_names).update(idents(a, b))
     spans: list[tuple[int, int, bool]] = [(a, b, True) for a, b in o.docs]  # first: later spans overwrite
+    #: spans of removed definitions and assignments (whole statements): after ``spans``
+    whole: list[tuple[int, int, bool]] = []
     heads: list[tuple[Func, str]] = []  # (function, its new parameter list)
     shrinks: list[tuple[int, int, str]] = []
     for f in o.funcs + [m for methods, _ in o.classes.values() for m in methods]:
         if id(f) not in kept and f.removable and f.body and "__all__" not in f.name:
             # a module-level function nothing kept names: the model looks a module function up
             # only by a name it reads (a call, a reference, an export call)
-            spans.append((f.start, f.end, False))
+            # (a method the same way: the model and the rules look methods up by the names
+            # they read, but for dunders, never removed; its lines become one string, so the
+            # class keeps a statement)
+            whole.append((f.start, f.end, f.is_method))
         elif id(f) not in kept and f.body:
             spans.append((f.body, f.end, True))
             if COMPACT_HEADERS and f.def_line and f.body > f.def_line:
                 heads.append((f, "()"))
+        elif id(f) in whole_init:
+            continue
         elif id(f) in kept and f.drop:
             spans.extend((a, b, True) for a, b in f.drop)
         if id(f) in kept and f.shrink and "__init__" not in names:
@@ -890,12 +1036,30 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
             heads.append((f, f.sig))
     for i, (_, a, b) in enumerate(o.assigns):
         if i not in done_assign:
-            spans.append((a, b, False))
+            whole.append((a, b, False))
         elif i in o.assign_short:
             shrinks.append((a, b, o.assign_short[i], None))
-    if sum(b - a + 1 for a, b, _ in spans) < _MIN_SAVED_FRACTION * len(lines):
+    if sum(b - a + 1 for a, b, _ in spans + whole) < _MIN_SAVED_FRACTION * len(lines):
         return None
+    if MERGE_REMOVED and len(whole) > 1:
+        # removed definitions and assignments one after the other, only empty lines between
+        # them, at the same indentation (the module's, or one class body's): one span, so one
+        # string, where each would be a string (or empty lines) and the empty lines between
+        # them 3 libcst nodes each (timm's model files end in tens of registered factories)
+        whole.sort()
+        merged = [list(whole[0])]
+        for a, b, is_body in whole[1:]:
+            last = merged[-1]
+            if (last[2] == is_body and a > last[1] and _indent(lines[a - 1]) == _indent(lines[last[0] - 1])
+                    and not any(lines[k].strip() for k in range(last[1], a - 1))):
+                last[1] = max(last[1], b)
+            else:
+                merged.append([a, b, is_body])
+        whole = [(a, b, is_body) for a, b, is_body in merged]
+    spans.extend(whole)
     out = list(lines)
+    dots: list[int] = []  # (0-based) lines where a `...` stands for what was removed
+    strings: list[tuple[int, int]] = []  # lines of the strings standing for removed lines
     for a, b, is_body in spans:
         first = out[a - 1]
         indent = first[: len(first) - len(first.lstrip(" \t"))]
@@ -910,8 +1074,10 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
             # (~15% of the parse of timm's reduced files); the lines keep their numbers
             out[a - 1] = f'{indent if is_body else ""}"""{nl}'
             out[b - 1] = '"""' + out[b - 1]
+            strings.append((a, b))
         elif is_body:
             out[a - 1] = f"{indent}...{nl}"
+            dots.append(a - 1)
     for a, b, new, attr in shrinks:
         if attr is not None and attr not in names:
             # `self.x = <value the model reads only for its kind>` where no kept code outside
@@ -926,6 +1092,8 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
             continue
         nl = "\r\n" if first.endswith("\r\n") else "\n"
         out[a - 1] = f"{indent}{new}{nl}"
+        if new == "...":
+            dots.append(a - 1)
         _blank(out, a + 1, b, lf_only)
     for f, sig in heads:
         line = out[f.def_line - 1]
@@ -940,6 +1108,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         # between: the same block) says nothing more
         # (each `...` line is compared with the statement line before it, found by walking
         # back over blank and comment lines: the lines holding "..." are few)
+        gen = set(dots)
         for i in [i for i, line in enumerate(out) if "..." in line]:
             line = out[i]
             if line.strip() != "...":
@@ -950,9 +1119,78 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
                 if st and not st.startswith("#"):
                     break
                 j -= 1
-            if j >= 0 and st == "..." and _indent(out[j]) == _indent(line):
+            if (j >= 0 and st == "..." and _indent(out[j]) == _indent(line)) or (
+                    DROP_DOTS and i in gen and _has_sibling(out, i, j, gen)):
                 out[i] = "\r\n" if line.endswith("\r\n") else ("\n" if line.endswith("\n") else "")
+        if FOLD_INIT_BLANKS and code is not lines:
+            _fold_blanks(out, lines, strings, [f for methods, _ in o.classes.values() for f in methods
+                                               if f.name == "__init__" and id(f) in kept and f.def_line])
     return "".join(out)
+
+
+#: a statement opening with one of these continues the one before it (or the brackets)
+_CONTINUES = re.compile(r"(?:else|elif|except|finally)\b|[)\]}]")
+
+
+def _fold_blanks(out: list[str], lines: list[str], strings: list[tuple[int, int]], inits: list) -> None:
+    """In each kept ``__init__``, a run of at least 3 lines the reduction emptied (headers,
+    removed statements, a `...` gone, the lines a shortened statement no longer needs)
+    becomes one string statement spanning them, at the indentation of the next line of code:
+    libcst builds 3 nodes for an empty line, ~7 for the string. Only lines emptied here
+    (``out`` differs from the text: never a blank line inside a kept statement's brackets or
+    string) and outside the strings already written; the next line of code starts a
+    statement of the same or an enclosing block (not ``else:`` or a closing bracket), so the
+    string is a statement there and every block keeps the statements it had."""
+    mask = bytearray(len(out))
+    for a, b in strings:
+        mask[a - 1:b] = b"\x01" * (b - a + 1)
+    n = len(out)
+    for f in inits:
+        i, end = f.def_line, min(f.end, n)  # (0-based: the lines after `def` to the last)
+        while i < end:
+            if mask[i] or out[i].strip() or out[i] == lines[i]:
+                i += 1
+                continue
+            j = i
+            while j < end and not mask[j] and not out[j].strip() and out[j] != lines[j]:
+                j += 1
+            if j - i >= 3:
+                k = j
+                while k < n and (not out[k].strip() or out[k].lstrip().startswith("#")):
+                    k += 1
+                if k < n and not _CONTINUES.match(out[k].lstrip()):
+                    nl = "\r\n" if out[i].endswith("\r\n") else "\n"
+                    last = out[j - 1]
+                    out[i] = f'{_indent(out[k])}"""{nl}'
+                    out[j - 1] = '"""' + last
+            i = j
+
+
+def _code_line(line: str) -> bool:
+    st = line.strip()
+    return bool(st) and st[0] != "#"
+
+
+def _has_sibling(out: list[str], i: int, j: int, gen: set) -> bool:
+    """Does another statement of its block stay beside the `...` on line ``i`` (0-based; ``j``:
+    the line of code before it, -1 if none)? Yes when the line of code before it has the
+    same indentation and ends a statement (no block header ending with ``:``; no string or
+    comment on it, which could hide one), or when the next line of code past the `...` of
+    ``gen`` (written here) has the same indentation (a statement of the same block: the
+    `...` line is a whole logical line; never blanked itself, or it is an old `...` after
+    one of those, which then stays). The block keeps a statement."""
+    ind = _indent(out[i])
+    if not ind:
+        return False
+    if j >= 0:
+        prev = out[j]
+        if (_indent(prev) == ind and not any(c in prev for c in "#'\"\\")
+                and not prev.rstrip().endswith(":")):
+            return True
+    k = i + 1
+    while k < len(out) and (not _code_line(out[k]) or k in gen and out[k].strip() == "..." and _indent(out[k]) == ind):
+        k += 1
+    return k < len(out) and _indent(out[k]) == ind
 
 
 def _indent(line: str) -> str:
