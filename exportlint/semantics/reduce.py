@@ -349,6 +349,20 @@ _SCANNED_CALL_WORDS = ("quantiz", "prepare", "convert", "dim", "register", "libr
                        "jit", "script", "trace", "symbolic", "fake", "meta", "impl", "sym_")
 
 
+#: torch constructors whose arguments a rule reads where forward calls the submodule:
+#: never shortened, whatever the op table says (checks.embedding_renorm reads
+#: ``nn.Embedding(.., max_norm=..)``, checks.attention_modules ``batch_first=True``; a test
+#: checks that these sets hold the rules' own, tests/test_reduce_invariance.py). A constant,
+#: not a registry the rules fill when imported: a worker may reduce before it imports them.
+_ATTN = ("MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
+         "TransformerDecoder", "Transformer")
+_ARGS_READ = frozenset(
+    {"torch.nn.Embedding", "torch.nn.modules.sparse.Embedding", "torch.nn.modules.Embedding",
+     "torch.nn.EmbeddingBag", "torch.nn.modules.sparse.EmbeddingBag",
+     "torch.nn.modules.activation.MultiheadAttention"}
+    | {f"torch.nn.{n}" for n in _ATTN} | {f"torch.nn.modules.transformer.{n}" for n in _ATTN[1:]})
+
+
 @lru_cache(maxsize=1)
 def _silent_modules() -> frozenset:
     """torch.nn module constructors whose arguments no reader looks at: an op-table record
@@ -498,7 +512,7 @@ def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: dict) -> Optional[s
             q = _qualified(v.func, torchish)
             if q in _CONTAINERS:
                 return _container_value(v, blines, torchish)
-            if q not in _ARGLESS_TORCH and (q not in _silent_modules() or not _plain_args(v, torchish)):
+            if q in _ARGS_READ or (q not in _ARGLESS_TORCH and (q not in _silent_modules() or not _plain_args(v, torchish))):
                 return None
         f = v.func
         if f.end_lineno != f.lineno or f.lineno > len(blines):
@@ -575,7 +589,7 @@ def _item_short(e: ast.AST, blines: list[bytes], torchish: dict) -> Optional[str
         return None
     if head in torchish:
         q = _qualified(e.func, torchish)
-        if q not in _ARGLESS_TORCH and q not in _silent_modules():
+        if q in _ARGS_READ or (q not in _ARGLESS_TORCH and q not in _silent_modules()):
             return None
     fn = _func_text(e, blines)
     return None if fn is None else fn + "()"
