@@ -325,10 +325,14 @@ class Linter:
     """Holds the enabled rules and config; lints sources. Built once per process."""
 
     def __init__(self, config: Config, codes: Optional[frozenset[str]] = None) -> None:
-        from exportlint.lightcst import maybe_install
+        from exportlint.lightcst import ENABLED, dataclass_code_cache, maybe_install
 
-        maybe_install()  # the command line's light libcst (lightcst.py), before the rules import it
-        from exportlint.checks.base import all_rules
+        if ENABLED[0]:  # the command line: the light libcst, dataclass methods compiled once (lightcst.py)
+            with dataclass_code_cache():
+                maybe_install()
+                from exportlint.checks.base import all_rules
+        else:
+            from exportlint.checks.base import all_rules
 
         self.config = config
         rules = all_rules()

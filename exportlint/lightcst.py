@@ -19,8 +19,10 @@ nothing is deferred. ``python -X importtime``: see bench/speed.py --one-file for
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import Any, Optional
+from contextlib import contextmanager
+from typing import Any, Iterator, Optional
 
 #: the imports of libcst/__init__.py that are run on first use, by module prefix
 DEFERRED = ("libcst.helpers", "libcst.metadata", "libcst._batched_visitor", "libcst._parser.entrypoints",
@@ -44,6 +46,112 @@ def maybe_install() -> None:
     """``install()`` if ``enable()`` asked for it and libcst is not imported yet."""
     if ENABLED[0] and "libcst" not in sys.modules:
         install()
+
+
+# ---------------------------------------------------------------------------------------
+# compiled dataclass methods
+# ---------------------------------------------------------------------------------------
+# Most of ``import libcst`` is ``dataclasses`` writing the methods of its ~170 frozen node
+# classes (__init__, __repr__, __eq__, __setattr__, ...) as source text and compiling it with
+# ``exec``: ~530 texts, each the same in every process. ``dataclass_code_cache()`` keeps their
+# code objects in a marshal file beside exportlint's own bytecode (``__pycache__``, written
+# as Python writes .pyc files: not with PYTHONDONTWRITEBYTECODE), keyed by the exact text, so a
+# later process executes the code compiled from the same text with the same flags instead of
+# compiling it again. The result is the same function; only the compile is skipped.
+
+#: the marshal file's layout; part of its name with the interpreter's bytecode tag
+_CODE_FORMAT = 1
+
+
+def _code_file() -> Optional[str]:
+    import importlib.util
+
+    try:
+        pyc = importlib.util.cache_from_source(__file__)  # honours sys.pycache_prefix
+    except (NotImplementedError, ValueError, TypeError):
+        return None
+    tag = sys.implementation.cache_tag or "none"
+    return os.path.join(os.path.dirname(pyc), f"exportlint-dataclass-code.{tag}.{_CODE_FORMAT}.marshal")
+
+
+def _load_codes(file: str) -> dict:
+    import importlib.util
+    import marshal
+
+    try:
+        with open(file, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return {}
+    magic = importlib.util.MAGIC_NUMBER
+    if not data.startswith(magic):
+        return {}
+    try:
+        codes = marshal.loads(data[len(magic):])
+    except (ValueError, EOFError, TypeError):
+        return {}
+    if not isinstance(codes, dict):
+        return {}
+    return codes
+
+
+@contextmanager
+def dataclass_code_cache() -> Iterator[None]:
+    """While the block runs, ``dataclasses`` compiles each method text once per machine (see
+    above). Falls back to plain ``exec`` for anything but a source text."""
+    import builtins
+    import dataclasses
+
+    file = _code_file()
+    if file is None or "exec" in vars(dataclasses):
+        yield
+        return
+    codes = _load_codes(file)
+    new: dict = {}
+    code_type = type(_code_file.__code__)
+    real_exec = builtins.exec
+
+    def cached_exec(src: Any, globs: Any = None, locs: Any = None) -> None:
+        if type(src) is str:
+            code = codes.get(src)
+            if type(code) is not code_type:
+                # as dataclasses' own exec(txt) compiles it: no __future__ flags (it has none)
+                code = compile(src, "<string>", "exec", 0, True)
+                new[src] = code
+            return real_exec(code, globs, locs)
+        return real_exec(src, globs, locs)
+
+    dataclasses.exec = cached_exec  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        try:
+            del dataclasses.exec  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
+        if new and not sys.dont_write_bytecode:
+            _save_codes(file, {**codes, **new})
+
+
+def _save_codes(file: str, codes: dict) -> None:
+    import importlib.util
+    import marshal
+    import tempfile
+
+    tmp = None
+    try:
+        os.makedirs(os.path.dirname(file), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(file), suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(importlib.util.MAGIC_NUMBER + marshal.dumps(codes))
+        os.chmod(tmp, 0o644)  # (as a .pyc: readable by the other users of an installation)
+        os.replace(tmp, file)
+    except (OSError, ValueError):  # read-only install: compiled each time, as before
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def install() -> bool:
@@ -155,3 +263,13 @@ def parse_expression(text: str) -> Any:
 
         return libcst.parse_expression(text)
     return fn(text)
+
+
+def prepare() -> None:
+    """Fill the compiled dataclass methods' file now (what the first command-line run does):
+    for installers and benchmarks, like ``compileall`` for .pyc files. Run in a fresh process."""
+    enable()
+    from exportlint.config import Config
+    from exportlint.engine import Linter
+
+    Linter(Config())

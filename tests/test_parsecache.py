@@ -315,3 +315,69 @@ def test_light_libcst_is_a_no_op_when_libcst_is_loaded():
 
     assert "libcst" in sys.modules
     assert lightcst.install() is False and lightcst.STATE[0] == "loaded"
+
+
+_CODE_PROBE = """
+import sys, dataclasses, os
+from exportlint import lightcst
+lightcst._code_file = lambda: sys.argv[1]
+with lightcst.dataclass_code_cache():
+    @dataclasses.dataclass(frozen=True)
+    class P:
+        x: int
+        y: str = "a"
+    @dataclasses.dataclass(order=True)
+    class Q:
+        a: float
+print("PATCH_GONE", "exec" not in vars(dataclasses))
+p = P(1)
+print("P", p, p == P(1, "a"), hash(p) == hash(P(1)), Q(1.0) < Q(2.0))
+try:
+    p.x = 2
+except dataclasses.FrozenInstanceError:
+    print("FROZEN ok")
+print("FILE", os.path.exists(sys.argv[1]))
+"""
+
+
+def test_dataclass_code_cache_gives_the_same_classes(tmp_path):
+    """The compiled dataclass methods (lightcst.dataclass_code_cache): a first process writes
+    them, a second runs them; the classes behave the same either way; a corrupt file is
+    ignored. And the command line's findings are those of a plain libcst import."""
+    file = str(tmp_path / "codes.marshal")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="")
+    outs = []
+    for content in (None, "keep", b"\x00garbage", "keep"):
+        if isinstance(content, bytes):
+            Path(file).write_bytes(content)
+        r = subprocess.run([sys.executable, "-c", _CODE_PROBE, file], capture_output=True, text=True, env=env,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr
+        outs.append(r.stdout)
+    assert all(o == outs[0] for o in outs), outs
+    assert "PATCH_GONE True" in outs[0] and "P P(x=1, y='a') True True True" in outs[0] and "FROZEN ok" in outs[0]
+    assert "FILE True" in outs[0]
+    # not written where bytecode is not written
+    os.unlink(file)
+    r = subprocess.run([sys.executable, "-c", _CODE_PROBE, file], capture_output=True, text=True,
+                       env=dict(env, PYTHONDONTWRITEBYTECODE="1"), timeout=120)
+    assert "FILE False" in r.stdout, r.stderr
+
+
+def test_command_line_findings_with_the_light_import_are_the_plain_ones(tmp_path):
+    """The command line (light libcst, compiled dataclass methods) against the library API in
+    this process (plain libcst): the same findings on the examples."""
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+
+    files = [str(p) for p in sorted((ROOT / "examples").glob("*.py"))]
+    want = sorted(json.dumps(f.to_dict(), sort_keys=True)
+                  for f in lint_paths(files, Config(), use_cache=False, isolate=False).findings)
+    assert want
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="")
+    for _ in range(2):  # the first run may write the compiled methods, the second reads them
+        r = subprocess.run([sys.executable, "-m", "exportlint", "--no-cache", "--format", "json", *files],
+                           capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+        assert r.returncode == 1, r.stderr
+        got = sorted(json.dumps(d, sort_keys=True) for d in json.loads(r.stdout))
+        assert got == want
