@@ -410,6 +410,12 @@ class Linter:
                     # (a file that converts a model to eager-quantized is read whole: EXL404
                     # reports at the conversion, wherever it is)
                     ptext, tree = _reduced(text, path, roots, project, ast_tree)
+                    if starts is not None and ptext is not text:
+                        # the reduction may fold removed statements into one string: the
+                        # reduced text's own statements (its tree is cheaper than the file's)
+                        from exportlint.parsecache import starts_of_text
+
+                        starts = starts_of_text(ptext, path)
                 ast_tree = None
                 try:
                     module = None

@@ -79,6 +79,14 @@ def starts_of(tree: Any) -> list[int]:
     return out
 
 
+def starts_of_text(text: str, path: str) -> Optional[list[int]]:
+    """``starts_of`` the text's own ``ast`` tree (None when it does not compile)."""
+    try:
+        return starts_of(compile(text, path, "exec", 0x400, dont_inherit=True))  # ast.PyCF_ONLY_AST
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def _defaults(text: str) -> Optional[tuple[str, str]]:
     """(default indentation, default newline) as libcst detects them: the first INDENT
     token's text (``"    "`` when there is none) and the first line break of the text,
@@ -262,7 +270,8 @@ def parse(text: str, path: str, folder: str, starts: Optional[list[int]], parse_
         else:
             STATS["reused"] += 1
         out.append(v)
-    _PENDING.append((folder, file, dict(zip(p.keys, out)), [p, True]))
+    if missing or set(stored) != set(p.keys):  # (an unchanged file: nothing to write)
+        _PENDING.append((folder, file, dict(zip(p.keys, out)), [p, True]))
     return assemble(p, out)
 
 

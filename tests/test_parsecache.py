@@ -381,3 +381,31 @@ def test_command_line_findings_with_the_light_import_are_the_plain_ones(tmp_path
         assert r.returncode == 1, r.stderr
         got = sorted(json.dumps(d, sort_keys=True) for d in json.loads(r.stdout))
         assert got == want
+
+
+def test_reduced_texts_assemble_like_libcst():
+    """What the engine parses is often the reduced text (semantics/reduce.py: unreached
+    bodies blanked, lines kept), cut at the original text's statements: the assembled module
+    is libcst's parse of that reduced text."""
+    from exportlint.engine import _reduced
+    from exportlint.semantics.project import Project
+
+    n = 0
+    for f in _real_files():
+        text = f.read_text(encoding="utf-8")
+        if not _compiles(text) or "def forward" not in text:
+            continue
+        tree = compile(text, str(f), "exec", 0x400, dont_inherit=True)
+        if not tree.body:
+            continue
+        ptext, _ = _reduced(text, str(f), (), Project([str(f)]), tree)
+        if ptext == text:
+            continue
+        p = pc.plan(ptext, pc.starts_of_text(ptext, str(f)))
+        assert p is not None, f
+        last = len(p.texts) - 1
+        vals = [pc._parse_chunk(i, last, t, parse_module) for i, t in enumerate(p.texts)]
+        assert all(v is not None for v in vals), f
+        _same(pc.assemble(p, vals), ptext)
+        n += 1
+    assert n >= 5
