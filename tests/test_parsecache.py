@@ -99,6 +99,9 @@ EDGE = {
     "formfeed": "import os\n\x0c\ndef f():\n    return 1\n\x0c\nx = 1\n",
     "identical_chunks": "x = 1\nx = 1\ndef f():\n    return 1\ndef f():\n    return 1\n",
     "deep_indent_first": "if a:\n        if b:\n            pass\ndef f():\n    return 1\n",
+    "footer_comment_no_newline": "x = 1\n\n# the end",
+    "one_liners": "class A: pass\ndef f(): return 1\nif x: y = 1\n",
+    "comment_at_block_indent_then_dedent": "def f():\n    if x:\n        pass\n        # deep\n    # mid\n# top\ny = 2\n",
     "form_in_gap_indented": "class A:\n    def f(self):\n        pass\n\n    # a comment at method level\n\n\nclass B:\n    pass\n",
 }
 
