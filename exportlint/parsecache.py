@@ -223,6 +223,10 @@ def _load(file: str) -> dict:
 
     try:
         with open(file, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            # only a file this user wrote and nobody else may change (as written by ``_write``)
+            if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
+                return {}
             data = pickle.load(fh)  # noqa: S301 - our own cache folder only (see the module doc)
     except Exception:  # noqa: BLE001 - absent, corrupt, written by another version: nothing
         return {}
@@ -316,6 +320,22 @@ def flush(detach: bool = True) -> None:
     _write(jobs)
 
 
+#: the most files the folder keeps (the least recently written go first)
+MAX_STORED = 256
+
+
+def _prune(folder: str) -> None:
+    entries = [e for e in os.scandir(folder) if e.name.endswith(".pkl")]
+    if len(entries) <= MAX_STORED:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime)
+    for e in entries[: len(entries) - MAX_STORED]:
+        try:
+            os.unlink(e.path)
+        except OSError:
+            pass
+
+
 def _max_fd() -> int:
     try:
         return os.sysconf("SC_OPEN_MAX")
@@ -351,6 +371,7 @@ def _write(jobs: list) -> None:
             with os.fdopen(fd, "wb") as fh:
                 pickle.dump({"format": FORMAT, "libcst": _libcst_version(), "chunks": chunks}, fh, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, file)
+            _prune(folder)
         except Exception:  # noqa: BLE001 - a read-only or full disk: no cache, no error
             if tmp is not None:
                 try:

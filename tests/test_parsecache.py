@@ -204,6 +204,27 @@ def test_corrupt_or_foreign_cache_entries_fall_back_to_a_full_parse(tmp_path):
     with open(file, "wb") as fh:
         pickle.dump(data, fh)
     _same(_via_cache(edited, folder, path), edited)
+    # a file others may write is not read
+    _same(_via_cache(text, folder, path), text)
+    os.chmod(file, 0o666)
+    before = pc.STATS["whole"]
+    _same(_via_cache(text, folder, path), text)
+    assert pc.STATS["whole"] == before + 1
+
+
+def test_the_folder_keeps_the_latest_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(pc, "MAX_STORED", 3)
+    folder = str(tmp_path / "p")
+    text = "import os\n\ndef f():\n    return 1\n"
+    import time
+
+    for i in range(6):
+        _via_cache(text, folder, f"/x/m{i}.py")
+        _via_cache(text + f"X = {i}\n", folder, f"/x/m{i}.py")  # (chunks stored: a write)
+        time.sleep(0.02)
+    left = sorted(os.listdir(folder))
+    assert len(left) == 3
+    assert pc._file_of(folder, "/x/m5.py").rsplit("/", 1)[-1] in left
 
 
 def test_findings_identical_with_the_parse_cache(tmp_path):
@@ -263,6 +284,7 @@ print("EQUAL", m.deep_equals(full), m.code == text, m.encoding == full.encoding)
 print("LOADED", "libcst.metadata" in sys.modules, hasattr(libcst, "ensure_type"), hasattr(libcst, "MetadataWrapper"))
 from libcst import *  # noqa
 print("STAR", "MetadataWrapper" in dir())
+print("EXPR", lightcst.parse_expression("a.b[c] + f(*x, k=1)").deep_equals(libcst.parse_expression("a.b[c] + f(*x, k=1)")))
 try:
     parse_module("def f(:\\n")
 except libcst.ParserSyntaxError:
@@ -281,6 +303,7 @@ def test_light_libcst_import_defers_the_heavy_parts_and_parses_the_same():
     assert "EQUAL True True True" in out
     assert "LOADED True True True" in out
     assert "STAR True" in out
+    assert "EXPR True" in out
     assert "SYNTAX_ERROR_TYPE ok" in out
 
 
