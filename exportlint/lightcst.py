@@ -71,7 +71,9 @@ def _code_file() -> Optional[str]:
     except (NotImplementedError, ValueError, TypeError):
         return None
     tag = sys.implementation.cache_tag or "none"
-    return os.path.join(os.path.dirname(pyc), f"exportlint-dataclass-code.{tag}.{_CODE_FORMAT}.marshal")
+    # (-O / -OO compile differently, as their .pyc files: a file each)
+    return os.path.join(os.path.dirname(pyc),
+                        f"exportlint-dataclass-code.{tag}.O{sys.flags.optimize}.{_CODE_FORMAT}.marshal")
 
 
 def _load_codes(file: str) -> dict:
