@@ -160,8 +160,8 @@ def _edits(text: str, rnd: random.Random) -> list[str]:
 def test_edits_reuse_chunks_and_equal_a_fresh_parse(tmp_path):
     rnd = random.Random(13)
     files = _real_files()
-    files = [f for f in files if f.stat().st_size > 3000][:12]
-    assert len(files) >= 6
+    files = [f for f in files if 3000 < f.stat().st_size < 40000][:6]  # (a fresh parse and a code
+    assert len(files) >= 5                                               # generation per edit: slow)
     n_reused = 0
     n_edits = 0
     for f in files:
@@ -178,7 +178,7 @@ def test_edits_reuse_chunks_and_equal_a_fresh_parse(tmp_path):
             n_edits += 1
             prev = new
         del prev
-    assert n_edits >= 40
+    assert n_edits >= 30
     assert n_reused > 0  # statements were taken from the cache, not parsed again
 
 
