@@ -8,6 +8,7 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import declares_dynamic, snippet
 from exportlint.checks.state_reset import reset_calls
+from exportlint.checks.tensor_data import rewrites_data
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value, names_in
@@ -150,7 +151,14 @@ class ForwardMutatesPythonState(Rule):
         # state matters when export-path code reads it before writing it (a value carried from
         # one call to the next); bookkeeping that forward never reads back is baked harmlessly
         carried = _carried_attrs(ctx.model.functions)
+        one_shot = _weight_rewriters(ctx.model)
         for fn in ctx.model.functions:
+            if id(fn.node) in one_shot:
+                # a one-shot weight rewrite (peft's merge/unmerge: `weight.data = ...` then
+                # `self.merged_adapters.append(name)`, `self._base_weight_before_merge = None`):
+                # its bookkeeping goes with the `.data` rewrite, which EXL213 reports in this
+                # function: one finding, at the line the exporters fail on (P-DATASTATE)
+                continue
             for w in fn.state_writes:
                 if w.target.startswith("self.") and w.target[5:] not in carried:
                     continue
@@ -201,6 +209,21 @@ class ForwardMutatesPythonState(Rule):
                             "once at export time and is not in the graph. Keep per-call values local and return them.",
                         )
         return ()
+
+
+def _weight_rewriters(model) -> set[int]:
+    """ids of the export-path functions that rewrite a weight's `.data` (EXL213 reports it in the
+    function, or in an export-path caller of it in the file: peft's `unmerge()` that writes
+    `weight.data` and re-runs `merge()`)."""
+    reported = {id(f.node) for f in model.functions if rewrites_data(f)}
+    if not reported:
+        return reported
+    out = set(reported)
+    for f in model.functions:
+        if id(f.node) in reported:
+            for callee, _ in getattr(f, "callee_sites", ()):
+                out.add(id(callee))
+    return out
 
 
 def numpy_size_fails_static(fn, node: cst.Call) -> bool:

@@ -11,6 +11,8 @@ trace time and baked), but records the `.data` of an input or of an intermediate
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
@@ -51,6 +53,50 @@ def _bare_param(fn, e: cst.BaseExpression) -> bool:
     return e.value in names
 
 
+def data_rewrite(n: cst.CSTNode) -> tuple[Optional[cst.Attribute], tuple]:
+    """(the `t.data` rewritten, the values written) when node `n` rewrites a `.data`:
+    `t.data = new`, `t.data[:k] = new`, `t.data += d`, `t.data.copy_(new)`, `t.data.sub_(d)`;
+    else (None, ())."""
+    tgt, new = None, ()
+    if isinstance(n, cst.Assign) and len(n.targets) == 1:
+        tgt, new = n.targets[0].target, (n.value,)
+    elif isinstance(n, cst.AugAssign):
+        tgt, new = n.target, (n.value,)
+    elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+          and n.func.attr.value.endswith("_") and not n.func.attr.value.startswith("_")
+          and isinstance(n.func.value, cst.Attribute) and n.func.value.attr.value == "data"):
+        # `w.data.copy_(new)`, `w.data.sub_(d)`
+        tgt, new = n.func.value, tuple(a.value for a in n.args)
+    if isinstance(tgt, cst.Subscript):
+        tgt = tgt.value  # `w.data[:n] = new`
+    if isinstance(tgt, cst.Attribute) and tgt.attr.value == "data":
+        return tgt, new
+    return None, ()
+
+
+def reported_rewrite(fn, n: cst.CSTNode) -> Optional[cst.Attribute]:
+    """The `t.data` that node `n` rewrites when EXL213 reports it: the weight is known a tensor,
+    or a tensor is written into its `.data` (`base_layer.weight.data = base_layer.weight.data - d`)."""
+    tgt, new = data_rewrite(n)
+    if tgt is not None and (_tensorish(fn, tgt) or any(fn.kind(v) == TENSOR for v in new)):
+        return tgt
+    return None
+
+
+def rewrites_data(fn) -> bool:
+    """Whether function `fn` (its facts) has a `.data` rewrite that EXL213 reports."""
+    got = fn.__dict__.get("_rewrites_data")
+    if got is None:
+        got = False
+        for st in fn.statements():
+            if isinstance(st, cst.SimpleStatementLine) and any(
+                    reported_rewrite(fn, n) is not None for n in iter_nodes(st)):
+                got = True
+                break
+        fn.__dict__["_rewrites_data"] = got
+    return got
+
+
 @register
 class TensorDataInForward(Rule):
     code = "EXL213"
@@ -70,22 +116,8 @@ class TensorDataInForward(Rule):
         """One finding per statement: its rewrite of a `.data` if any, else its first `.data` read."""
         nodes = list(iter_nodes(st))
         for n in nodes:
-            tgt, new = None, ()
-            if isinstance(n, cst.Assign) and len(n.targets) == 1:
-                tgt, new = n.targets[0].target, (n.value,)
-            elif isinstance(n, cst.AugAssign):
-                tgt, new = n.target, (n.value,)
-            elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
-                  and n.func.attr.value.endswith("_") and not n.func.attr.value.startswith("_")
-                  and isinstance(n.func.value, cst.Attribute) and n.func.value.attr.value == "data"):
-                # `w.data.copy_(new)`, `w.data.sub_(d)`
-                tgt, new = n.func.value, tuple(a.value for a in n.args)
-            if isinstance(tgt, cst.Subscript):
-                tgt = tgt.value  # `w.data[:n] = new`
-            if (isinstance(tgt, cst.Attribute) and tgt.attr.value == "data"
-                    and (_tensorish(fn, tgt) or any(fn.kind(v) == TENSOR for v in new))):
-                # the weight is known a tensor, or a tensor is written into its `.data`
-                # (`base_layer.weight.data = base_layer.weight.data - delta_weight`)
+            tgt = reported_rewrite(fn, n)
+            if tgt is not None:
                 weight = _is_weight(fn, tgt.value)
                 ctx.report(
                     tgt,
