@@ -202,6 +202,37 @@ def test_exl203_bookkeeping_in_a_function_that_rewrites_data():
     assert (line_of(MERGE, "PLAIN-APPEND"), "EXL203") in got
 
 
+EXPAND = """
+import torch
+import torch.nn as nn
+
+class Bias(nn.Module):
+    def __init__(self, n, heads, expand):
+        super().__init__()
+        self.n = n
+        self.heads = heads
+        self.expand = expand
+        self.bias = nn.Embedding(n, heads)
+
+    def forward(self, idx):
+        if self.expand:
+            new_bias = nn.Embedding(self.n + 2, self.heads)
+            new_bias.weight.data[: self.n] = self.bias.weight.data  # REWRITE
+            self.bias = new_bias  # MODULE-REBIND
+            self.expand = False  # FLAG
+        return self.bias(idx)
+"""
+
+
+def test_exl203_module_rebound_beside_a_data_rewrite_stays_reported():
+    # udop's one-shot bucket expansion: the flag is bookkeeping of the rewrite; a submodule re-bound
+    # in forward fails export-strict on its own (rules/EXL203.md) and stays reported
+    got = codes(EXPAND)
+    assert (line_of(EXPAND, "REWRITE"), "EXL213") in got
+    assert (line_of(EXPAND, "MODULE-REBIND"), "EXL203") in got
+    assert (line_of(EXPAND, "FLAG"), "EXL203") not in got
+
+
 # ---------------------------------------------------------------------------------------
 # P-ISALIAS: `key is value or torch.equal(key, value)` where every call passes one object
 # ---------------------------------------------------------------------------------------
