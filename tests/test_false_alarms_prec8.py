@@ -75,10 +75,23 @@ def test_exl401_op_whose_value_only_ends_in_a_data_rewrite():
     assert (line_of(UNMERGE, "RETURN-REWRITE"), "EXL213") in got
 
 
-def test_exl401_op_whose_data_rewrite_exl213_does_not_report_stays():
-    # `w.data -= self.delta(name)`: the method's result is of unknown kind there, so EXL213 is
-    # silent on that rewrite; the op keeps its finding (the path keeps one finding)
+def test_exl213_rewrite_with_a_tensor_returned_by_a_method_of_the_class():
+    # `w.data -= self.delta(name)` (delora's unmerge): the flow gives an in-file method's call no
+    # kind, but every `return` of `delta` is a torch result: a tensor is written into `.data`
     src = UNMERGE.replace("orig - self.delta(name)  # RETURN-REWRITE", "orig")
+    src = src.replace("            w = torch.mm(", "            self.base_layer.weight.data -= self.delta(name)  # AUG\n"
+                      "            w = torch.mm(")
+    got = codes(src)
+    assert (line_of(src, "# AUG"), "EXL213") in got
+    assert (line_of(src, "DELTA-OP"), "EXL401") not in got  # the finding moved to the rewrite
+
+
+def test_exl401_op_whose_data_rewrite_exl213_does_not_report_stays():
+    # the helper's result goes through a function of another package (`transpose(...)`, deft):
+    # unknown kind, EXL213 is silent on that rewrite; the op keeps its finding (one per path)
+    src = UNMERGE.replace("orig - self.delta(name)  # RETURN-REWRITE", "orig")
+    src = src.replace("        return m @ self.rot\n", "        return transpose(m @ self.rot, False)\n")
+    src = src.replace("import torch.nn as nn\n", "import torch.nn as nn\nfrom peft.utils import transpose\n", 1)
     src = src.replace("            w = torch.mm(", "            self.base_layer.weight.data -= self.delta(name)\n"
                       "            w = torch.mm(")
     got = codes(src)

@@ -76,11 +76,48 @@ def data_rewrite(n: cst.CSTNode) -> tuple[Optional[cst.Attribute], tuple]:
 
 def reported_rewrite(fn, n: cst.CSTNode) -> Optional[cst.Attribute]:
     """The `t.data` that node `n` rewrites when EXL213 reports it: the weight is known a tensor,
-    or a tensor is written into its `.data` (`base_layer.weight.data = base_layer.weight.data - d`)."""
+    or a tensor is written into its `.data` (`base_layer.weight.data = base_layer.weight.data - d`,
+    `w.data -= self.get_delta_weight(name)` where that method returns a torch result)."""
     tgt, new = data_rewrite(n)
-    if tgt is not None and (_tensorish(fn, tgt) or any(fn.kind(v) == TENSOR for v in new)):
+    if tgt is not None and (_tensorish(fn, tgt) or any(tensor_valued(fn, v) for v in new)):
         return tgt
     return None
+
+
+#: tensor methods whose result is a tensor of the receiver's values
+_SAME_TENSOR_METHODS = frozenset({"to", "detach", "clone", "contiguous", "float", "half", "double", "bfloat16",
+                                  "view", "reshape", "t", "transpose", "permute", "type_as", "view_as"})
+
+
+def tensor_valued(fn, e: cst.BaseExpression, depth: int = 0) -> bool:
+    """A tensor by the flow's kinds, or provably one through the function's own names and the
+    class's methods in this file: `d = self.get_delta_weight(a)` whose every `return` is a torch
+    result (the flow gives an in-file method's call no kind); `a - d`, `d.to(dtype)` of such a
+    value. Nothing is guessed: a value of unknown kind anywhere on the way is not a tensor."""
+    if fn.kind(e) == TENSOR:
+        return True
+    if depth > 4:
+        return False
+    if isinstance(e, cst.BinaryOperation):
+        return tensor_valued(fn, e.left, depth + 1) or tensor_valued(fn, e.right, depth + 1)
+    if isinstance(e, cst.Name):
+        binds = [n.value for n in fn.nodes() if isinstance(n, cst.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0].target, cst.Name) and n.targets[0].target.value == e.value]
+        other = [n for n in fn.nodes() if isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr))
+                 and isinstance(getattr(n, "target", None), cst.Name) and n.target.value == e.value]
+        return bool(binds) and not other and all(tensor_valued(fn, v, depth + 1) for v in binds)
+    if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute):
+        recv, meth = e.func.value, e.func.attr.value
+        if meth in _SAME_TENSOR_METHODS:
+            return tensor_valued(fn, recv, depth + 1)
+        if isinstance(recv, cst.Name) and fn.self_name and recv.value == fn.self_name and fn.cls is not None:
+            r = fn.cls.find_method(meth)
+            callee = fn.model.facts_for(r[1]) if r is not None else None
+            if callee is None:
+                return False
+            rets = [n.value for n in callee.nodes() if isinstance(n, cst.Return)]
+            return bool(rets) and all(v is not None and tensor_valued(callee, v, depth + 1) for v in rets)
+    return False
 
 
 def rewrites_data(fn) -> bool:
