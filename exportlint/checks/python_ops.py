@@ -151,7 +151,7 @@ class ForwardMutatesPythonState(Rule):
         # state matters when export-path code reads it before writing it (a value carried from
         # one call to the next); bookkeeping that forward never reads back is baked harmlessly
         carried = _carried_attrs(ctx.model.functions)
-        one_shot = _weight_rewriters(ctx.model)
+        one_shot = _weight_rewriters(ctx.model) if ".data" in ctx.text else set()
         for fn in ctx.model.functions:
             # a weight rewrite (peft's merge/unmerge: `weight.data = ...`, then
             # `self.merged_adapters.append(name)`, `self._base_weight_before_merge = None`): its
