@@ -467,10 +467,13 @@ def _arg_kinds(call: Any, arg_kinds: list[str], skip: int = 0) -> tuple[list[str
     return pos, kw
 
 
-def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> list[tuple[Any, Any, Target, Root, Optional[str]]]:
+def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set,
+                     forwards: Optional[list] = None) -> list[tuple[Any, Any, Target, Root, Optional[str]]]:
     """(FunctionFacts, call node, target, root without chain, key) for every call of the file's
     export path that resolves to a function of another project file; ``key`` names the call
-    for ``SemanticModel.call_returns`` (the callee's result kind, once known)."""
+    for ``SemanticModel.call_returns`` (the callee's result kind, once known). ``forwards``
+    collects (FunctionFacts, call node, target) of the calls that resolve to the ``forward`` of
+    a module class in another file (an export entry of its own file: not followed)."""
     import libcst as cst
 
     from exportlint.semantics.imports import dotted
@@ -538,6 +541,8 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> 
             if target is None or target.path == fi.path:
                 continue
             if skip == 0 and target.qual.endswith(".forward"):
+                if forwards is not None:
+                    forwards.append((facts, e, target))
                 continue  # a module's forward is an export entry of its own file
 
             pos, kw = _arg_kinds(e, site.arg_kinds, skip)
