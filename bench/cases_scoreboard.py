@@ -6,6 +6,14 @@ Each case file is an ExportDB-style module: one ``nn.Module`` class (or a module
 user declared them) and optional ``opset_version`` (the opset the user exported with). The
 docstring names the issue. The expected outcome is NOT written in the files: it is measured.
 
+A **case package** is a folder ``bench/cases/<stem>/`` with an ``__init__.py`` that plays the
+case file's part (the model or its one ``nn.Module`` class, ``example_args``, ...) and imports
+sibling modules of the package relatively, where the cause of a failure may live (a helper, a
+base class, a re-export). Its failing lines are written ``rel.py:N`` (the file's path inside the
+package) and match findings in that file only; its truth is keyed by the content hash of all its
+``.py`` files; it is loaded as a package (``submodule_search_locations``) and linted as one
+folder, so the whole-project analysis follows its imports.
+
 1. **truth** (one subprocess per case, a timeout per case and per exporter): export with
    ``export-strict``, ``export-nonstrict``, ``onnx-dynamo`` and ``onnx-legacy`` (honouring
    ``dynamic_shapes`` -> ``dynamic_axes`` for legacy, and ``opset_version`` for both ONNX

@@ -24,7 +24,6 @@ Measured with torch 2.13 (probes quoted in each rule page; cases in bench/cases/
 from __future__ import annotations
 
 import os
-
 from typing import Iterator, Optional
 
 import libcst as cst
