@@ -404,10 +404,12 @@ class Linter:
                     module = None
             if module is not None:
                 res.parsed = True
+                pre: dict = {"extra_deps": set()}  # project facts computed once (_project_calls)
                 try:
                     model = SemanticModel(module, scan_export_calls=has_export, extra_roots=roots,
                                           call_returns=call_returns,
-                                          project_modules=_project_modules(project, path, text, tree))
+                                          project_modules=_project_modules(project, path, text, tree),
+                                          param_reads=_param_reads(project, path, text, tree, pre))
                 except RecursionError:
                     self._too_deep(res, path, text, "semantic model")
                     model = None
@@ -420,7 +422,6 @@ class Linter:
                     ctx = FileContext(path, ptext, module, model, self.config)
                     (ctx.project_opsets, ctx.project_dynamic, ctx.project_declares_dynamic,
                      ctx.project_quant_convert) = self.project_facts
-                    pre: dict = {}
                     if project is not None:
                         ctx.project = project
                         ctx._project_calls = functools.partial(_project_calls, pre, project, path, text, tree, model)
@@ -532,6 +533,7 @@ class Linter:
                 if k is not None:
                     res.returns[r.qual] = k
         deps: set = pre["deps"]
+        deps.update(pre.get("extra_deps", ()))
         calls = pre["calls"]
         res.deps = deps
         # functions of other files handed to an exporter here are export entries there
@@ -718,6 +720,27 @@ def _project_modules(project: Any, path: str, text: str, fi: Any) -> Any:
         return project.module_class_verdict(fi, name)
 
     return is_module
+
+
+def _param_reads(project: Any, path: str, text: str, fi: Any, pre: dict) -> Any:
+    """Asks the project which parameters a function of another file reads as objects (the
+    model asks only for a size-named forward parameter it hands over unread: see
+    ``flow.FunctionFacts._read_in_callee``); the files read go to the file's deps."""
+    if project is None:
+        return None
+
+    def reads(qual: str) -> Any:
+        nonlocal fi
+        if fi is None:
+            from exportlint.semantics.index import index_source
+
+            mod, is_pkg = project.add_file(path, text)
+            fi = index_source(text, os.path.abspath(path), mod, is_pkg)
+        from exportlint.semantics.project import param_reads
+
+        return param_reads(project, fi, qual, pre.setdefault("extra_deps", set()))
+
+    return reads
 
 
 def _root_facts(fn: Any) -> Any:

@@ -229,3 +229,50 @@ def test_exl403_plain_helper_from_another_file_is_no_custom_op(tmp_path):
     ops = _OPS.replace('@torch.library.custom_op("appns::act", mutates_args=())\n', "")
     got = _lint(_pkg(tmp_path, {"ops.py": ops, "block.py": _BLOCK}))
     assert not [g for g in got if g[2] == "EXL403"]
+
+
+# ---- a size-named forward input read as a tensor by the helper it is handed to -------------------
+# pytorch/pytorch#123592 rebuilt as bench/cases/pkg_item_size_reexport: forward(self, x, length)
+# only passes `length` on; the helper (re-exported by layers/__init__.py) does `length.item()` and
+# narrows with it. Measured: the legacy exporter bakes the length (diverged at layers/crop.py:5).
+
+_CROP = "def crop(x, length):\n    n = length.item()\n    return x.narrow(1, 0, n)\n"
+_CROP_INT = "def crop(x, length):\n    return x[:, :length]\n"
+_MODEL = ("import torch.nn as nn\n\nfrom .layers import crop\n\n\nclass M(nn.Module):\n"
+          "    def forward(self, x, length):\n        return crop(x, length) * 2\n")
+
+
+def test_size_named_input_read_as_a_tensor_by_a_helper_in_another_file(tmp_path):
+    got = _lint(_pkg(tmp_path, {"layers/__init__.py": "from .crop import crop\n", "layers/crop.py": _CROP,
+                                "model.py": _MODEL}))
+    assert ("crop.py", 2, "EXL102", ("onnx-legacy",)) in got
+    assert ("crop.py", 3, "EXL104", ("onnx-legacy",)) in got
+
+
+def test_size_named_input_read_as_a_tensor_by_a_helper_in_the_same_file(tmp_path):
+    src = "import torch.nn as nn\n\n\n" + _CROP + "\n\nclass M(nn.Module):\n" \
+          "    def forward(self, x, length):\n        return crop(x, length) * 2\n"
+    got = _lint(_pkg(tmp_path, {"m.py": src}))
+    assert ("m.py", 5, "EXL102", ("onnx-legacy",)) in got
+
+
+def test_size_named_input_used_as_an_int_by_the_helper_stays_unknown(tmp_path):
+    got = _lint(_pkg(tmp_path, {"layers/__init__.py": "from .crop import crop\n", "layers/crop.py": _CROP_INT,
+                                "model.py": _MODEL}))
+    assert not [g for g in got if g[0] == "crop.py"]
+
+
+def test_package_attribute_rebound_by_a_from_import_wins_over_the_submodule(tmp_path):
+    # `ops/__init__.py: from .roi_align import roi_align` (torchvision's layout): `from .ops import
+    # roi_align` then names the function, not the submodule of the same name
+    from exportlint.semantics.project import Project
+
+    files = _pkg(tmp_path, {"ops/__init__.py": "from .roi_align import roi_align\n",
+                            "ops/roi_align.py": "def roi_align(x, boxes):\n    return x\n",
+                            "ops/other.py": "def f(x):\n    return x\n",
+                            "model.py": "from .ops import roi_align\n"})
+    pkg = next(Path(f).parent.name for f in files if f.endswith("model.py"))
+    p = Project(files)
+    t = p.resolve_function(f"{pkg}.ops.roi_align")
+    assert t is not None and t.qual == "roi_align" and t.path.endswith("roi_align.py")
+    assert p.resolve(f"{pkg}.ops.other")[1] == []  # a submodule nothing rebinds stays the module
