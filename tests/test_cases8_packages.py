@@ -276,3 +276,12 @@ def test_package_attribute_rebound_by_a_from_import_wins_over_the_submodule(tmp_
     t = p.resolve_function(f"{pkg}.ops.roi_align")
     assert t is not None and t.qual == "roi_align" and t.path.endswith("roi_align.py")
     assert p.resolve(f"{pkg}.ops.other")[1] == []  # a submodule nothing rebinds stays the module
+
+
+def test_exl403_fake_kernel_registered_in_a_parent_package_init(tmp_path):
+    init = ('import torch\n\nfrom .kernels.ops import act\n\n\n@act.register_fake\ndef _(x):\n'
+            '    return torch.empty_like(x)\n')
+    block = _BLOCK.replace("from .ops import act", "from .kernels.ops import act")
+    got = _lint(_pkg(tmp_path, {"__init__.py": init, "kernels/__init__.py": "", "kernels/ops.py": _OPS,
+                                "block.py": block}))
+    assert ("block.py", 12, "EXL403", ("onnx-dynamo", "onnx-legacy")) in got

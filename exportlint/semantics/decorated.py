@@ -57,8 +57,9 @@ def custom_op_name(project: Any, target: Any, deps: Optional[set] = None) -> Opt
 
 
 def has_fake_kernel(project: Any, target: Any, opname: str, deps: Optional[set] = None) -> bool:
-    """A fake kernel for the custom op ``target`` (named ``opname``) is registered in its file
-    or in a file of its package folder (where projects keep their kernel registrations)."""
+    """A fake kernel for the custom op ``target`` (named ``opname``) is registered in its file,
+    in a file of its package folder (where projects keep their kernel registrations) or in the
+    ``__init__.py`` of a package above it."""
     fi = project.index(target.module)
     if fi is None or fi.path != target.path:
         fi = project.index_path(target.path)
@@ -75,6 +76,15 @@ def has_fake_kernel(project: Any, target: Any, opname: str, deps: Optional[set] 
         p = os.path.join(folder, n)
         if n.endswith(".py") and p != target.path:
             paths.append(p)
+    # and the __init__.py of the packages above (`pkg/__init__.py` registering the kernels of
+    # `pkg/ops/*.py` when it is imported)
+    up = os.path.dirname(folder)
+    for _ in range(8):
+        init = os.path.join(up, "__init__.py")
+        if not os.path.isfile(init):
+            break
+        paths.append(init)
+        up = os.path.dirname(up)
     for p in paths:
         if p != target.path:
             try:
