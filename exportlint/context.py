@@ -53,7 +53,7 @@ class FileContext:
         #: ``quantize``, ``quantize_qat``) in a linted file of the project; None: none seen
         #: (path, line) of each project file's eager-quantization conversion (engine._quant_conversion)
         self.project_quant_convert: Optional[tuple[tuple[str, int], ...]] = None
-        #: the whole-project index (``semantics.project.Project``) when the file is linted with one
+        #: the project (``semantics.project.Project``) the file is linted in, or None
         self.project: Any = None
         #: computes (once) the calls of this file's export path into other project files
         self._project_calls: Any = None
