@@ -55,6 +55,18 @@ class FileContext:
         self.project_quant_convert: Optional[tuple[tuple[str, int], ...]] = None
         #: the project (``semantics.project.Project``) the file is linted in, or None
         self.project: Any = None
+        #: computes (once) the calls of this file's export path into other project files
+        self._project_calls: Any = None
+
+    def project_calls(self) -> dict:
+        """The calls of this file's export path into functions of other project files:
+        ``{"calls": [(facts, call node, Target, Root, key)], "forwards": [(facts, call node,
+        Target)], "deps": set of paths read}`` (see ``semantics.project.cross_file_calls``);
+        empty lists without a project. Rules that read other files through ``self.project``
+        add the files they read to ``deps`` (the cache re-lints this file when one changes)."""
+        if self._project_calls is None:
+            return {"calls": [], "forwards": [], "deps": set()}
+        return self._project_calls()
 
     def report(
         self,

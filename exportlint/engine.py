@@ -9,7 +9,7 @@ The static path never imports torch.
 from __future__ import annotations
 
 import dataclasses
-
+import functools
 import gc
 import hashlib
 import io
@@ -445,10 +445,12 @@ class Linter:
                     module = None
             if module is not None:
                 res.parsed = True
+                pre: dict = {"extra_deps": set()}  # project facts computed once (_project_calls)
                 try:
                     model = SemanticModel(module, scan_export_calls=has_export, extra_roots=roots,
                                           call_returns=call_returns,
-                                          project_modules=_project_modules(project, path, text, tree))
+                                          project_modules=_project_modules(project, path, text, tree),
+                                          param_reads=_param_reads(project, path, text, tree, pre))
                 except RecursionError:
                     self._too_deep(res, path, text, "semantic model")
                     model = None
@@ -461,7 +463,9 @@ class Linter:
                     ctx = FileContext(path, ptext, module, model, self.config)
                     (ctx.project_opsets, ctx.project_dynamic, ctx.project_declares_dynamic,
                      ctx.project_quant_convert) = self.project_facts
-                    ctx.project = project
+                    if project is not None:
+                        ctx.project = project
+                        ctx._project_calls = functools.partial(_project_calls, pre, project, path, text, tree, model)
                     for rule in self.rules:
                         if rule.scope == "export-path" and not model.functions:
                             continue
@@ -478,7 +482,8 @@ class Linter:
                     reported = ctx.reported
                     if project is not None:
                         try:
-                            tree = self._cross_file(project, path, text, module, model, res, ptext, tree) or tree
+                            tree = self._cross_file(project, path, text, module, model, res, ptext, tree,
+                                                    pre) or tree
                             if roots or res.outs:
                                 _keep_parsed(ptext, module)
                         except RecursionError:
@@ -538,15 +543,14 @@ class Linter:
             res.findings.append(_engine_finding(path, *deepest_line(text), too_deep_message(where), "EXL003"))
 
     def _cross_file(self, project: Any, path: str, text: str, module: "cst.Module", model: Any, res: FileResult,
-                    ptext: str, tree: Any) -> Any:
+                    ptext: str, tree: Any, pre: Optional[dict] = None) -> Any:
         """Calls of this file's export path into other project files, with their chains;
-        returns the file's index."""
+        returns the file's index. ``pre``: what the rules already computed (``_project_calls``)."""
         from exportlint.positions import resolve_positions
-        from exportlint.semantics.index import index_source
-        from exportlint.semantics.project import cross_file_calls, return_kind
+        from exportlint.semantics.project import return_kind
 
-        mod, is_pkg = project.add_file(path, text)
-        fi = tree if tree is not None else index_source(text, os.path.abspath(path), mod, is_pkg)
+        pre = _project_calls(pre if pre is not None else {}, project, path, text, tree, model)
+        fi = pre["fi"]
         for r in model.extra_roots:
             found = model.root_function(r.qual)
             facts = model.facts_for(found[0]) if found is not None else None
@@ -569,8 +573,9 @@ class Linter:
                     k = return_kind(facts)
                 if k is not None:
                     res.returns[r.qual] = k
-        deps: set = set()
-        calls = cross_file_calls(project, fi, model, deps)
+        deps: set = pre["deps"]
+        deps.update(pre.get("extra_deps", ()))
+        calls = pre["calls"]
         res.deps = deps
         # functions of other files handed to an exporter here are export entries there
         from exportlint.semantics.project import Root
@@ -598,6 +603,22 @@ class Linter:
             res.outs.append((target.path, root))
             res.out_keys.append(key)
         return fi
+
+
+def _project_calls(pre: dict, project: Any, path: str, text: str, tree: Any, model: Any) -> dict:
+    """The calls of the file's export path into other project files (computed once per lint,
+    for the rules that read them and for ``_cross_file``), kept in ``pre``."""
+    if "calls" not in pre:
+        from exportlint.semantics.index import index_source
+        from exportlint.semantics.project import cross_file_calls
+
+        mod, is_pkg = project.add_file(path, text)
+        fi = tree if tree is not None else index_source(text, os.path.abspath(path), mod, is_pkg)
+        deps: set = set()
+        forwards: list = []
+        calls = cross_file_calls(project, fi, model, deps, forwards)
+        pre.update(fi=fi, deps=deps, calls=calls, forwards=forwards)
+    return pre
 
 
 def _release_model(model: Any) -> None:
@@ -748,6 +769,27 @@ def _project_modules(project: Any, path: str, text: str, fi: Any) -> Any:
         return project.module_class_verdict(fi, name)
 
     return is_module
+
+
+def _param_reads(project: Any, path: str, text: str, fi: Any, pre: dict) -> Any:
+    """Asks the project which parameters a function of another file reads as objects (the
+    model asks only for a size-named forward parameter it hands over unread: see
+    ``flow.FunctionFacts._read_in_callee``); the files read go to the file's deps."""
+    if project is None:
+        return None
+
+    def reads(qual: str) -> Any:
+        nonlocal fi
+        if fi is None:
+            from exportlint.semantics.index import index_source
+
+            mod, is_pkg = project.add_file(path, text)
+            fi = index_source(text, os.path.abspath(path), mod, is_pkg)
+        from exportlint.semantics.project import param_reads
+
+        return param_reads(project, fi, qual, pre.setdefault("extra_deps", set()))
+
+    return reads
 
 
 def _root_facts(fn: Any) -> Any:

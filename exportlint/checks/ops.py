@@ -15,14 +15,15 @@ is reported only when every probed variant it may be failed.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterator, Optional
 
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.check_only import check_only_nodes
+from exportlint.checks.common import assignments_in_scope, call_exporters, snippet
 from exportlint.checks.data_sink import only_feeds_data_rewrites
-from exportlint.checks.common import assignments_in_scope, call_exporters
 from exportlint.findings import Severity
 from exportlint.ops import table as optable
 from exportlint.semantics.imports import dotted
@@ -485,6 +486,8 @@ class CustomOpWithoutTranslation(Rule):
 
     def check(self, ctx):
         text = ctx.text
+        if ctx.project is not None:
+            self._cross_file(ctx)
         if "torch.ops" not in text and "custom_op" not in text and "ops." not in text:
             return ()
         scan = None
@@ -545,6 +548,51 @@ class CustomOpWithoutTranslation(Rule):
                 msg = f"custom op `{opname}` does not export with " + ", ".join(exps) + ": " + "; ".join(why) + "."
                 ctx.report(call.node, msg, exporters=tuple(exps))
         return ()
+
+    def _cross_file(self, ctx) -> None:
+        """Calls of a function defined in another project file as a
+        ``torch.library.custom_op("ns::op")`` (``semantics.decorated``): torch.export needs a
+        fake kernel (registered in the op's file or its package folder), the ONNX exporters a
+        translation (registered in this file, as for a local op)."""
+        from exportlint.semantics.decorated import custom_op_name, has_fake_kernel
+
+        pc = ctx.project_calls()
+        scan = None
+        targets = _targets(ctx)
+        for facts, call, target, _, _ in pc["calls"]:
+            opname = custom_op_name(ctx.project, target, pc["deps"])
+            if opname is None:
+                continue
+            if scan is None:
+                scan = _LibraryScan(ctx.model.imports)
+                ctx.module.visit(scan)
+            ns, _, op = opname.partition("::")
+            no_fake = not has_fake_kernel(ctx.project, target, opname, pc["deps"])
+            exps = []
+            if no_fake:
+                exps += ["export-strict", "export-nonstrict"]
+            if no_fake or not (scan.dynamo_any or f"{ns}.{op}" in scan.dynamo):
+                exps.append("onnx-dynamo")
+            if not (scan.legacy_any or opname in scan.legacy):
+                exps.append("onnx-legacy")
+            exps = [e for e in ALL if e in exps and e in targets]
+            if not exps:
+                continue
+            name = target.qual.rsplit(".", 1)[-1]
+            where = os.path.basename(target.path)
+            why = []
+            if no_fake:
+                why.append(f"`{name}` ({where}) has no fake (meta) kernel in its package, so torch.export cannot "
+                           f"trace it (add `@{name}.register_fake`)")
+            if "onnx-dynamo" in exps:
+                why.append("onnx-dynamo has no translation (pass `custom_translation_table={torch.ops."
+                           f"{ns}.{op}.default: onnxscript_fn}}` to torch.onnx.export)")
+            if "onnx-legacy" in exps:
+                why.append("onnx-legacy has no symbolic (call `torch.onnx.register_custom_op_symbolic("
+                           f"\"{opname}\", symbolic_fn, opset)`)")
+            msg = (f"`{snippet(ctx, call)}` runs the custom op `{opname}`, which does not export with "
+                   + ", ".join(exps) + ": " + "; ".join(why) + ".")
+            ctx.report(call, msg, exporters=tuple(exps))
 
 
 __all__ = ["UntranslatableOp", "OpsetTooLow", "CustomOpWithoutTranslation", "EQUIVALENTS", "call_values"]

@@ -23,6 +23,7 @@ Measured with torch 2.13 (probes quoted in each rule page; cases in bench/cases/
 
 from __future__ import annotations
 
+import os
 from typing import Iterator, Optional
 
 import libcst as cst
@@ -185,6 +186,7 @@ class StrictSkippedCall(Rule):
     def check(self, ctx):
         text = ctx.text
         if not any(s in text for s in ("disable", "fork", "register_hook")):
+            self._cross_file(ctx)
             return ()
         for fn in ctx.model.functions:
             for call in fn.calls:
@@ -222,7 +224,35 @@ class StrictSkippedCall(Rule):
                     "non-strict torch.export and both ONNX exporters trace it (measured, torch 2.13). Export with "
                     "strict=False, or drop the decorator on the export path.",
                 )
+        self._cross_file(ctx)
         return ()
+
+    def _cross_file(self, ctx) -> None:
+        """Calls that resolve to a function, an inherited method or a submodule's ``forward``
+        defined in another project file decorated with ``@torch.compiler.disable``
+        (``semantics.decorated``)."""
+        if ctx.project is None:
+            return
+        from exportlint.semantics.decorated import disabled_by
+
+        pc = ctx.project_calls()
+        seen: set = set()
+        sites = [(facts, call, target) for facts, call, target, _, _ in pc["calls"]] + list(pc["forwards"])
+        for _facts, call, target in sites:
+            if id(call) in seen:
+                continue
+            dq = disabled_by(ctx.project, target, pc["deps"])
+            if dq is None:
+                continue
+            seen.add(id(call))
+            where = os.path.basename(target.path)
+            ctx.report(
+                call,
+                f"`{snippet(ctx, call)}` calls `{target.qual}` ({where}), decorated with `@{dq}`: strict "
+                "torch.export (dynamo) refuses to run it ('Skip calling `torch.compiler.disable()`d function'); "
+                "non-strict torch.export and both ONNX exporters trace it (measured, torch 2.13). Export with "
+                "strict=False, or drop the decorator on the export path.",
+            )
 
 
 # ---------------------------------------------------------------------------------------

@@ -255,7 +255,8 @@ class FunctionFacts:
                 if p.default is None:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
                     if k == TENSOR and self.why == "forward" and (
-                            (i > 0 and size_named(name) and not self._attribute_read(name))
+                            (i > 0 and size_named(name) and not self._attribute_read(name)
+                             and not self._read_in_callee(name))
                             or self._size_only(name)):
                         # `forward(self, x, hw_shape)` / `(x, seq_len)`: a parent module passes sizes
                         # there; unannotated and never used as an object (`img_size.item()`), it is
@@ -975,6 +976,61 @@ class FunctionFacts:
         for n in self.nodes():
             if (type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name
                     and n.attr.value not in ("index", "count")):
+                return True
+        return False
+
+    def _read_in_callee(self, name: str) -> bool:
+        """Whether ``name`` is handed, as it is, to a function that reads an attribute or calls a
+        method of that parameter (``crop(x, length)`` where ``crop`` does ``length.item()``): the
+        same evidence as ``_attribute_read``, one call deeper, for functions of this file
+        (module functions, ``self.<method>``) and of other project files (``model.param_reads``)."""
+        for n in self.nodes():
+            if type(n) is not cst.Call:
+                continue
+            pos, kw = None, None
+            j = 0
+            for a in n.args:
+                if a.star:
+                    break
+                if type(a.value) is cst.Name and a.value.value == name:
+                    if a.keyword is None:
+                        pos = j
+                    else:
+                        kw = a.keyword.value
+                if a.keyword is None:
+                    j += 1
+            if pos is None and kw is None:
+                continue
+            f = n.func
+            target = None
+            skip = 0
+            if type(f) is cst.Name and f.value in self.model.module_functions:
+                target = self.model.module_functions[f.value]
+            elif (type(f) is cst.Attribute and type(f.value) is cst.Name and self.self_name is not None
+                  and f.value.value == self.self_name and self.cls is not None):
+                r = self.cls.find_method(f.attr.value)
+                if r is not None:
+                    target, skip = r[1], 1
+            if target is not None:
+                ps = [p.name.value for p in list(target.params.posonly_params) + list(target.params.params)][skip:]
+                pname = kw if kw is not None else (ps[pos] if pos < len(ps) else None)
+                if pname is None or pname not in ps:
+                    continue
+                for m in iter_nodes(target.body):
+                    if (type(m) is cst.Attribute and type(m.value) is cst.Name and m.value.value == pname
+                            and m.attr.value not in ("index", "count")):
+                        return True
+                continue
+            fn = self.model.param_reads
+            q = self.imports.resolve(f) if fn is not None else None
+            if not q or q.startswith(("torch.", "numpy.", "math.", "builtins.")):
+                continue
+            got = fn(q)
+            if got is None:
+                continue
+            ps, reads = got
+            pname = kw if kw is not None else (ps[pos] if pos < len(ps) else None)
+            if pname is not None and pname in reads:
                 return True
         return False
 

@@ -71,6 +71,12 @@ class FileIndex:
     assigned: set = field(default_factory=set)
     #: spans of functions, classes and assignments (``semantics.reduce``)
     outline: Any = None
+    #: ``func`` / ``Class.method`` -> its decorators: [qualified name (through the imports),
+    #: called?, first literal str argument or None, ``recursive=False`` given?] (semantics/decorated.py)
+    decorators: dict[str, list] = field(default_factory=dict)
+    #: fake (meta) kernels registered at module level: "ns::op" names and qualified names of
+    #: the custom-op functions whose ``.register_fake`` is used (semantics/decorated.py)
+    fakes: set = field(default_factory=set)
 
     def package(self) -> str:
         return self.module if self.is_package else self.module.rpartition(".")[0]
@@ -307,6 +313,9 @@ class _Indexer:
                 self._import(st)
             elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 fi.functions[st.name] = st.lineno
+                self._decorators(st.name, st)
+            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+                self._fake_call(st.value)
             elif isinstance(st, ast.ClassDef):
                 self._class(st)
             elif isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -332,6 +341,7 @@ class _Indexer:
         for item in st.body:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 ci.methods[item.name] = item.lineno
+                self._decorators(f"{st.name}.{item.name}", item)
                 if item.name == "__init__":
                     init = item
         if init is not None and init.args.args:
@@ -353,6 +363,44 @@ class _Indexer:
                     for h in getattr(node, "handlers", ()):
                         stack.extend(h.body)
         fi.classes[st.name] = ci
+
+    def _decorators(self, qual: str, fn: ast.AST) -> None:
+        """The decorators of a function or method, and the fake kernels they register."""
+        out = []
+        for d in getattr(fn, "decorator_list", ()):
+            call = d if isinstance(d, ast.Call) else None
+            name = _resolve(self.fi.imports, _dotted(call.func if call is not None else d))
+            if not name:
+                continue
+            first = None
+            rec_false = False
+            if call is not None:
+                if call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+                    first = call.args[0].value
+                rec_false = any(k.arg == "recursive" and isinstance(k.value, ast.Constant) and k.value.value is False
+                                for k in call.keywords)
+                self._fake_call(call)
+            elif name.endswith((".register_fake", ".impl_abstract")):
+                self.fi.fakes.add(name.rsplit(".", 1)[0])
+            out.append([name, call is not None, first, rec_false])
+        if out:
+            self.fi.decorators[qual] = out
+
+    def _fake_call(self, call: ast.Call) -> None:
+        """``torch.library.register_fake("ns::op")`` / ``impl("ns::op", "Meta")`` /
+        ``op.register_fake(...)``: a fake kernel registered here."""
+        name = _resolve(self.fi.imports, _dotted(call.func)) or ""
+        first = call.args[0] if call.args else None
+        lit = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+        if name.endswith(("library.register_fake", "library.impl_abstract", "library.register_meta")):
+            if lit is not None:
+                self.fi.fakes.add(lit)
+        elif name.endswith("library.impl") and len(call.args) > 1:
+            dev = call.args[1]
+            if lit is not None and isinstance(dev, ast.Constant) and dev.value == "Meta":
+                self.fi.fakes.add(lit)
+        elif name.endswith((".register_fake", ".impl_abstract")) and not name.startswith("torch."):
+            self.fi.fakes.add(name.rsplit(".", 1)[0])
 
     def _ctors(self, call: ast.Call) -> list[str]:
         q = _resolve(self.fi.imports, _dotted(call.func))

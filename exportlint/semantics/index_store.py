@@ -38,6 +38,7 @@ def _to_json(fi: FileIndex) -> dict[str, Any]:
                           {k: sorted(v, key=str) for k, v in e.dynamic.items()}, e.declares_dynamic, e.input_names]
                          for e in fi.export_calls],
         "has_forward": fi.has_forward, "assigned": sorted(fi.assigned),
+        "decorators": fi.decorators, "fakes": sorted(fi.fakes),
     }
 
 
@@ -52,6 +53,8 @@ def _from_json(d: dict[str, Any]) -> FileIndex:
                        for e in d["export_calls"]]
     fi.has_forward = d["has_forward"]
     fi.assigned = set(d["assigned"])
+    fi.decorators = d["decorators"]
+    fi.fakes = set(d["fakes"])
     return fi
 
 

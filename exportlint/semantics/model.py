@@ -118,7 +118,8 @@ from exportlint.semantics.nodes import (  # noqa: F401  (re-exported)
 
 class SemanticModel:
     def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
-                 call_returns: Optional[dict[str, str]] = None, project_modules: Any = None) -> None:
+                 call_returns: Optional[dict[str, str]] = None, project_modules: Any = None,
+                 param_reads: Any = None) -> None:
         self.module = module
         #: calls into this file from other files of the project (``semantics.project.Root``):
         #: analysed as export-path functions with the argument kinds of those calls
@@ -130,6 +131,9 @@ class SemanticModel:
         #: is this class of the file an nn.Module through bases in other files? (asked of the
         #: project index, only for classes with a forward the file alone cannot decide)
         self._project_module_fn = project_modules
+        #: for a function of another project file named by a qualified name read here:
+        #: (its positional parameters, those it reads an attribute of) or None (flow._read_in_callee)
+        self.param_reads = param_reads
         self._project_module_seen: dict[str, Optional[bool]] = {}
         self.imports = ImportMap()
         self.classes: dict[str, ClassFacts] = {}

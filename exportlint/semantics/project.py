@@ -236,6 +236,17 @@ class Project:
             fi = self.index(".".join(parts[:i]))
             if fi is None:
                 continue
+            if i == len(parts) and i >= 2:
+                # `pkg.name` where pkg/__init__.py rebinds `name` (`from .roi_align import
+                # roi_align`): after that import the package attribute is the function, not the
+                # submodule of the same name (Python's semantics of `from pkg import name`)
+                parent = self.index(".".join(parts[: i - 1]))
+                name = parts[i - 1]
+                if (parent is not None and parent.is_package
+                        and (parent.defines(name) or parent.imports.get(name, fi.module) != fi.module)):
+                    if deps is not None:
+                        deps.add(parent.path)
+                    return self.resolve_in(parent, parts[i - 1:], deps, _depth + 1)
             if deps is not None:
                 deps.add(fi.path)
             return self.resolve_in(fi, parts[i:], deps, _depth + 1)
@@ -467,10 +478,13 @@ def _arg_kinds(call: Any, arg_kinds: list[str], skip: int = 0) -> tuple[list[str
     return pos, kw
 
 
-def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> list[tuple[Any, Any, Target, Root, Optional[str]]]:
+def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set,
+                     forwards: Optional[list] = None) -> list[tuple[Any, Any, Target, Root, Optional[str]]]:
     """(FunctionFacts, call node, target, root without chain, key) for every call of the file's
     export path that resolves to a function of another project file; ``key`` names the call
-    for ``SemanticModel.call_returns`` (the callee's result kind, once known)."""
+    for ``SemanticModel.call_returns`` (the callee's result kind, once known). ``forwards``
+    collects (FunctionFacts, call node, target) of the calls that resolve to the ``forward`` of
+    a module class in another file (an export entry of its own file: not followed)."""
     import libcst as cst
 
     from exportlint.semantics.imports import dotted
@@ -538,6 +552,8 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> 
             if target is None or target.path == fi.path:
                 continue
             if skip == 0 and target.qual.endswith(".forward"):
+                if forwards is not None:
+                    forwards.append((facts, e, target))
                 continue  # a module's forward is an export entry of its own file
 
             pos, kw = _arg_kinds(e, site.arg_kinds, skip)
@@ -553,6 +569,50 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set) -> 
     from exportlint.semantics.objects import class_refs
 
     out.extend(class_refs(project, fi, model, deps))
+    return out
+
+
+#: (path, digest, function) -> (positional parameters, those read as objects)
+_PARAM_READS: dict[tuple[str, str, str], Optional[tuple[list[str], set]]] = {}
+
+
+def param_reads(project: Project, fi: FileIndex, qual: str, deps: Optional[set] = None
+                ) -> Optional[tuple[list[str], set]]:
+    """For ``qual`` (read in ``fi``) naming a module-level function of another project file:
+    its positional parameters and those whose attributes or methods it reads
+    (``length.item()``), read with the stdlib ``ast`` from that function alone; None otherwise."""
+    import ast
+
+    t = project.resolve_function(project.absolute(fi, qual), deps)
+    if t is None or t.path == fi.path or t.is_method:
+        return None
+    text = project._texts.get(t.path)
+    if text is None:
+        try:
+            with open(t.path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            return None
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = (t.path, digest, t.qual)
+    if key in _PARAM_READS:
+        return _PARAM_READS[key]
+    if len(_PARAM_READS) > 4096:
+        _PARAM_READS.clear()
+    out = None
+    try:
+        tree = ast.parse(text, t.path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = None
+    for st in tree.body if tree is not None else ():
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == t.qual:
+            ps = [a.arg for a in list(st.args.posonlyargs) + list(st.args.args)]
+            reads = {n.value.id for n in ast.walk(st) if isinstance(n, ast.Attribute)
+                     and isinstance(n.value, ast.Name) and n.attr not in ("index", "count")}
+            out = (ps, reads & set(ps))
+    _PARAM_READS[key] = out
+    if deps is not None:
+        deps.add(t.path)
     return out
 
 

@@ -1,0 +1,3 @@
+from .decode import cumulative_offsets
+
+__all__ = ["cumulative_offsets"]
