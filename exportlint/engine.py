@@ -249,7 +249,8 @@ def _shared_trivia() -> dict[str, Callable[..., Any]]:
     (names, expressions, statements, operators) are never shared. The stand-ins are plain
     functions (a class standing in, whose ``isinstance`` answers as libcst's, cost more than
     the sharing saves): as with ``__post_init__`` above, libcst's classes are put back when
-    the parse ends, and nothing else runs in this thread meanwhile."""
+    the parse ends, and parses are not run from several threads at once (the language server
+    lints in one thread for that reason)."""
     if not _STAND_INS:
         import libcst as cst
 
