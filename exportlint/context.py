@@ -53,6 +53,8 @@ class FileContext:
         #: ``quantize``, ``quantize_qat``) in a linted file of the project; None: none seen
         #: (path, line) of each project file's eager-quantization conversion (engine._quant_conversion)
         self.project_quant_convert: Optional[tuple[tuple[str, int], ...]] = None
+        #: the project (``semantics.project.Project``) the file is linted in, or None
+        self.project: Any = None
 
     def report(
         self,

@@ -539,6 +539,7 @@ class Linter:
                     ctx = FileContext(path, ptext, module, model, self.config)
                     (ctx.project_opsets, ctx.project_dynamic, ctx.project_declares_dynamic,
                      ctx.project_quant_convert) = self.project_facts
+                    ctx.project = project
                     for rule in self.rules:
                         if rule.scope == "export-path" and not model.functions:
                             continue

@@ -21,6 +21,7 @@ import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.check_only import check_only_nodes
+from exportlint.checks.data_sink import only_feeds_data_rewrites
 from exportlint.checks.common import assignments_in_scope, call_exporters
 from exportlint.findings import Severity
 from exportlint.ops import table as optable
@@ -180,14 +181,16 @@ def _targets(ctx) -> tuple[str, ...]:
 class _Site:
     """A call (or a module construction) matched to a table record."""
 
-    __slots__ = ("node", "name", "rec", "values", "shown")
+    __slots__ = ("node", "name", "rec", "values", "shown", "fn")
 
-    def __init__(self, node, name, rec, values, shown):
+    def __init__(self, node, name, rec, values, shown, fn=None):
         self.node = node
         self.name = name
         self.rec = rec
         self.values = values
         self.shown = shown
+        #: the facts of the export-path function of a call site (None for a module constructor)
+        self.fn = fn
 
 
 def _sites(ctx, tbl) -> list[_Site]:
@@ -217,7 +220,7 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                     if _global_pool(q, call.node, 0 if method else 1):
                         continue
                     values = call_values(call.node, rec.get("params", {}), method)
-                    yield _Site(call.node, name, rec, values, q)
+                    yield _Site(call.node, name, rec, values, q, fn)
                     continue
             # self.sub(x) where self.sub = torch.nn.X(...) in __init__
             if call.receiver_kind == "self" and call.method and fn.cls is not None:
@@ -322,6 +325,11 @@ class UntranslatableOp(Rule):
                     # reaches an output, so the op is dropped from the ONNX graph
                     exps.remove("onnx-legacy")
             if not exps:
+                continue
+            if site.fn is not None and only_feeds_data_rewrites(ctx, site.fn, site.node):
+                # the value only ends in a weight's `.data` rewrite (peft's one-shot unmerge): the
+                # legacy tracer drops the op, torch.export fails at the rewrite, which EXL213
+                # reports (checks/data_sink.py)
                 continue
             what = f"`{site.shown}`{_describe_kw(site.values, variant)}"
             parts = []

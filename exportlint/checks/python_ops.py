@@ -8,8 +8,9 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import declares_dynamic, snippet
 from exportlint.checks.state_reset import reset_calls
+from exportlint.checks.tensor_data import rewrites_data
 from exportlint.findings import Severity
-from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
+from exportlint.semantics.kinds import DATA, MODULE, SHAPE, TENSOR, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value, names_in
 
 _PY_NUMERIC = ("numpy.", "math.", "random.", "statistics.", "cmath.")
@@ -150,8 +151,17 @@ class ForwardMutatesPythonState(Rule):
         # state matters when export-path code reads it before writing it (a value carried from
         # one call to the next); bookkeeping that forward never reads back is baked harmlessly
         carried = _carried_attrs(ctx.model.functions)
+        one_shot = _weight_rewriters(ctx.model) if ".data" in ctx.text else set()
         for fn in ctx.model.functions:
+            # a weight rewrite (peft's merge/unmerge: `weight.data = ...`, then
+            # `self.merged_adapters.append(name)`, `self._base_weight_before_merge = None`): its
+            # Python bookkeeping goes with the `.data` rewrite, which EXL213 reports there: one
+            # finding, at the line the exporters fail on (P-DATASTATE). A tensor or a module
+            # written to state (`self.bias = nn.Embedding(...)`) stays reported.
+            rewriter = id(fn.node) in one_shot
             for w in fn.state_writes:
+                if rewriter and _bookkeeping_write(fn, w.node):
+                    continue
                 if w.target.startswith("self.") and w.target[5:] not in carried:
                     continue
                 if w.cached:
@@ -195,12 +205,35 @@ class ForwardMutatesPythonState(Rule):
                             continue
                         if base.attr.value not in carried:
                             continue
+                        if rewriter and not any(fn.kind(a.value) in (TENSOR, MODULE) for a in call.node.args):
+                            continue  # `self.merged_adapters.append(name)` beside a `.data` rewrite
                         ctx.report(
                             call.node,
                             f"forward mutates `self.{base.attr.value}` (`.{call.method}(...)`): the change happens "
                             "once at export time and is not in the graph. Keep per-call values local and return them.",
                         )
         return ()
+
+
+def _bookkeeping_write(fn, node) -> bool:
+    """A write of a value that is neither a tensor nor a module (`self.x = None`, a flag, a name)."""
+    value = node.value if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) else None
+    return value is not None and fn.kind(value) not in (TENSOR, MODULE)
+
+
+def _weight_rewriters(model) -> set[int]:
+    """ids of the export-path functions that rewrite a weight's `.data` (EXL213 reports it in the
+    function, or in an export-path caller of it in the file: peft's `unmerge()` that writes
+    `weight.data` and re-runs `merge()`)."""
+    reported = {id(f.node) for f in model.functions if rewrites_data(f)}
+    if not reported:
+        return reported
+    out = set(reported)
+    for f in model.functions:
+        if id(f.node) in reported:
+            for callee, _ in getattr(f, "callee_sites", ()):
+                out.add(id(callee))
+    return out
 
 
 def numpy_size_fails_static(fn, node: cst.Call) -> bool:

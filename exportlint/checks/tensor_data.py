@@ -11,6 +11,8 @@ trace time and baked), but records the `.data` of an input or of an intermediate
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
@@ -51,6 +53,87 @@ def _bare_param(fn, e: cst.BaseExpression) -> bool:
     return e.value in names
 
 
+def data_rewrite(n: cst.CSTNode) -> tuple[Optional[cst.Attribute], tuple]:
+    """(the `t.data` rewritten, the values written) when node `n` rewrites a `.data`:
+    `t.data = new`, `t.data[:k] = new`, `t.data += d`, `t.data.copy_(new)`, `t.data.sub_(d)`;
+    else (None, ())."""
+    tgt, new = None, ()
+    if isinstance(n, cst.Assign) and len(n.targets) == 1:
+        tgt, new = n.targets[0].target, (n.value,)
+    elif isinstance(n, cst.AugAssign):
+        tgt, new = n.target, (n.value,)
+    elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+          and n.func.attr.value.endswith("_") and not n.func.attr.value.startswith("_")
+          and isinstance(n.func.value, cst.Attribute) and n.func.value.attr.value == "data"):
+        # `w.data.copy_(new)`, `w.data.sub_(d)`
+        tgt, new = n.func.value, tuple(a.value for a in n.args)
+    if isinstance(tgt, cst.Subscript):
+        tgt = tgt.value  # `w.data[:n] = new`
+    if isinstance(tgt, cst.Attribute) and tgt.attr.value == "data":
+        return tgt, new
+    return None, ()
+
+
+def reported_rewrite(fn, n: cst.CSTNode) -> Optional[cst.Attribute]:
+    """The `t.data` that node `n` rewrites when EXL213 reports it: the weight is known a tensor,
+    or a tensor is written into its `.data` (`base_layer.weight.data = base_layer.weight.data - d`,
+    `w.data -= self.get_delta_weight(name)` where that method returns a torch result)."""
+    tgt, new = data_rewrite(n)
+    if tgt is not None and (_tensorish(fn, tgt) or any(tensor_valued(fn, v) for v in new)):
+        return tgt
+    return None
+
+
+#: tensor methods whose result is a tensor of the receiver's values
+_SAME_TENSOR_METHODS = frozenset({"to", "detach", "clone", "contiguous", "float", "half", "double", "bfloat16",
+                                  "view", "reshape", "t", "transpose", "permute", "type_as", "view_as"})
+
+
+def tensor_valued(fn, e: cst.BaseExpression, depth: int = 0) -> bool:
+    """A tensor by the flow's kinds, or provably one through the function's own names and the
+    class's methods in this file: `d = self.get_delta_weight(a)` whose every `return` is a torch
+    result (the flow gives an in-file method's call no kind); `a - d`, `d.to(dtype)` of such a
+    value. Nothing is guessed: a value of unknown kind anywhere on the way is not a tensor."""
+    if fn.kind(e) == TENSOR:
+        return True
+    if depth > 4:
+        return False
+    if isinstance(e, cst.BinaryOperation):
+        return tensor_valued(fn, e.left, depth + 1) or tensor_valued(fn, e.right, depth + 1)
+    if isinstance(e, cst.Name):
+        binds = [n.value for n in fn.nodes() if isinstance(n, cst.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0].target, cst.Name) and n.targets[0].target.value == e.value]
+        other = [n for n in fn.nodes() if isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr))
+                 and isinstance(getattr(n, "target", None), cst.Name) and n.target.value == e.value]
+        return bool(binds) and not other and all(tensor_valued(fn, v, depth + 1) for v in binds)
+    if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute):
+        recv, meth = e.func.value, e.func.attr.value
+        if meth in _SAME_TENSOR_METHODS:
+            return tensor_valued(fn, recv, depth + 1)
+        if isinstance(recv, cst.Name) and fn.self_name and recv.value == fn.self_name and fn.cls is not None:
+            r = fn.cls.find_method(meth)
+            callee = fn.model.facts_for(r[1]) if r is not None else None
+            if callee is None:
+                return False
+            rets = [n.value for n in callee.nodes() if isinstance(n, cst.Return)]
+            return bool(rets) and all(v is not None and tensor_valued(callee, v, depth + 1) for v in rets)
+    return False
+
+
+def rewrites_data(fn) -> bool:
+    """Whether function `fn` (its facts) has a `.data` rewrite that EXL213 reports."""
+    got = fn.__dict__.get("_rewrites_data")
+    if got is None:
+        got = False
+        for st in fn.statements():
+            if isinstance(st, cst.SimpleStatementLine) and any(
+                    reported_rewrite(fn, n) is not None for n in iter_nodes(st)):
+                got = True
+                break
+        fn.__dict__["_rewrites_data"] = got
+    return got
+
+
 @register
 class TensorDataInForward(Rule):
     code = "EXL213"
@@ -60,6 +143,8 @@ class TensorDataInForward(Rule):
     summary = "`.data` of a tensor read or rewritten on the export path."
 
     def check(self, ctx):
+        if ".data" not in ctx.text:
+            return ()
         attribute, line = cst.Attribute, cst.SimpleStatementLine
         for fn in ctx.model.functions:
             # every finding is at (or beside) an Attribute `.data` node of the function: none, no
@@ -78,22 +163,8 @@ class TensorDataInForward(Rule):
         """One finding per statement: its rewrite of a `.data` if any, else its first `.data` read."""
         nodes = list(iter_nodes(st))
         for n in nodes:
-            tgt, new = None, ()
-            if isinstance(n, cst.Assign) and len(n.targets) == 1:
-                tgt, new = n.targets[0].target, (n.value,)
-            elif isinstance(n, cst.AugAssign):
-                tgt, new = n.target, (n.value,)
-            elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
-                  and n.func.attr.value.endswith("_") and not n.func.attr.value.startswith("_")
-                  and isinstance(n.func.value, cst.Attribute) and n.func.value.attr.value == "data"):
-                # `w.data.copy_(new)`, `w.data.sub_(d)`
-                tgt, new = n.func.value, tuple(a.value for a in n.args)
-            if isinstance(tgt, cst.Subscript):
-                tgt = tgt.value  # `w.data[:n] = new`
-            if (isinstance(tgt, cst.Attribute) and tgt.attr.value == "data"
-                    and (_tensorish(fn, tgt) or any(fn.kind(v) == TENSOR for v in new))):
-                # the weight is known a tensor, or a tensor is written into its `.data`
-                # (`base_layer.weight.data = base_layer.weight.data - delta_weight`)
+            tgt = reported_rewrite(fn, n)
+            if tgt is not None:
                 weight = _is_weight(fn, tgt.value)
                 ctx.report(
                     tgt,

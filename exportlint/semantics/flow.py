@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 import libcst as cst
 
+from exportlint.semantics.aliases import is_test
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.kinds import (
     CONST,
@@ -114,6 +115,10 @@ class FunctionFacts:
         self.callees: list[tuple[cst.FunctionDef, Optional[ClassFacts], list[str], dict[str, str]]] = []
         #: id(callee FunctionDef) -> the first call of it here (call chains)
         self.callee_calls: dict[int, cst.Call] = {}
+        #: every (callee FunctionDef, call) of the function's export-path calls into this file
+        self.callee_sites: list[tuple[cst.FunctionDef, cst.Call]] = []
+        #: pairs of parameters every export-path call passes the same object for (semantics/aliases.py)
+        self.aliased: frozenset = frozenset()
         self.self_name: Optional[str] = None
         self.imports = model.imports
         self._globals: set[str] = set()
@@ -1027,6 +1032,10 @@ class FunctionFacts:
     def _short_circuited(self, e: cst.BooleanOperation) -> bool:
         """The right operand runs under no exporter: ``self.training and <x>`` (exports capture
         eval mode), ``<export guard false everywhere> and <x>``, ``<guard true everywhere> or <x>``."""
+        if self.aliased and isinstance(e.operator, cst.Or):
+            pair = is_test(e.left)
+            if pair is not None and pair in self.aliased and not any(self._rebound(x) for x in pair):
+                return True  # `key is value or torch.equal(key, value)`, every call passes one object
         sides = guard_sides(e.left, self.imports, self._guards())
         if sides is None:
             return False
@@ -1704,6 +1713,7 @@ class FunctionFacts:
         self.callees.append((fn, facts_cls, pos, kw))
         self.callee_only.append((id(fn), self._only))
         self.callee_calls.setdefault(id(fn), call)
+        self.callee_sites.append((fn, call))
 
     def _jit_skipped(self, fn: cst.FunctionDef) -> bool:
         for d in fn.decorators:

@@ -345,7 +345,24 @@ class SemanticModel:
                 self._facts_by_node[key] = facts
             for callee, ccls, cargs, ckw in facts.callees:
                 work.append((callee, ccls, cargs, ckw, "called", facts))
+        self._reanalyse_aliased(seen_args, seen_kw)
         self._exporters_per_function(roots={id(w[0]) for w in roots})
+
+    def _reanalyse_aliased(self, seen_args: dict, seen_kw: dict) -> None:
+        """Functions testing `a is b or <x>` where every export-path call passes one object for
+        `a` and `b` (semantics/aliases.py): analysed again knowing it, so `<x>` does not count."""
+        from exportlint.semantics.aliases import aliased_pairs
+
+        for i, f in enumerate(list(self.functions)):
+            pairs = aliased_pairs(self, f)
+            if not pairs:
+                continue
+            key = id(f.node)
+            facts = FunctionFacts(self, f.node, f.cls, f.why, f.caller)
+            facts.aliased = pairs
+            facts.analyze(seen_args.get(key), dict(seen_kw.get(key, {})))
+            self.functions[i] = facts
+            self._facts_by_node[key] = facts
 
     def _exporters_per_function(self, roots: set[int]) -> None:
         """``fn_only``: id(FunctionDef) -> the exporters under which the function runs, for those
