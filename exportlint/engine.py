@@ -155,6 +155,118 @@ def _no_validate(self: cst.CSTNode) -> None:
     return None
 
 
+#: ids of the trivia nodes ``_shared_trivia`` hands out (kept alive by its caches): only a
+#: node made of such nodes is shared in turn
+_SHARED: set[int] = set()
+#: more distinct keys than this (a file of odd whitespace) and a cache stops growing
+_TRIVIA_CACHE_MAX = 4096
+
+
+def _by_value(real: type) -> Callable[..., Any]:
+    cache: dict = {}
+    shared = _SHARED
+
+    def make(value: Any = None) -> Any:
+        node = cache.get(value)
+        if node is None:
+            node = real(value=value)
+            if len(cache) < _TRIVIA_CACHE_MAX:
+                cache[value] = node
+                shared.add(id(node))
+        return node
+
+    return make
+
+
+def _by_pair(real: type) -> Callable[..., Any]:
+    cache: dict = {}
+    shared = _SHARED
+
+    def make(whitespace_before: Any, whitespace_after: Any) -> Any:
+        key = (id(whitespace_before), id(whitespace_after))
+        node = cache.get(key)
+        if node is None:
+            node = real(whitespace_before=whitespace_before, whitespace_after=whitespace_after)
+            if key[0] in shared and key[1] in shared and len(cache) < _TRIVIA_CACHE_MAX:
+                cache[key] = node
+                shared.add(id(node))
+        return node
+
+    return make
+
+
+def _trailing(real: type) -> Callable[..., Any]:
+    cache: dict = {}
+    shared = _SHARED
+
+    def make(whitespace: Any, newline: Any, comment: Any = None) -> Any:
+        if comment is not None:
+            return real(whitespace=whitespace, comment=comment, newline=newline)
+        key = (id(whitespace), id(newline))
+        node = cache.get(key)
+        if node is None:
+            node = real(whitespace=whitespace, newline=newline)
+            if key[0] in shared and key[1] in shared and len(cache) < _TRIVIA_CACHE_MAX:
+                cache[key] = node
+                shared.add(id(node))
+        return node
+
+    return make
+
+
+def _empty_line(real: type) -> Callable[..., Any]:
+    cache: dict = {}
+    shared = _SHARED
+
+    def make(indent: Any, whitespace: Any, newline: Any, comment: Any = None) -> Any:
+        if comment is not None:
+            return real(indent=indent, whitespace=whitespace, comment=comment, newline=newline)
+        key = (indent, id(whitespace), id(newline))
+        node = cache.get(key)
+        if node is None:
+            node = real(indent=indent, whitespace=whitespace, newline=newline)
+            if key[1] in shared and key[2] in shared and len(cache) < _TRIVIA_CACHE_MAX:
+                cache[key] = node
+                shared.add(id(node))
+        return node
+
+    return make
+
+
+_STAND_INS: dict[str, Callable[..., Any]] = {}
+
+
+def _shared_trivia() -> dict[str, Callable[..., Any]]:
+    """Stand-ins for libcst's trivia classes (whitespace, newlines, the trailing whitespace of a
+    line, empty lines, commas, dots, colons, ``=`` of keywords: nodes that hold only whitespace), put in the
+    ``libcst`` module while the native parser runs: it looks each class up there by name for
+    every node it builds. Equal trivia then is one shared instance instead of one per
+    occurrence: SimpleWhitespace alone was 40% of the nodes of timm's reduced files, and
+    building these ~9% of the parse. Nodes are immutable and nothing here keys on a trivia
+    node's identity (``nodes.child_nodes`` and the rules never walk into trivia; positions
+    come from codegen of the nodes that carry findings), so the tree is the same (equal code,
+    ``deep_equals`` a plain parse: tests/test_engine_parse.py). Nodes that carry meaning
+    (names, expressions, statements, operators) are never shared. The stand-ins are plain
+    functions (a class standing in, whose ``isinstance`` answers as libcst's, cost more than
+    the sharing saves): as with ``__post_init__`` above, libcst's classes are put back when
+    the parse ends, and parses are not run from several threads at once (the language server
+    lints in one thread for that reason)."""
+    if not _STAND_INS:
+        import libcst as cst
+
+        _STAND_INS["SimpleWhitespace"] = _by_value(cst.SimpleWhitespace)
+        _STAND_INS["Newline"] = _by_value(cst.Newline)
+        _STAND_INS["TrailingWhitespace"] = _trailing(cst.TrailingWhitespace)
+        _STAND_INS["EmptyLine"] = _empty_line(cst.EmptyLine)
+        for name in ("Dot", "Comma", "Colon", "AssignEqual"):
+            _STAND_INS[name] = _by_pair(getattr(cst, name))
+    return _STAND_INS
+
+
+#: set False to parse with libcst's own classes only (no shared trivia)
+SHARE_TRIVIA = True
+
+
 def parse_module(text: str) -> "cst.Module":
     """libcst.parse_module without per-node validation.
 
@@ -174,9 +286,16 @@ def parse_module(text: str) -> "cst.Module":
     # CPU time (bench: 60 timm files 3.5 s -> 2.7 s). Re-enabled as it was.
     was_on = gc.isenabled()
     gc.disable()
+    real: dict[str, Any] = {}
+    if SHARE_TRIVIA:
+        for name, stand_in in _shared_trivia().items():
+            real[name] = cst.__dict__[name]
+            setattr(cst, name, stand_in)
     try:
         return _parser()(text)
     finally:
+        for name, cls in real.items():
+            setattr(cst, name, cls)
         base.__post_init__ = orig  # type: ignore[method-assign]
         if was_on:
             gc.enable()

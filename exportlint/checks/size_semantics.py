@@ -43,8 +43,9 @@ def _unpacked_shape(fn, name: str) -> list[tuple[cst.BaseExpression, int]]:
     got = fn.__dict__.get("_size_sem_unpack")
     if got is None:
         got = {}
-        for node in iter_nodes(fn.node.body):
-            if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+        assign = cst.Assign
+        for node in fn.nodes():  # (as in ``data_sized_names``)
+            if type(node) is not assign or len(node.targets) != 1:
                 continue
             t, v = node.targets[0].target, node.value
             if not isinstance(t, (cst.Tuple, cst.List)):
@@ -230,8 +231,11 @@ def data_sized_names(ctx, fn) -> set:
     if got is not None:
         return got
     binds: list[tuple[str, cst.BaseExpression]] = [(n, v) for n, v, _ in assignments_in_scope(fn.node)]
-    for node in iter_nodes(fn.node.body):
-        if isinstance(node, cst.Assign) and len(node.targets) == 1:
+    # (``fn.nodes()``: the walk shared with other rules; an assignment is in the body, never in the
+    # header, so the same ones in the same order as a walk of ``fn.node.body``)
+    assign = cst.Assign
+    for node in fn.nodes():
+        if type(node) is assign and len(node.targets) == 1:
             t, v = node.targets[0].target, node.value
             if isinstance(t, cst.Tuple) and isinstance(v, cst.Tuple) and len(t.elements) == len(v.elements):
                 binds += [(te.value.value, ve.value) for te, ve in zip(t.elements, v.elements)

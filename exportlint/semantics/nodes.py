@@ -415,12 +415,39 @@ _IS_NODE: dict[type, bool] = {}
 
 
 def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Pre-order over a subtree, whitespace and punctuation left out."""
+    """Pre-order over a subtree, whitespace and punctuation left out. (``child_nodes`` inlined
+    for the types it has seen: the export-path functions of a file are walked whole, ~1k
+    nodes each; a third less time than a call per node)"""
     stack = [node]
+    pop, extend = stack.pop, stack.extend
+    fields_of, is_node = _CHILD_FIELDS, _IS_NODE
     while stack:
-        n = stack.pop()
+        n = pop()
         yield n
-        stack.extend(reversed(child_nodes(n)))
+        names = fields_of.get(type(n))
+        if names is None:
+            kids = child_nodes(n)
+        else:
+            kids = []
+            for name in names:
+                v = getattr(n, name)
+                tv = type(v)
+                yes = is_node.get(tv)
+                if yes is None:
+                    yes = is_node[tv] = isinstance(v, cst.CSTNode)
+                if yes:
+                    kids.append(v)
+                elif isinstance(v, (tuple, list)):
+                    for x in v:
+                        tx = type(x)
+                        yes = is_node.get(tx)
+                        if yes is None:
+                            yes = is_node[tx] = isinstance(x, cst.CSTNode)
+                        if yes:
+                            kids.append(x)
+        if kids:
+            kids.reverse()
+            extend(kids)
 
 
 #: the fields of a statement (or block) that hold statements or blocks, in field order
