@@ -524,6 +524,11 @@ def one_file_main(args: argparse.Namespace) -> int:
     # PYTHONDONTWRITEBYTECODE=1 would recompile ~40 modules per call (~0.13 s): not what users feel
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(code / "exportlint")], check=False,
                    stdout=subprocess.DEVNULL, env=dict(env, PYTHONDONTWRITEBYTECODE=""))
+    # likewise the compiled dataclass methods of libcst's import (exportlint/lightcst.py), which
+    # a user's first run writes beside that bytecode (a checkout without lightcst: nothing)
+    subprocess.run([sys.executable, "-c", "from exportlint.lightcst import prepare; prepare()"], check=False,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp,
+                   env=dict(env, PYTHONDONTWRITEBYTECODE=""))
     timed(cmds["exportlint FILE  warm (cache hit)"])  # fills the cache and the page cache
     timed(cmds[EDITED])
     if hook:

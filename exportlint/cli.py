@@ -268,6 +268,11 @@ def _run_lint(args, cfg) -> int:
             print(f"exportlint: file {f}", file=sys.stderr)
     if args.add_noqa and (stdin is not None or args.fix or args.diff or args.confirm):
         raise UsageError("--add-noqa cannot be combined with '-' (stdin), --fix, --diff or --confirm")
+    # libcst without the parts the lint path does not use (metadata, helpers, the parser's
+    # configuration detection): they load on first use (exportlint/lightcst.py)
+    from exportlint import lightcst
+
+    lightcst.enable()
     # exportlint.adopt is imported only for long runs: the one-file call stays as fast as it was
     if len(files) > 50 and _want_progress(args, len(files)):
         from exportlint.adopt import Progress

@@ -292,13 +292,35 @@ def parse_module(text: str) -> "cst.Module":
             real[name] = cst.__dict__[name]
             setattr(cst, name, stand_in)
     try:
-        return cst.parse_module(text)
+        return _parser()(text)
     finally:
         for name, cls in real.items():
             setattr(cst, name, cls)
         base.__post_init__ = orig  # type: ignore[method-assign]
         if was_on:
             gc.enable()
+
+
+def _parser() -> Callable[[str], "cst.Module"]:
+    """What parses a ``str``: libcst's native parser called directly (``lightcst.native_parse``:
+    ``libcst.parse_module`` minus the entry point's configuration detection, whose imports a
+    light libcst defers), or ``libcst.parse_module`` where the native module differs."""
+    if _PARSER:
+        return _PARSER[0]
+    import libcst as cst
+
+    fn: Callable[[str], "cst.Module"]
+    try:
+        from exportlint.lightcst import native_parse
+
+        fn = native_parse if isinstance(native_parse("x = 1\n"), cst.Module) else cst.parse_module
+    except Exception:  # noqa: BLE001 - another libcst: its public entry point
+        fn = cst.parse_module
+    _PARSER.append(fn)
+    return fn
+
+
+_PARSER: list = []
 
 
 @dataclass
@@ -422,7 +444,14 @@ class Linter:
     """Holds the enabled rules and config; lints sources. Built once per process."""
 
     def __init__(self, config: Config, codes: Optional[frozenset[str]] = None) -> None:
-        from exportlint.checks.base import all_rules
+        from exportlint.lightcst import ENABLED, dataclass_code_cache, maybe_install
+
+        if ENABLED[0]:  # the command line: the light libcst, dataclass methods compiled once (lightcst.py)
+            with dataclass_code_cache():
+                maybe_install()
+                from exportlint.checks.base import all_rules
+        else:
+            from exportlint.checks.base import all_rules
 
         self.config = config
         rules = all_rules()
@@ -490,20 +519,32 @@ class Linter:
             else:
                 ptext = text
                 tree = None
+                # the top-level statements' first lines, for the parse cache (parsecache.py)
+                starts = None
+                if _PARSE_DIR is not None and ast_tree is not None:
+                    from exportlint.parsecache import starts_of
+
+                    starts = starts_of(ast_tree)
                 if project is not None and not has_export and not _converts_to_quantized(text):
                     # (a file that converts a model to eager-quantized is read whole: EXL404
                     # reports at the conversion, wherever it is)
                     ptext, tree = _reduced(text, path, roots, project, ast_tree)
+                    if starts is not None and ptext is not text:
+                        # the reduction may fold removed statements into one string: the
+                        # reduced text's own statements (its tree is cheaper than the file's)
+                        from exportlint.parsecache import starts_of_text
+
+                        starts = starts_of_text(ptext, path)
                 ast_tree = None
                 try:
                     module = None
                     if ptext is not text:
                         try:
-                            module = _parse_cached(ptext)
+                            module = _parse_cached(ptext, path, starts)
                         except Exception:  # the reduction went wrong: parse the file as it is
                             ptext = text
                     if module is None:
-                        module = _parse_cached(ptext) if project is not None else parse_module(ptext)
+                        module = _parse_cached(ptext, path, starts) if project is not None else parse_module(ptext)
                 except cst.ParserSyntaxError as e:
                     if "EXL001" in self.enabled:
                         # CPython places the error exactly; libcst's position can be a line off
@@ -734,10 +775,18 @@ def _text_key(text: str) -> str:
 _KEY_LAST: list = [None, ""]
 
 
-def _parse_cached(text: str) -> "cst.Module":
-    """Parse, or take the tree a former round kept (``_keep_parsed``)."""
+def _parse_cached(text: str, path: Optional[str] = None, starts: Optional[list[int]] = None) -> "cst.Module":
+    """Parse, or take the tree a former round kept (``_keep_parsed``). With the parse cache
+    on (``_PARSE_DIR``) and the top-level statements' lines (``starts``), the chunks of the
+    text that did not change since the last run are read from it (parsecache.py)."""
     m = _MODULES.get(_text_key(text))
-    return m if m is not None else parse_module(text)
+    if m is not None:
+        return m
+    if _PARSE_DIR is not None and starts and path is not None:
+        from exportlint import parsecache
+
+        return parsecache.parse(text, path, _PARSE_DIR, starts, parse_module)
+    return parse_module(text)
 
 
 def _keep_parsed(text: str, m: "cst.Module") -> None:
@@ -945,6 +994,8 @@ class Cache:
         self.file = self.dir / f"v{__version__}-{fp}-{key}.json"
         #: stored indexes of imported files (semantics/index_store.py), per exportlint code
         self.index_dir = self.dir / f"index-v{__version__}-{fp}"
+        #: parsed top-level statements of recently linted files (parsecache.py)
+        self.parse_dir = self.dir / f"parse-v{__version__}-{fp}"
         self.entries: dict[str, list[Any]] = {}
         self.dirty = False
         try:
@@ -987,8 +1038,8 @@ class Cache:
                         old.unlink()
                     except OSError:
                         pass
-            for old in self.dir.glob("index-v*"):  # and indexes of another exportlint code
-                if old != self.index_dir and old.is_dir():
+            for old in [*self.dir.glob("index-v*"), *self.dir.glob("parse-v*")]:  # of another exportlint code
+                if old not in (self.index_dir, self.parse_dir) and old.is_dir():
                     import shutil
 
                     shutil.rmtree(old, ignore_errors=True)
@@ -1011,6 +1062,10 @@ _PROJECT: Any = None
 #: the cache's folder of stored indexes of imported files (semantics/index_store.py), set by
 #: lint_paths when the cache is on; forked workers inherit it, spawned ones do without
 _INDEX_DIR: Optional[str] = None
+#: the cache's folder of parsed top-level statements (parsecache.py), set by lint_paths when
+#: the cache is on, the run has a few files and lints them in forked workers (the grandchild
+#: that writes the chunks is forked from a worker)
+_PARSE_DIR: Optional[str] = None
 
 
 def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, None, None, None)) -> None:
@@ -1097,6 +1152,10 @@ def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dic
         if was_on:
             gc.enable()
             _COLLECT_BEFORE_NEXT[0] = True
+    if _PARSE_DIR is not None:  # the parse cache's new chunks: written by a detached grandchild
+        from exportlint.parsecache import flush
+
+        flush()
     outs = [(t, root, key) for (t, root), key in zip(r.outs, r.out_keys)]
     return path, [f.to_dict() for f in r.findings], r.errors, outs, sorted(r.deps), r.returns
 
@@ -1246,8 +1305,12 @@ def _lint_paths(
 
     t0 = time.perf_counter()
     cache = Cache(config, codes) if use_cache else None
-    global _INDEX_DIR
+    global _INDEX_DIR, _PARSE_DIR
     _INDEX_DIR = str(cache.index_dir) if cache is not None else None
+    from exportlint.parsecache import MAX_FILES
+
+    _PARSE_DIR = (str(cache.parse_dir) if cache is not None and isolate and stdin is None
+                  and sys.platform.startswith("linux") and len(files) <= MAX_FILES else None)
     findings_of: dict[str, list[Finding]] = {}
     findings: list[Finding] = []
     errors: list[str] = []

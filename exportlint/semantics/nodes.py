@@ -114,7 +114,7 @@ def _annot_expr_kind(e: cst.BaseExpression) -> Optional[str]:
         v = literal_value(e)
         if isinstance(v, str):
             try:
-                e = cst.parse_expression(v)
+                e = _parse_expression(v)
             except Exception:
                 return UNKNOWN
         else:
@@ -537,3 +537,11 @@ def assigned_names(block: cst.CSTNode) -> set[str]:
             if isinstance(x, cst.Name):
                 out.add(x.value)
     return out
+
+
+def _parse_expression(text: str) -> "cst.BaseExpression":
+    """``libcst.parse_expression`` (through the native parser: a light libcst defers the
+    entry points, exportlint/lightcst.py)."""
+    from exportlint.lightcst import parse_expression
+
+    return parse_expression(text)

@@ -54,7 +54,7 @@ def _non_optional(e: cst.BaseExpression, depth: int = 0) -> Optional[cst.BaseExp
             if not isinstance(v, str):
                 return None
             try:
-                e = cst.parse_expression(v)
+                e = _parse_expression(v)
             except Exception:
                 return None
         if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.BitOr):
@@ -304,3 +304,11 @@ def _is_plain_class(project: Any, fi: Any, cls: str) -> bool:
     return True
 
 
+
+
+def _parse_expression(text: str) -> "cst.BaseExpression":
+    """``libcst.parse_expression`` (through the native parser: a light libcst defers the
+    entry points, exportlint/lightcst.py)."""
+    from exportlint.lightcst import parse_expression
+
+    return parse_expression(text)
