@@ -539,12 +539,7 @@ class CustomOpWithoutTranslation(Rule):
                 if no_fake:
                     why.append("it has no fake (meta) kernel in this file, so torch.export cannot trace it "
                                "(add `@" + local + ".register_fake`)")
-                if "onnx-dynamo" in exps:
-                    why.append("onnx-dynamo has no translation (pass `custom_translation_table={torch.ops."
-                               f"{ns}.{op}.default: onnxscript_fn}}` to torch.onnx.export)")
-                if "onnx-legacy" in exps:
-                    why.append("onnx-legacy has no symbolic (call `torch.onnx.register_custom_op_symbolic("
-                               f"\"{opname}\", symbolic_fn, opset)`)")
+                why += _onnx_reasons(opname, exps)
                 msg = f"custom op `{opname}` does not export with " + ", ".join(exps) + ": " + "; ".join(why) + "."
                 ctx.report(call.node, msg, exporters=tuple(exps))
         return ()
@@ -584,15 +579,23 @@ class CustomOpWithoutTranslation(Rule):
             if no_fake:
                 why.append(f"`{name}` ({where}) has no fake (meta) kernel in its package, so torch.export cannot "
                            f"trace it (add `@{name}.register_fake`)")
-            if "onnx-dynamo" in exps:
-                why.append("onnx-dynamo has no translation (pass `custom_translation_table={torch.ops."
-                           f"{ns}.{op}.default: onnxscript_fn}}` to torch.onnx.export)")
-            if "onnx-legacy" in exps:
-                why.append("onnx-legacy has no symbolic (call `torch.onnx.register_custom_op_symbolic("
-                           f"\"{opname}\", symbolic_fn, opset)`)")
+            why += _onnx_reasons(opname, exps)
             msg = (f"`{snippet(ctx, call)}` runs the custom op `{opname}`, which does not export with "
                    + ", ".join(exps) + ": " + "; ".join(why) + ".")
             ctx.report(call, msg, exporters=tuple(exps))
+
+
+def _onnx_reasons(opname: str, exps: list[str]) -> list[str]:
+    """What each ONNX exporter in ``exps`` lacks for the custom op ``ns::op``, and the fix."""
+    ns, _, op = opname.partition("::")
+    why = []
+    if "onnx-dynamo" in exps:
+        why.append("onnx-dynamo has no translation (pass `custom_translation_table={torch.ops."
+                   f"{ns}.{op}.default: onnxscript_fn}}` to torch.onnx.export)")
+    if "onnx-legacy" in exps:
+        why.append("onnx-legacy has no symbolic (call `torch.onnx.register_custom_op_symbolic("
+                   f"\"{opname}\", symbolic_fn, opset)`)")
+    return why
 
 
 __all__ = ["UntranslatableOp", "OpsetTooLow", "CustomOpWithoutTranslation", "EQUIVALENTS", "call_values"]
