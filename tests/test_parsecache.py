@@ -29,6 +29,9 @@ def _real_files() -> list[Path]:
     files = sorted(glob.glob(os.path.join(sp, "transformers/models/*/modeling_*.py")))[::25]
     files += sorted(glob.glob(os.path.join(sp, "torchvision/models/**/*.py"), recursive=True))[::6]
     files += sorted(glob.glob(os.path.join(sp, "timm/models/*.py")))[::20]
+    # torch's own modules: installed wherever these tests run (CI has no timm/transformers/torchvision)
+    files += sorted(glob.glob(os.path.join(sp, "torch/nn/modules/*.py")))[::3]
+    files += sorted(glob.glob(os.path.join(sp, "torch/_export/db/examples/*.py")))[::6]
     files = [Path(f) for f in files]
     files += sorted((ROOT / "examples").glob("*.py")) + sorted((HERE / "fixtures").rglob("*.py"))[::3]
     return files
