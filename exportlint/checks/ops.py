@@ -16,7 +16,7 @@ is reported only when every probed variant it may be failed.
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import libcst as cst
 
@@ -486,11 +486,19 @@ class CustomOpWithoutTranslation(Rule):
 
     def check(self, ctx):
         text = ctx.text
+        scans: list = []
+
+        def scan_of() -> "_LibraryScan":
+            """The file's registrations, read once (both passes need them)."""
+            if not scans:
+                scans.append(_LibraryScan(ctx.model.imports))
+                ctx.module.visit(scans[0])
+            return scans[0]
+
         if ctx.project is not None:
-            self._cross_file(ctx)
+            self._cross_file(ctx, scan_of)
         if "torch.ops" not in text and "custom_op" not in text and "ops." not in text:
             return ()
-        scan = None
         targets = _targets(ctx)
         for fn in ctx.model.functions:
             for call in fn.calls:
@@ -510,29 +518,14 @@ class CustomOpWithoutTranslation(Rule):
                     # without the word in the file, and only a plain name calls one)
                     if not isinstance(f, cst.Name) or "custom_op" not in text:
                         continue
-                    if scan is None:
-                        scan = _LibraryScan(ctx.model.imports)
-                        ctx.module.visit(scan)
-                    if f.value in scan.custom_op_funcs:
+                    if f.value in scan_of().custom_op_funcs:
                         local = f.value
-                        opname = scan.custom_op_funcs[local]
+                        opname = scan_of().custom_op_funcs[local]
                 if opname is None:
                     continue
-                if scan is None:
-                    scan = _LibraryScan(ctx.model.imports)
-                    ctx.module.visit(scan)
-                ns, _, op = opname.partition("::")
-                exps = []
-                if not (scan.dynamo_any or f"{ns}.{op}" in scan.dynamo):
-                    exps.append("onnx-dynamo")
-                if not (scan.legacy_any or opname in scan.legacy):
-                    exps.append("onnx-legacy")
+                scan = scan_of()
                 no_fake = local is not None and opname not in scan.fake and local not in scan.fake
-                if no_fake:
-                    exps = ["export-strict", "export-nonstrict"] + [e for e in exps]
-                    if "onnx-dynamo" not in exps:
-                        exps.append("onnx-dynamo")
-                exps = [e for e in ALL if e in exps and e in targets]
+                exps = _custom_op_exporters(scan, opname, no_fake, targets)
                 if not exps:
                     continue
                 why = []
@@ -544,7 +537,7 @@ class CustomOpWithoutTranslation(Rule):
                 ctx.report(call.node, msg, exporters=tuple(exps))
         return ()
 
-    def _cross_file(self, ctx) -> None:
+    def _cross_file(self, ctx, scan_of: Callable[[], "_LibraryScan"]) -> None:
         """Calls of a function defined in another project file as a
         ``torch.library.custom_op("ns::op")`` (``semantics.decorated``): torch.export needs a
         fake kernel (registered in the op's file or its package folder), the ONNX exporters a
@@ -552,25 +545,13 @@ class CustomOpWithoutTranslation(Rule):
         from exportlint.semantics.decorated import custom_op_name, has_fake_kernel
 
         pc = ctx.project_calls()
-        scan = None
         targets = _targets(ctx)
         for facts, call, target, _, _ in pc["calls"]:
             opname = custom_op_name(ctx.project, target, pc["deps"])
             if opname is None:
                 continue
-            if scan is None:
-                scan = _LibraryScan(ctx.model.imports)
-                ctx.module.visit(scan)
-            ns, _, op = opname.partition("::")
             no_fake = not has_fake_kernel(ctx.project, target, opname, pc["deps"])
-            exps = []
-            if no_fake:
-                exps += ["export-strict", "export-nonstrict"]
-            if no_fake or not (scan.dynamo_any or f"{ns}.{op}" in scan.dynamo):
-                exps.append("onnx-dynamo")
-            if not (scan.legacy_any or opname in scan.legacy):
-                exps.append("onnx-legacy")
-            exps = [e for e in ALL if e in exps and e in targets]
+            exps = _custom_op_exporters(scan_of(), opname, no_fake, targets)
             if not exps:
                 continue
             name = target.qual.rsplit(".", 1)[-1]
@@ -583,6 +564,21 @@ class CustomOpWithoutTranslation(Rule):
             msg = (f"`{snippet(ctx, call)}` runs the custom op `{opname}`, which does not export with "
                    + ", ".join(exps) + ": " + "; ".join(why) + ".")
             ctx.report(call, msg, exporters=tuple(exps))
+
+
+def _custom_op_exporters(scan: "_LibraryScan", opname: str, no_fake: bool, targets) -> list[str]:
+    """The exporters (of ``targets``, in ``ALL``'s order) a call of the custom op ``ns::op``
+    breaks: torch.export and onnx-dynamo without a fake kernel, onnx-dynamo without a
+    translation, onnx-legacy without a symbolic registered in this file."""
+    ns, _, op = opname.partition("::")
+    exps = set()
+    if no_fake:
+        exps |= {"export-strict", "export-nonstrict", "onnx-dynamo"}
+    if not (scan.dynamo_any or f"{ns}.{op}" in scan.dynamo):
+        exps.add("onnx-dynamo")
+    if not (scan.legacy_any or opname in scan.legacy):
+        exps.add("onnx-legacy")
+    return [e for e in ALL if e in exps and e in targets]
 
 
 def _onnx_reasons(opname: str, exps: list[str]) -> list[str]:
