@@ -7,6 +7,7 @@ from typing import Any, Iterable, Iterator, Optional
 
 import libcst as cst
 
+from exportlint.lightcst import parse_expression  # (the native parser: a light libcst defers the entry points)
 from exportlint.semantics.apis import (  # noqa: F401
     ANNOT_CONST,
     ANNOT_TENSOR,
@@ -114,7 +115,7 @@ def _annot_expr_kind(e: cst.BaseExpression) -> Optional[str]:
         v = literal_value(e)
         if isinstance(v, str):
             try:
-                e = _parse_expression(v)
+                e = parse_expression(v)
             except Exception:
                 return UNKNOWN
         else:
@@ -537,11 +538,3 @@ def assigned_names(block: cst.CSTNode) -> set[str]:
             if isinstance(x, cst.Name):
                 out.add(x.value)
     return out
-
-
-def _parse_expression(text: str) -> "cst.BaseExpression":
-    """``libcst.parse_expression`` (through the native parser: a light libcst defers the
-    entry points, exportlint/lightcst.py)."""
-    from exportlint.lightcst import parse_expression
-
-    return parse_expression(text)

@@ -24,6 +24,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from exportlint.lightcst import parse_expression  # (the native parser: a light libcst defers the entry points)
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.kinds import DATA, MASK, OBJ_PREFIX, SHAPE, TENSOR, obj_attrs, obj_kind
 from exportlint.semantics.nodes import iter_nodes, literal_value
@@ -54,7 +55,7 @@ def _non_optional(e: cst.BaseExpression, depth: int = 0) -> Optional[cst.BaseExp
             if not isinstance(v, str):
                 return None
             try:
-                e = _parse_expression(v)
+                e = parse_expression(v)
             except Exception:
                 return None
         if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.BitOr):
@@ -302,13 +303,3 @@ def _is_plain_class(project: Any, fi: Any, cls: str) -> bool:
         if last in ("Function", "Enum", "IntEnum", "Protocol") or last.endswith(("Error", "Exception", "Warning")):
             return False
     return True
-
-
-
-
-def _parse_expression(text: str) -> "cst.BaseExpression":
-    """``libcst.parse_expression`` (through the native parser: a light libcst defers the
-    entry points, exportlint/lightcst.py)."""
-    from exportlint.lightcst import parse_expression
-
-    return parse_expression(text)
