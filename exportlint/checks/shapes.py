@@ -136,7 +136,9 @@ class SizeToTensor(Rule):
                 src = _resolve(data.value, values)
                 exps: list[str] = []
                 why = ""
-                if _size_sequence(fn, src) or (src is not data.value and _size_sequence(fn, data.value)):
+                grown = (src is not data.value and isinstance(src, (cst.List, cst.Tuple)) and not src.elements
+                         and fn.kind(data.value) == SHAPE)  # `shapes = []` grown with sizes (`.append((h, w))`)
+                if grown or _size_sequence(fn, src) or (src is not data.value and _size_sequence(fn, data.value)):
                     why = "a Python list of sizes is recorded as a constant by the legacy tracer"
                     exps.append("onnx-legacy")
                     if q == "torch.as_tensor":
