@@ -741,6 +741,26 @@ def run_one(name: str, exporter: str, site: str, checkpoint=None, fixes_msg: str
         rec["outcome"] = "fail"
         rec["message"] = _first_line(L.exporter_message(e, 2000))
         rec["error_type"] = type(e).__name__
+        if exporter in ("export-strict", "export-nonstrict") and fixes_msg is None:
+            texts = [str(getattr(x, "msg", None) or x) for x in L.exception_chain(e)]
+            text = next((t for t in texts if L.is_constraint_violation(t)), "")
+            if text:
+                # a spec failure: the declared dynamic_shapes admit values the model's guards exclude.
+                # Do what the message tells a user (and what torch.onnx.export(dynamo=True) does itself,
+                # torch/onnx/_internal/exporter/_capture_strategies.py): apply torch's suggested fixes
+                # (torch.export.dynamic_shapes.refine_dynamic_shapes_from_suggested_fixes) and export once more.
+                fixes = suggested_fixes(text)
+                rec["spec"] = {"guards": spec_guards(text), "fixes": fixes}
+                if checkpoint:
+                    checkpoint(dict(rec, retry={"outcome": "timeout", "message": "timed out in the retry"},
+                                    located="not located (the retry ran first)"))
+                if fixes:
+                    try:
+                        rec["retry"] = run_one(name, exporter, site, None, fixes_msg=text)
+                    except Exception as e2:  # noqa: BLE001 (the helper could not apply the fixes)
+                        rec["retry"] = {"outcome": "no-fix", "message": f"{type(e2).__name__}: {_first_line(e2)}"}
+                else:
+                    rec["retry"] = {"outcome": "no-fix", "message": "no suggested fixes in the message"}
         if checkpoint:
             checkpoint(dict(rec, located="timed out while locating"))
 
@@ -767,25 +787,6 @@ def run_one(name: str, exporter: str, site: str, checkpoint=None, fixes_msg: str
             rec["stack"] = [[_rel(p, site), ln] for p, ln in loc.stack[:8]]
         if warns:
             rec["warns"] = _dedupe(warns)
-        if exporter in ("export-strict", "export-nonstrict") and fixes_msg is None:
-            texts = [str(getattr(x, "msg", None) or x) for x in L.exception_chain(e)]
-            text = next((t for t in texts if L.is_constraint_violation(t)), "")
-            if text:
-                # a spec failure: the declared dynamic_shapes admit values the model's guards exclude.
-                # Do what the message tells a user (and what torch.onnx.export(dynamo=True) does itself,
-                # torch/onnx/_internal/exporter/_capture_strategies.py): apply torch's suggested fixes
-                # (torch.export.dynamic_shapes.refine_dynamic_shapes_from_suggested_fixes) and export once more.
-                fixes = suggested_fixes(text)
-                rec["spec"] = {"guards": spec_guards(text), "fixes": fixes}
-                if checkpoint:
-                    checkpoint(dict(rec, retry={"outcome": "timeout", "message": "timed out in the retry"}))
-                if fixes:
-                    try:
-                        rec["retry"] = run_one(name, exporter, site, None, fixes_msg=text)
-                    except Exception as e2:  # noqa: BLE001 (the helper could not apply the fixes)
-                        rec["retry"] = {"outcome": "no-fix", "message": f"{type(e2).__name__}: {_first_line(e2)}"}
-                else:
-                    rec["retry"] = {"outcome": "no-fix", "message": "no suggested fixes in the message"}
         return rec
     rec["export_s"] = round(time.perf_counter() - t1, 2)
     if warns:
