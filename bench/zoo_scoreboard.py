@@ -106,7 +106,13 @@ def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float, keep_ord
         print(f"[{time.perf_counter() - t_all:6.0f}s] {name}: {wall:.0f}s\n" + "\n".join(lines), flush=True)
         return name, rec
 
+    done: dict[str, dict] = {}
+
     def save():  # after every model, so an interrupted refresh keeps what it measured
+        nonlocal truth
+        if TRUTH.exists():  # another refresh may have saved meanwhile: keep its models, put ours over them
+            truth = load_truth()
+            truth.setdefault("models", {}).update(done)
         truth["versions"] = vers
         truth["method"] = ("bench/zoo_worker.py: tiny configs, random weights, seed 0; per exporter a forked child "
                            "with timeout and RLIMIT_AS; paths relative to site-packages")
@@ -123,11 +129,11 @@ def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float, keep_ord
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
         for fut in as_completed([ex.submit(one, n) for n in order]):
             name, rec = fut.result()
-            old = truth["models"].get(name)
+            old = (load_truth() if TRUTH.exists() else truth)["models"].get(name)
             if exporters and old and rec.get("exporters"):  # some exporters re-measured: keep the others' records
                 rec["exporters"] = {**old.get("exporters", {}), **rec["exporters"]}
                 rec["exporters"] = {e: rec["exporters"][e] for e in EXPORTERS if e in rec["exporters"]}
-            truth["models"][name] = rec
+            truth["models"][name] = done[name] = rec
             save()
     print(f"refresh: {len(names)} models in {time.perf_counter() - t_all:.0f}s -> {TRUTH.relative_to(ROOT)}")
     return truth
