@@ -66,3 +66,29 @@ def test_torchvision_is_tracing_is_the_legacy_tracer_only():
     assert _exporters(SCRIPTED, "# TRACING-ONLY") <= {"onnx-legacy"}
     assert "onnx-legacy" not in _exporters(SCRIPTED, "# NOT-TRACING")
     assert "export-nonstrict" in _exporters(SCRIPTED, "# NOT-TRACING")
+
+
+CHUNK_KW = """
+import torch
+from torch import nn
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Conv2d(3, 4, 1)
+
+    def forward(self, image1, image2):
+        fmaps = self.enc(torch.cat([image1, image2], dim=0))
+        fmap1, fmap2 = torch.chunk(fmaps, chunks=2, dim=0)  # KW
+        c, d = torch.chunk(fmaps, chunks=2, dim=1)  # STATIC-DIM
+        return fmap1 + fmap2 + c + d
+"""
+
+
+def test_chunk_count_given_by_keyword_is_read():
+    """EXL114 (recall): `torch.chunk(x, chunks=2, dim=0)` splits the batch like `torch.chunk(x, 2, dim=0)`
+    (torchvision RAFT's two frames, concatenated then chunked, is this form); dim 1 stays unreported."""
+    found = {(f.line, f.code) for f in lint(CHUNK_KW)}
+    assert (line_of(CHUNK_KW, "# KW"), "EXL114") in found
+    assert (line_of(CHUNK_KW, "# STATIC-DIM"), "EXL114") not in found

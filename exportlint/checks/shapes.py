@@ -370,6 +370,9 @@ class SplitDynamicDim(Rule):
                 pos = [a for a in call.node.args if a.keyword is None and not a.star]
                 k = 0 if q.startswith("torch.Tensor.") else 1
                 sections = pos[k].value if k < len(pos) else None
+                if sections is None:  # torch.chunk(x, chunks=2, dim=0)
+                    sections = next((a.value for a in call.node.args if a.keyword is not None and a.keyword.value in (
+                        "chunks", "split_size_or_sections", "split_size", "sections", "indices_or_sections")), None)
                 # a count or one piece size (measured); a list of sizes, or sizes from data, is
                 # another matter (EXL104 / EXL102)
                 if sections is None or isinstance(sections, (cst.List, cst.Tuple)) or fn.kind(sections) not in (CONST, SHAPE):
