@@ -218,6 +218,9 @@ class FunctionFacts:
                 self.env[self.self_name] = UNKNOWN
                 self.self_name = None
         autograd_ctx = self.cls is not None and self.cls.is_autograd_function and is_static
+        # a module's forward analysed as exported directly (no call site, no export call in the
+        # file that could pass more than the example inputs)
+        entry_flags = arg_kinds is None and self.why == "forward" and not self.model.export_calls
         for i, p in enumerate(params[start:]):
             name = p.name.value
             k = annotation_kind(p.annotation, self.imports)
@@ -271,6 +274,10 @@ class FunctionFacts:
                 # `def merge(self, safe_merge=False)` that no call on the export path passes
                 # `safe_merge` to: it holds False there, `if safe_merge:` never runs
                 self.unset_flags.add(name)
+            elif entry_flags and p.default is not None and literal_value(p.default) is False:
+                # `forward(self, x, update: bool = False)` exported directly: the exporters call it
+                # with the example inputs, a Python `False` default stays False (P-ENTRYFLAG)
+                self.unset_flags.add(name)
             if (training_target(name) and p.default is not None and literal_value(p.default) is None
                     and (arg_kinds is None or ck in (None, NONE, UNKNOWN))):
                 # `labels=None`: training targets, absent from an inference export
@@ -278,8 +285,8 @@ class FunctionFacts:
                 self.absent_params.add(name)
             self.env[name] = k
         for p in fn.params.kwonly_params:
-            if (arg_kinds is not None and p.default is not None and literal_value(p.default) is False
-                    and p.name.value not in kw_kinds):
+            if ((arg_kinds is not None or entry_flags) and p.default is not None
+                    and literal_value(p.default) is False and p.name.value not in kw_kinds):
                 self.unset_flags.add(p.name.value)
             k = annotation_kind(p.annotation, self.imports)
             if k is None or k == NONE:
@@ -833,6 +840,11 @@ class FunctionFacts:
                         return literal_value(left.args[1].value) == attr
                 if isinstance(op, cst.NotIn) and self._is_self_attr(right) and right.attr.value == attr:
                     return True
+                if (isinstance(op, (cst.GreaterThan, cst.NotEqual)) and literal_value(right) == 0
+                        and missing(t.left)):
+                    return True  # `if len(new) > 0:`, new = [k for k in keys if k not in self.X]
+            if missing(t):
+                return True  # `if new:` / `if len(new):`
                 if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual,
                                    cst.NotEqual)) and (sized(t.left) or sized(right)):
                     return True
@@ -842,6 +854,13 @@ class FunctionFacts:
                     # feature size exports with all four exporters, measured)
                     return True
             return False
+
+        def missing(e: cst.BaseExpression) -> bool:
+            # `new` or `len(new)`, `new` a local bound only to the keys self.X lacks (a keyed
+            # cache filled for its missing keys: mmseg's CLIP vocabulary embeddings)
+            if isinstance(e, cst.Call) and dotted(e.func) == "len" and len(e.args) == 1:
+                e = e.args[0].value
+            return isinstance(e, cst.Name) and e.value in self._missing_keys(attr)
 
         def keyed(e: cst.BaseExpression) -> bool:
             # self.X, or a tuple/list of keys with self.X among them, compared with a new key
@@ -952,6 +971,41 @@ class FunctionFacts:
             return False
         before = [b for b in binds[e.value] if b[0] < at]
         return bool(before) and before[-1][1] == attr
+
+    def _missing_keys(self, attr: str) -> set[str]:
+        """Local names bound once, to a comprehension of the keys self.<attr> lacks
+        (`new = [w for w in names if w not in self.<attr>]`), and nowhere else."""
+        binds: dict[str, list] = {}
+        for n in self.nodes():
+            targets = ()
+            if isinstance(n, cst.Assign):
+                targets = tuple(t.target for t in n.targets)
+            elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+                targets = (n.target,)
+            for tgt in targets:
+                for x in iter_nodes(tgt):
+                    if isinstance(x, cst.Name):
+                        binds.setdefault(x.value, []).append(n)
+        out: set[str] = set()
+        for name, ns in binds.items():
+            if len(ns) != 1 or not isinstance(ns[0], cst.Assign) or len(ns[0].targets) != 1:
+                continue
+            v = ns[0].value
+            if not isinstance(v, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) or v.for_in.inner_for_in is not None:
+                continue
+            comp = v.for_in
+            if not (isinstance(comp.target, cst.Name) and isinstance(v.elt, cst.Name)
+                    and v.elt.value == comp.target.value):
+                continue
+            for cond in comp.ifs:
+                t = cond.test
+                if (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
+                        and isinstance(t.comparisons[0].operator, cst.NotIn)
+                        and isinstance(t.left, cst.Name) and t.left.value == comp.target.value
+                        and self._is_self_attr(t.comparisons[0].comparator)
+                        and t.comparisons[0].comparator.attr.value == attr):
+                    out.add(name)
+        return out
 
     def _is_self_attr(self, e: cst.BaseExpression) -> bool:
         return (
