@@ -168,13 +168,14 @@ def test_bookkeeping_beside_a_data_rewrite_reading_itself_back_is_not_reported()
 def test_bookkeeping_beside_a_deleted_and_replaced_parameter_is_not_reported():
     # peft's MultiheadAttention LoRA: `del base_layer.in_proj_weight` then the merged weight bound
     # in its place (or `register_parameter`) (e2 `del`: strict fails at nn.Parameter, the others pass)
-    for rebind in ("        layer.in_proj_weight = merged\n",
-                   "        layer.register_parameter('in_proj_weight', nn.Parameter(merged))\n"):
+    for rebind in ("        del layer.in_proj_weight\n        layer.in_proj_weight = merged\n",
+                   "        del layer.in_proj_weight\n"
+                   "        layer.register_parameter('in_proj_weight', nn.Parameter(merged))\n",
+                   "        del layer.in_proj_weight, layer.bias\n        layer.in_proj_weight = merged\n"):
         src = UNMERGE.replace(
             COPY,
             "        layer = self.get_base_layer()\n"
-            "        merged = layer.in_proj_weight + self._base_weight_before_merge\n"
-            "        del layer.in_proj_weight\n" + rebind)
+            "        merged = layer.in_proj_weight + self._base_weight_before_merge\n" + rebind)
         got = codes(src)
         assert (line_of(src, "# POP"), "EXL203") not in got, (rebind, got)
 
@@ -250,3 +251,72 @@ def test_cache_filled_whatever_it_holds_stays_reported():
     src = VOCAB.replace("        if len(new_classes) > 0:\n",
                         "        new_classes = names\n        if len(new_classes) > 0:\n")
     assert (line_of(src, "# FILL"), "EXL203") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# P-DATASINK per call site: an op under `if reverse:` that only the unmerge call runs
+# ---------------------------------------------------------------------------------------
+
+REVERSE = """
+import torch
+import torch.nn as nn
+
+class Layer(nn.Module):
+    def __init__(self, r=4):
+        super().__init__()
+        self.base_layer = nn.Linear(4, 4)
+        self.block = nn.Parameter(torch.zeros(r, r))
+        self.merged_adapters = []
+        self.kind = "bat"
+
+    def get_base_weight(self):
+        return self.base_layer.weight
+
+    def get_delta_weight(self, adapter, orig_weight, reverse: bool = False):
+        b = self.block
+        if reverse:
+            eye = torch.eye(b.size(0))
+            inv = torch.inverse(eye + b)  # INV
+            result = (orig_weight - b) @ inv
+        else:
+            result = orig_weight @ b + b
+        return result.reshape(*orig_weight.shape)
+
+    def unmerge(self):
+        while len(self.merged_adapters) > 0:
+            name = self.merged_adapters.pop()
+            weight = self.get_base_weight()
+            if self.kind == "bat":
+                weight = self.get_delta_weight(name, weight, reverse=True)
+            else:
+                weight = self.get_delta_weight(name, weight, True)
+            self.base_layer.weight.data = weight.to(torch.float32)  # REWRITE
+
+    def forward(self, x):
+        if self.merged_adapters:
+            self.unmerge()
+        w = self.get_base_weight().clone()
+        w = w + self.get_delta_weight("a", w)
+        return x @ w.t()
+"""
+
+
+def test_op_under_a_flag_only_the_unmerge_call_passes_is_not_reported():
+    # peft miss: `torch.inverse` under `if reverse:`; forward's call passes no `reverse`, only
+    # unmerge's calls do, and their result only ends in the weight's `.data` rewrite (reported by
+    # EXL213): the legacy tracer drops the op, the torch.export family fails at the rewrite
+    # (probes_prec8/d1)
+    got = codes(REVERSE)
+    assert (line_of(REVERSE, "# INV"), "EXL401") not in got, got
+    assert (line_of(REVERSE, "# REWRITE"), "EXL213") in got, got
+
+
+def test_op_under_a_flag_forward_passes_stays_reported():
+    # control: forward's own call passes `reverse=True`: the op is in the traced graph
+    src = REVERSE.replace('self.get_delta_weight("a", w)', 'self.get_delta_weight("a", w, reverse=True)')
+    assert (line_of(src, "# INV"), "EXL401") in codes(src)
+    # control: unmerge's result also feeds state read later (`self.cache = weight`): not a sink
+    src = REVERSE.replace("            self.base_layer.weight.data = weight.to(torch.float32)  # REWRITE\n",
+                          "            self.base_layer.weight.data = weight.to(torch.float32)  # REWRITE\n"
+                          "            self.cache = weight\n")
+    assert (line_of(src, "# INV"), "EXL401") in codes(src)

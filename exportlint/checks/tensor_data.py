@@ -152,7 +152,7 @@ def unseen_weight_rewrite(fn, n: cst.CSTNode) -> bool:
     `layer.register_parameter(...)` in the function). `self.data = ...` (a plain attribute named
     `data`) is not one."""
     if isinstance(n, cst.Del):
-        targets = [e.target for e in n.target.elements] if isinstance(n.target, cst.Tuple) else [n.target]
+        targets = [e.value for e in n.target.elements] if isinstance(n.target, cst.Tuple) else [n.target]
         for t in targets:
             if not (isinstance(t, cst.Attribute) and not _is_self(fn, t.value)):
                 continue

@@ -843,8 +843,6 @@ class FunctionFacts:
                 if (isinstance(op, (cst.GreaterThan, cst.NotEqual)) and literal_value(right) == 0
                         and missing(t.left)):
                     return True  # `if len(new) > 0:`, new = [k for k in keys if k not in self.X]
-            if missing(t):
-                return True  # `if new:` / `if len(new):`
                 if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual,
                                    cst.NotEqual)) and (sized(t.left) or sized(right)):
                     return True
@@ -853,7 +851,7 @@ class FunctionFacts:
                     # the key of a cache, rewritten only when stale (a YOLO grid keyed by the
                     # feature size exports with all four exporters, measured)
                     return True
-            return False
+            return missing(t)  # `if new:` / `if len(new):`
 
         def missing(e: cst.BaseExpression) -> bool:
             # `new` or `len(new)`, `new` a local bound only to the keys self.X lacks (a keyed
