@@ -320,3 +320,84 @@ def test_op_under_a_flag_forward_passes_stays_reported():
                           "            self.base_layer.weight.data = weight.to(torch.float32)  # REWRITE\n"
                           "            self.cache = weight\n")
     assert (line_of(src, "# INV"), "EXL401") in codes(src)
+
+
+def test_op_written_into_in_place_then_rewritten_into_data_is_not_reported():
+    # peft road: `t = torch.diag(c)...; t[:, 0] *= -1; out += t` in a helper only unmerge calls:
+    # the in-place write into the value and the `+=` carry it on to the `.data` rewrite
+    src = REVERSE.replace(
+        "            result = (orig_weight - b) @ inv\n",
+        "            rot = torch.diag(b.diagonal()).reshape(b.size(0), b.size(0))  # DIAG\n"
+        "            rot[0, :] *= -1\n"
+        "            result = (orig_weight - b) @ inv\n"
+        "            result += rot\n")
+    got = codes(src)
+    assert (line_of(src, "# DIAG"), "EXL401") not in got, got
+
+
+def test_op_added_in_place_into_forwards_output_stays_reported():
+    # control: `out += d` reads d: an op whose value is also added into forward's output is in the
+    # graph, even when it is written into a `.data` too (the `+=` value was skipped before)
+    src = """
+import torch
+import torch.nn as nn
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.base_layer = nn.Linear(4, 4)
+        self.rot = nn.Parameter(torch.eye(4))
+
+    def forward(self, x):
+        d = torch.linalg.inv(self.rot)  # INV
+        self.base_layer.weight.data = d.clone()
+        out = self.base_layer(x)
+        out += d
+        return out
+"""
+    assert (line_of(src, "# INV"), "EXL401") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# P-INITFLAG: a switch `self.x = False` in __init__ that nothing in the file turns on
+# ---------------------------------------------------------------------------------------
+
+SWITCH = """
+import torch
+import torch.nn as nn
+
+class SelfAttention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.q = nn.Linear(dim, dim)
+        self.save_attention = False
+
+    def save_attn_gradients(self, g):
+        self.attn_gradients = g
+
+    def forward(self, x, is_cross_attention=True):
+        probs = torch.softmax(self.q(x) @ x.transpose(-1, -2), dim=-1)
+        if is_cross_attention and self.save_attention:
+            probs.register_hook(self.save_attn_gradients)  # HOOK
+        return probs @ x
+"""
+
+
+def test_code_under_a_switch_init_sets_false_is_not_reported():
+    # vindlu: only a user's visualisation code sets `save_attention = True`; the module as
+    # constructed never registers the hook (probes_prec9/e3: all four pass and match; switched on,
+    # export-strict fails 'HOP: Unsafe side effect')
+    got = [c for _, c in codes(SWITCH)]
+    assert "EXL211" not in got, got
+
+
+def test_switch_turned_on_in_the_file_stays_reported():
+    # controls: a method of the file turns it on, or the constructor takes it as an argument
+    src = SWITCH + """
+    def enable_saving(self):
+        self.save_attention = True
+"""
+    assert "EXL211" in [c for _, c in codes(src)]
+    src = SWITCH.replace("def __init__(self, dim):", "def __init__(self, dim, save=False):").replace(
+        "self.save_attention = False", "self.save_attention = save")
+    assert "EXL211" in [c for _, c in codes(src)]

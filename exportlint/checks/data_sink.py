@@ -134,6 +134,12 @@ class _Walk:
             if t is cst.Subscript:
                 if p.value is not cur:
                     return False
+                gp = par.get(id(p))
+                if (type(gp) is cst.AugAssign and gp.target is p) or (
+                        type(gp) is cst.AssignTarget and gp.target is p):
+                    # `v[:, 0] *= -1`, `v[idx] = x`: a write into the value, which goes on
+                    # through its name (the other reads); nothing of it leaves here
+                    return True
                 cur = p
                 continue
             if t in (cst.Element, cst.StarredElement):
@@ -307,8 +313,8 @@ def _name_reads(fnode: cst.FunctionDef, name: str, par: dict) -> list[cst.Name]:
                     continue
                 if isinstance(p, cst.Arg) and p.keyword is n:
                     continue
-                if isinstance(p, (cst.AssignTarget, cst.AugAssign)) or _in_binding(n, par):
-                    continue
+                if isinstance(p, cst.AssignTarget) or (isinstance(p, cst.AugAssign) and p.target is n) or _in_binding(n, par):
+                    continue  # (the value of `t += n` is a read of n)
                 out.append(n)
             continue
         stack.extend(child_nodes(n))

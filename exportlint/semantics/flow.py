@@ -520,11 +520,23 @@ class FunctionFacts:
             return self._absent_test(t.left) or self._absent_test(t.right)
         if isinstance(t, cst.Name) and t.value in self.unset_flags:
             return not self._rebound(t.value)
+        if self._is_self_attr(t) and self.cls is not None and self._init_false_flag(t.attr.value):
+            return True
         return (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
                 and isinstance(t.comparisons[0].operator, cst.IsNot)
                 and literal_value(t.comparisons[0].comparator) is None
                 and isinstance(t.left, cst.Name) and t.left.value in self.absent_params
                 and self.env.get(t.left.value) == NONE)
+
+    def _init_false_flag(self, attr: str) -> bool:
+        """`self.<attr> = False` in the class's `__init__`, and no other write of an attribute of
+        that name anywhere in the file (`x.<attr> = ...`, `+=`, `setattr(x, "<attr>", ...)`): a
+        switch the module as constructed keeps off (vindlu's `self.save_attention`, set only by
+        a user's visualisation code)."""
+        fact = self.cls.find_attr(attr)
+        if fact is None or fact.value is None or literal_value(fact.value) is not False:
+            return False
+        return _attr_write_counts(self.model).get(attr, 0) == 1
 
     def _rebound(self, name: str) -> bool:
         """Whether the function assigns `name` anywhere (a parameter then no longer holds its default)."""
@@ -1964,3 +1976,30 @@ def _arith_names(e: cst.BaseExpression, name: str) -> list[int]:
         elif t is cst.UnaryOperation and type(x.operator) is cst.Minus:
             todo.append(x.expression)
     return out
+
+
+def _attr_write_counts(model) -> dict[str, int]:
+    """attribute name -> how many statements of the file write an attribute of that name
+    (`a.x = v`, `a.x += v`, `a.x: T = v`, `setattr(a, "x", v)`), read once per model."""
+    got = model.__dict__.get("_attr_write_counts")
+    if got is None:
+        got = {}
+        for n in iter_nodes(model.module):
+            t = type(n)
+            targets = ()
+            if t is cst.Assign:
+                targets = tuple(x.target for x in n.targets)
+            elif t is cst.AugAssign or t is cst.AnnAssign:
+                targets = (n.target,)
+            elif t is cst.Call and dotted(n.func) == "setattr" and len(n.args) >= 2:
+                name = literal_value(n.args[1].value)
+                got[name if isinstance(name, str) else "*"] = got.get(name if isinstance(name, str) else "*", 0) + 1
+                continue
+            for tgt in targets:
+                for x in iter_nodes(tgt):
+                    if type(x) is cst.Attribute:
+                        got[x.attr.value] = got.get(x.attr.value, 0) + 1
+        if "*" in got:
+            got = {k: 99 for k in got}  # a setattr with a computed name: any attribute may be set
+        model.__dict__["_attr_write_counts"] = got
+    return got
