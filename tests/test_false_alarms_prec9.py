@@ -401,3 +401,27 @@ def test_switch_turned_on_in_the_file_stays_reported():
     src = SWITCH.replace("def __init__(self, dim):", "def __init__(self, dim, save=False):").replace(
         "self.save_attention = False", "self.save_attention = save")
     assert "EXL211" in [c for _, c in codes(src)]
+
+
+def test_switch_turned_on_in_code_the_project_reduction_drops_stays_reported(tmp_path):
+    # in a project run, semantics/reduce.py drops the functions no entry reaches before parsing
+    # (`enable_saving(model)` here): the writes are counted on the whole file's text
+    from exportlint.config import Config
+    from exportlint.engine import lint_paths
+
+    filler = "".join(f"\ndef convert_checkpoint_{i}(state):\n" + "".join(
+        f"    state['k{j}'] = state.get('k{j}', 0) + {j}\n" for j in range(12)) + "    return state\n"
+        for i in range(8))
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    on = textwrap.dedent(SWITCH) + filler + "\n\ndef enable_saving(model):\n    for m in model.modules():\n        m.save_attention = True\n"
+    off = textwrap.dedent(SWITCH) + filler
+    (pkg / "on.py").write_text(on)
+    (pkg / "off.py").write_text(off)
+    (pkg / "use.py").write_text("from .on import SelfAttention\nfrom .off import SelfAttention as S2\n")
+    res = lint_paths([str(pkg / n) for n in ("__init__.py", "on.py", "off.py", "use.py")], Config(),
+                     use_cache=False, jobs=1)
+    got = {(f.path.rsplit("/", 1)[-1], f.code) for f in res.findings}
+    assert ("on.py", "EXL211") in got, got
+    assert ("off.py", "EXL211") not in got, got

@@ -5,6 +5,7 @@ writes) the rules ask about.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 import libcst as cst
@@ -1978,10 +1979,24 @@ def _arith_names(e: cst.BaseExpression, name: str) -> list[int]:
     return out
 
 
+#: `.name = v`, `.name += v`, `.name: T = v` (not `==`), in a file's text
+_ATTR_WRITE = re.compile(r"\.([A-Za-z_][A-Za-z_0-9]*)\s*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)|\.([A-Za-z_][A-Za-z_0-9]*)\s*:[^=\n]*=(?!=)")
+
+
 def _attr_write_counts(model) -> dict[str, int]:
     """attribute name -> how many statements of the file write an attribute of that name
     (`a.x = v`, `a.x += v`, `a.x: T = v`, `setattr(a, "x", v)`), read once per model."""
     got = model.__dict__.get("_attr_write_counts")
+    if got is None and getattr(model, "source_text", None) is not None:
+        # parsed from a reduced text (semantics/reduce.py drops the functions no entry reaches):
+        # the writes are counted on the whole file's text
+        got = {}
+        for m in _ATTR_WRITE.finditer(model.source_text):
+            name = m.group(1) or m.group(2)
+            got[name] = got.get(name, 0) + 1
+        if "setattr(" in model.source_text:
+            got = {k: 99 for k in got}
+        model.__dict__["_attr_write_counts"] = got
     if got is None:
         got = {}
         for n in iter_nodes(model.module):
@@ -2003,3 +2018,4 @@ def _attr_write_counts(model) -> dict[str, int]:
             got = {k: 99 for k in got}  # a setattr with a computed name: any attribute may be set
         model.__dict__["_attr_write_counts"] = got
     return got
+
