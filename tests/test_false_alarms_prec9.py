@@ -425,3 +425,11 @@ def test_switch_turned_on_in_code_the_project_reduction_drops_stays_reported(tmp
     got = {(f.path.rsplit("/", 1)[-1], f.code) for f in res.findings}
     assert ("on.py", "EXL211") in got, got
     assert ("off.py", "EXL211") not in got, got
+
+
+def test_switch_of_a_class_with_a_base_from_another_file_stays_reported():
+    # control: diffusers' VAEs set `self.use_tiling = False` and a mixin of another file turns it
+    # on (`enable_tiling()`): not known off
+    src = SWITCH.replace("import torch.nn as nn\n", "import torch.nn as nn\nfrom .mixins import SavingMixin\n").replace(
+        "class SelfAttention(nn.Module):", "class SelfAttention(nn.Module, SavingMixin):")
+    assert "EXL211" in [c for _, c in codes(src)]

@@ -537,7 +537,22 @@ class FunctionFacts:
         fact = self.cls.find_attr(attr)
         if fact is None or fact.value is None or literal_value(fact.value) is not False:
             return False
+        if not self._torch_bases_only(self.cls, set()):
+            return False  # a base class of another file (a mixin's `enable_tiling()`) may set it
         return _attr_write_counts(self.model).get(attr, 0) == 1
+
+    def _torch_bases_only(self, cls, seen: set) -> bool:
+        """Every base of the class, through the file's own classes, is a torch class."""
+        for b in cls.bases:
+            if b.startswith("torch."):
+                continue
+            local = self.model.classes.get(b)
+            if local is None or b in seen:
+                return False
+            seen.add(b)
+            if not self._torch_bases_only(local, seen):
+                return False
+        return True
 
     def _rebound(self, name: str) -> bool:
         """Whether the function assigns `name` anywhere (a parameter then no longer holds its default)."""
