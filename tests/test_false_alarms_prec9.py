@@ -169,8 +169,8 @@ def test_bookkeeping_beside_a_deleted_and_replaced_parameter_is_not_reported():
     # peft's MultiheadAttention LoRA: `del base_layer.in_proj_weight` then the merged weight bound
     # in its place (or `register_parameter`) (e2 `del`: strict fails at nn.Parameter, the others pass)
     for rebind in ("        del layer.in_proj_weight\n        layer.in_proj_weight = merged\n",
-                   "        del layer.in_proj_weight\n"
-                   "        layer.register_parameter('in_proj_weight', nn.Parameter(merged))\n",
+                   ("        del layer.in_proj_weight\n"
+                    "        layer.register_parameter('in_proj_weight', nn.Parameter(merged))\n"),
                    "        del layer.in_proj_weight, layer.bias\n        layer.in_proj_weight = merged\n"):
         src = UNMERGE.replace(
             COPY,

@@ -3,6 +3,8 @@ mutation of Python state, non-torch libraries, side effects)."""
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
@@ -151,7 +153,8 @@ class ForwardMutatesPythonState(Rule):
         # state matters when export-path code reads it before writing it (a value carried from
         # one call to the next); bookkeeping that forward never reads back is baked harmlessly
         carried = _carried_attrs(ctx.model.functions)
-        one_shot = _weight_rewriters(ctx.model) if ".data" in ctx.text or "del " in ctx.text else set()
+        one_shot = (_weight_rewriters(ctx.model) if ".data" in ctx.text or _DEL_ATTR.search(ctx.text)
+                    else set())
         for fn in ctx.model.functions:
             # a weight rewrite (peft's merge/unmerge: `weight.data = ...`, then
             # `self.merged_adapters.append(name)`, `self._base_weight_before_merge = None`): its
@@ -216,6 +219,10 @@ class ForwardMutatesPythonState(Rule):
                             "once at export time and is not in the graph. Keep per-call values local and return them.",
                         )
         return ()
+
+
+#: `del a.b` (a parameter of another object deleted: tensor_data.unseen_weight_rewrite)
+_DEL_ATTR = re.compile(r"\bdel\s+[A-Za-z_][\w.]*\.\w+")
 
 
 def _bookkeeping_write(fn, node) -> bool:

@@ -1001,6 +1001,13 @@ class FunctionFacts:
     def _missing_keys(self, attr: str) -> set[str]:
         """Local names bound once, to a comprehension of the keys self.<attr> lacks
         (`new = [w for w in names if w not in self.<attr>]`), and nowhere else."""
+        cache = self.__dict__.setdefault("_missing_keys_cache", {})
+        if attr in cache:
+            return cache[attr]
+        cache[attr] = out = self._missing_keys_scan(attr)
+        return out
+
+    def _missing_keys_scan(self, attr: str) -> set[str]:
         binds: dict[str, list] = {}
         for n in self.nodes():
             targets = ()
