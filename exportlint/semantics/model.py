@@ -119,8 +119,11 @@ from exportlint.semantics.nodes import (  # noqa: F401  (re-exported)
 class SemanticModel:
     def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
                  call_returns: Optional[dict[str, str]] = None, project_modules: Any = None,
-                 param_reads: Any = None) -> None:
+                 param_reads: Any = None, init_values: Optional[dict] = None) -> None:
         self.module = module
+        #: class name -> (self name, ((attr, value), ...)): the ``self.x = ...`` statements of
+        #: its ``__init__`` that the reduced text leaves out (``reduce.BLANK_PLAIN_INIT``)
+        self._init_values = init_values or {}
         #: calls into this file from other files of the project (``semantics.project.Root``):
         #: analysed as export-path functions with the argument kinds of those calls
         self.extra_roots = list(extra_roots)
@@ -270,6 +273,12 @@ class SemanticModel:
             return
         analyzer = _InitScanner(self, c, self_name)
         analyzer.scan(body_statements(init.body))
+        plain = self._init_values.get(c.name)
+        if plain is not None and plain[0] == self_name:
+            # the statements the reduced text left out, in their order, as the nodes the
+            # parse would have given (a literal, a call of a dotted name without arguments)
+            for attr, value in plain[1]:
+                analyzer._small(_plain_assign(self_name, attr, value))
 
     # ----- export path -----
     def _build_export_path(self) -> None:
@@ -455,6 +464,28 @@ class SemanticModel:
 
     def facts_for(self, fn: cst.FunctionDef) -> Optional["FunctionFacts"]:
         return self._facts_by_node.get(id(fn))
+
+
+def _dotted_node(parts: tuple) -> cst.BaseExpression:
+    node: cst.BaseExpression = cst.Name(parts[0])
+    for p in parts[1:]:
+        node = cst.Attribute(value=node, attr=cst.Name(p))
+    return node
+
+
+def _plain_assign(self_name: str, attr: str, value: tuple) -> cst.Assign:
+    """``self.<attr> = <value>`` as libcst parses it: ``("int", n)`` a literal integer,
+    ``("const", None|True|False)``, ``("call", parts)`` a call of a dotted name without
+    arguments (``reduce._init_values``)."""
+    kind, v = value
+    if kind == "int":
+        node: cst.BaseExpression = cst.Integer(str(v))
+    elif kind == "const":
+        node = cst.Name(str(v))
+    else:
+        node = cst.Call(func=_dotted_node(v))
+    target = cst.Attribute(value=cst.Name(self_name), attr=cst.Name(attr))
+    return cst.Assign(targets=[cst.AssignTarget(target=target)], value=node)
 
 
 class _InitScanner:
