@@ -1,7 +1,8 @@
 """``__init__`` bodies left out of the libcst parse (``reduce.BLANK_PLAIN_INIT``): a kept
 ``__init__`` whose statements, once dropped and written shorter, are only ``self.x = <plain
 value>`` goes whole, and the model builds those attribute facts from what the outline read
-with ``ast`` (``SemanticModel(init_values=...)``). The facts (name, what, value node, in
+with ``ast`` (``SemanticModel(init_values=...)``); in one that keeps other statements, each
+such statement is one name (``reduce.INIT_MARK``) the model reads the fact at. The facts (name, what, value node, in
 order) must be the ones the parse of the same reduced text with the body gives, and the
 findings the same, on real files: torch's own ``nn/modules`` and ExportDB examples (in CI),
 and timm / transformers / torchvision model files where installed."""
@@ -85,7 +86,7 @@ def test_plain_init_facts_are_the_parsed_ones_on_real_files(monkeypatch):
         assert built == parsed, f
         blanked += n
     # torch/nn/modules alone: ~60 classes (Identity, activations, dropout, pooling, ...)
-    print("plain __init__ bodies left out:", blanked, "of", len(files), "files")
+    print("__init__ bodies whose plain facts come from the outline:", blanked, "in", len(files), "files")
     assert blanked >= 30, blanked
 
 
@@ -130,18 +131,21 @@ def test_plain_init_goes_and_other_bodies_stay(tmp_path, monkeypatch):
     fi = index_source(SRC, str(tmp_path / "m.py"), "m", False)
     values: dict = {}
     red = reduce_source(SRC, fi.outline, [], values)
-    assert red is not None and set(values) == {"Block"}
+    assert red is not None and set(values) == {"Block", "Head"}
     lines = red.splitlines()
     assert len(lines) == len(SRC.splitlines())  # lines kept
     assert "use_fused_attn()" not in red and "self.heads" not in red.split("def forward")[0]
     assert "nn.AdaptiveAvgPool2d((7, 7))" in lines[30]  # Head.__init__ kept (a finding is there)
-    self_name, items = values["Block"]
-    assert self_name == "self"
+    self_name, items, how = values["Block"]
+    assert self_name == "self" and how == "whole"
+    # Head keeps its body (EXL113 is reported in it): its plain statement is one name there
+    assert values["Head"] == ("self", (("fc", ("call", ("nn", "Linear"))),), "marks")
+    assert lines[31].strip() == "__exl_init_0__"
     assert [a for a, _ in items] == ["heads", "scale", "fused", "cache", "drop", "drop", "mlp"]
     assert dict(items)["fused"] == ("call", ("use_fused_attn",))
     assert ("cache", ("const", None)) in items
     parsed, built, n = _both(SRC, str(tmp_path / "m2.py"), monkeypatch)
-    assert n == 1 and built == parsed
+    assert n == 2 and built == parsed
     assert [(a, w) for a, w, _, _ in built["Block"]] == [
         ("heads", "config"), ("scale", "config"), ("fused", "unknown"), ("cache", "config"),
         ("drop", "submodule"), ("mlp", "submodule")]

@@ -272,9 +272,12 @@ class SemanticModel:
         if self_name is None:
             return
         analyzer = _InitScanner(self, c, self_name)
-        analyzer.scan(body_statements(init.body))
         plain = self._init_values.get(c.name)
-        if plain is not None and plain[0] == self_name:
+        if plain is not None and plain[0] == self_name and plain[2] == "marks":
+            # each `__exl_init_<k>__` stands for the k-th statement (reduce._init_marks)
+            analyzer.marks = plain[1]
+        analyzer.scan(body_statements(init.body))
+        if plain is not None and plain[0] == self_name and plain[2] == "whole":
             # the statements the reduced text left out, in their order, as the nodes the
             # parse would have given (a literal, a call of a dotted name without arguments)
             for attr, value in plain[1]:
@@ -466,6 +469,10 @@ class SemanticModel:
         return self._facts_by_node.get(id(fn))
 
 
+#: (``reduce.INIT_MARK``: the model imports no ``reduce``, which reads ``ast``)
+_INIT_MARK = "__exl_init_"
+
+
 def _dotted_node(parts: tuple) -> cst.BaseExpression:
     node: cst.BaseExpression = cst.Name(parts[0])
     for p in parts[1:]:
@@ -495,6 +502,8 @@ class _InitScanner:
         self.m = model
         self.c = cls
         self.self_name = self_name
+        #: the values of the statements the reduced text writes as `__exl_init_<k>__`
+        self.marks: tuple = ()
 
     def scan(self, stmts: Iterable[cst.CSTNode]) -> None:
         for st in stmts:
@@ -513,6 +522,14 @@ class _InitScanner:
                     self.scan(body_statements(h.body))
 
     def _small(self, small: cst.CSTNode) -> None:
+        if self.marks and type(small) is cst.Expr and type(small.value) is cst.Name:
+            name = small.value.value
+            if name.startswith(_INIT_MARK) and name.endswith("__") and name[len(_INIT_MARK):-2].isdigit():
+                k = int(name[len(_INIT_MARK):-2])
+                if k < len(self.marks):
+                    attr, value = self.marks[k]
+                    self._small(_plain_assign(self.self_name, attr, value))
+            return
         if isinstance(small, (cst.Assign, cst.AnnAssign)):
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             value = small.value

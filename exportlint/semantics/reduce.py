@@ -263,6 +263,9 @@ class Func:
     #: dropped and shortened, in its order) when that is only plain attribute values
     #: (``_init_values``); None: the body has more
     init_values: Optional[tuple] = None
+    #: for ``__init__`` when ``init_values`` is None: (self name, ((first line, last line, attr,
+    #: value), ...)): its shortened ``self.x = <plain value>`` statements (``_init_marks``)
+    init_marks: Optional[tuple] = None
     #: for a method: its class's name
     cls: str = ""
 
@@ -773,6 +776,80 @@ def _plain_init(items: tuple, names: set) -> Optional[tuple]:
     return tuple(out)
 
 
+def _plain_callee(parts: Optional[tuple], torchish: dict) -> Optional[tuple]:
+    """``parts`` (of ``a.b.C()``) when the call's node is one no reader reports at nor a scan
+    looks for: a callee bound to no torch API, or a torch constructor no rule or op-table
+    record can report (``_ARGLESS_TORCH``, ``_silent_modules``); no word a whole-file scan
+    reads."""
+    if parts is None:
+        return None
+    low = ".".join(parts).lower()
+    if parts[0] in torchish:
+        q = ".".join((torchish[parts[0]] or "?",) + parts[1:])
+        if q in _ARGS_READ or (q not in _ARGLESS_TORCH and q not in _silent_modules()):
+            return None
+        low = q.lower()  # (`nnq.Linear`: torch.nn.quantized.Linear)
+    if any(w in low for w in _SCANNED_CALL_WORDS + _LIBRARY_WORDS):
+        return None
+    return parts
+
+
+#: what stands in the reduced text for a ``self.x = <plain value>`` statement of an
+#: ``__init__`` that keeps other statements (``_init_marks``): the name ``<MARK><k>__``, the
+#: k-th value of the class's ``init_values`` entry (``model._InitScanner``); a file whose text
+#: holds it anywhere gets none
+INIT_MARK = "__exl_init_"
+
+
+def _init_marks(fn: ast.AST, f: Func, torchish: Optional[dict]) -> Optional[tuple]:
+    """The shortened ``self.x = <plain value>`` statements of ``__init__`` (on lines of their
+    own: ``f.shrink``), at any depth, in order: ``(first line, last line, attr, value)``, value
+    as in ``_init_values``. ``reduce_source`` writes each one a kept function names as one
+    name (``INIT_MARK``), and the model reads the fact there, in the scanner's order."""
+    args = fn.args.posonlyargs + fn.args.args
+    if not args or not f.body or torchish is None or not f.shrink:
+        return None
+    self_name = args[0].arg
+    shr = {a: (b, new, attr) for a, b, new, attr in f.shrink}
+    out: list = []
+    stack = list(reversed(fn.body))
+    while stack:
+        st = stack.pop()
+        if type(st) is ast.Assign and len(st.targets) == 1:
+            s = shr.get(st.lineno)
+            tg = st.targets[0]
+            if s is None or s[2] is None or not (type(tg) is ast.Attribute and type(tg.value) is ast.Name
+                                                 and tg.value.id == self_name and tg.attr == s[2]):
+                continue
+            b, new, attr = s
+            head = f"{self_name}.{attr} = "
+            value = None
+            if not new:
+                parts = _plain_callee(_bare_call(st.value), torchish)
+                value = None if parts is None else ("call", parts)
+            elif new.startswith(head):
+                short = new[len(head):]
+                if short == "0":
+                    value = ("int", 0)
+                elif short.endswith("()") and all(p.strip().isidentifier() for p in short[:-2].split(".")):
+                    parts = _plain_callee(tuple(p.strip() for p in short[:-2].split(".")), torchish)
+                    value = None if parts is None else ("call", parts)
+            if value is not None:
+                out.append((st.lineno, b, attr, value))
+            continue
+        if isinstance(st, (*_FUNCS, ast.ClassDef)):
+            continue
+        subs = []
+        for sub in ("body", "orelse", "finalbody"):
+            subs.extend(getattr(st, sub, None) or ())
+        for h in getattr(st, "handlers", ()) or ():
+            subs.extend(h.body)
+        for c in getattr(st, "cases", ()) or ():
+            subs.extend(c.body)
+        stack.extend(reversed(subs))
+    return (self_name, tuple(out)) if out else None
+
+
 def _bare_call(v: ast.AST) -> Optional[tuple]:
     """The name parts of ``a.b.C()``: a call of a dotted name with no argument, else None."""
     if type(v) is not ast.Call or v.args or v.keywords:
@@ -805,20 +882,7 @@ def _init_values(fn: ast.AST, f: Func, torchish: Optional[dict]) -> Optional[tup
     drops = f.drop
 
     def plain(parts: Optional[tuple]) -> Optional[tuple]:
-        """``parts`` when the call's node is one no reader reports at nor a scan looks for: a
-        callee bound to no torch API, or a torch constructor no rule or op-table record can
-        report (``_ARGLESS_TORCH``, ``_silent_modules``); no word a whole-file scan reads."""
-        if parts is None:
-            return None
-        low = ".".join(parts).lower()
-        if parts[0] in torchish:
-            q = ".".join((torchish[parts[0]] or "?",) + parts[1:])
-            if q in _ARGS_READ or (q not in _ARGLESS_TORCH and q not in _silent_modules()):
-                return None
-            low = q.lower()  # (`nnq.Linear`: torch.nn.quantized.Linear)
-        if any(w in low for w in _SCANNED_CALL_WORDS + _LIBRARY_WORDS):
-            return None
-        return parts
+        return _plain_callee(parts, torchish)
     shr = {a: (new, attr) for a, _, new, attr in f.shrink}
     items: list = []
 
@@ -1052,6 +1116,8 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
                             f.sig = _compact_sig(item, blines)
                             if BLANK_PLAIN_INIT and not isinstance(item, ast.AsyncFunctionDef):
                                 f.init_values = _init_values(item, f, torchish)
+                                if f.init_values is None:
+                                    f.init_marks = _init_marks(item, f, torchish)
                     methods.append(f)
                 else:
                     other.append((item.lineno, end_of(item)))
@@ -1189,6 +1255,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = (), init_values:
     whole: list[tuple[int, int, bool]] = []
     heads: list[tuple[Func, str]] = []  # (function, its new parameter list)
     shrinks: list[tuple[int, int, str]] = []
+    marks: list[tuple[int, int, str]] = []  # (first line, last line, the name written there)
     for f in o.funcs + [m for methods, _ in o.classes.values() for m in methods]:
         if id(f) not in kept and f.removable and f.body and "__all__" not in f.name:
             # a module-level function nothing kept names: the model looks a module function up
@@ -1210,12 +1277,23 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = (), init_values:
                 spans.append((f.body, f.end, True))
                 heads.append((f, f.sig))
                 if init_values is not None:
-                    init_values[f.cls] = (f.init_values[0], vals)
+                    init_values[f.cls] = (f.init_values[0], vals, "whole")
                 continue
         if id(f) in kept and f.drop:
             spans.extend((a, b, True) for a, b in f.drop)
         if id(f) in kept and f.shrink and "__init__" not in names:
-            shrinks.extend(f.shrink)
+            marked: set = set()
+            if (f.init_marks is not None and id(f) not in whole_init and f.cls not in o.dup_classes
+                    and init_values is not None and INIT_MARK not in text):
+                vals = []
+                for a, b, attr, value in f.init_marks[1]:
+                    if attr in names:  # (else written `...`: no fact)
+                        marks.append((a, b, f"{INIT_MARK}{len(vals)}__"))
+                        vals.append((attr, value))
+                        marked.add(a)
+                if vals:
+                    init_values[f.cls] = (f.init_marks[0], tuple(vals), "marks")
+            shrinks.extend(sh for sh in f.shrink if sh[0] not in marked)
         if (id(f) in kept and f.sig is not None and f.body > f.def_line > 0 and "__init__" not in names
                 and f.name == "__init__"):
             # (an export-path function naming __init__ may call it: then its header stays)
@@ -1281,6 +1359,13 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = (), init_values:
         out[a - 1] = f"{indent}{new}{nl}"
         if new == "...":
             dots.append(a - 1)
+        _blank(out, a + 1, b, lf_only)
+    for a, b, name in marks:
+        first = out[a - 1]
+        if not first.strip():
+            continue  # (never: the statement is on lines of its own, in a kept body)
+        nl = "\r\n" if first.endswith("\r\n") else "\n"
+        out[a - 1] = f"{_indent(first)}{name}{nl}"
         _blank(out, a + 1, b, lf_only)
     for f, sig in heads:
         line = out[f.def_line - 1]
