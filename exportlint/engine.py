@@ -838,8 +838,8 @@ def _reduced(text: str, path: str, roots: Any, project: Any, ast_tree: Any = Non
     return red, fi
 
 
-#: [the last reduced text, the attribute facts of the ``__init__`` bodies it left out (class
-#: name -> (self name, ((attr, value), ...)), ``reduce.BLANK_PLAIN_INIT``)]: read by
+#: [the last reduced text, the attribute facts of the ``__init__`` statements it left out (class
+#: name -> (self name, ((attr, value), ...), "whole" | "marks"), ``reduce.BLANK_PLAIN_INIT``)]: read by
 #: ``_init_values_of`` for the text it is asked about, so a caller that parses another text
 #: (the file as it is, when the reduced one did not parse) gets none
 _INIT_VALUES: list = [None, None]

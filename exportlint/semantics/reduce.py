@@ -10,6 +10,12 @@ functions replaced by ``...`` and unreferenced module-level assignments removed.
 kept (blanked), so every kept node has the same line and column as in the original:
 findings, fixes and suppressions need no mapping.
 
+The ``self.x = <plain value>`` statements of a kept ``__init__`` (a literal, a call of a
+dotted name without arguments: what the shortening leaves of most of them) are not parsed
+either (``BLANK_PLAIN_INIT``): the outline records them from the ``ast``, the text keeps one
+name per statement (``INIT_MARK``) or, when that is all the body holds, nothing of it, and
+the model builds the same attribute facts from the record.
+
 The closure over-approximates what the semantic model follows (any identifier in the kept
 source text counts, strings and comments included), so the export path sees exactly the
 functions it would see in the full file.
