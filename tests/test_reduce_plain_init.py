@@ -119,10 +119,13 @@ SRC = (
     "    def __init__(self, dim):\n"
     "        super().__init__()\n"
     "        self.pool = nn.AdaptiveAvgPool2d((7, 7))\n"   # 31: EXL113 here: the body stays
-    "        self.fc = nn.Linear(dim, 10)\n"
+    "        self.fc = nn.Linear(dim, 10)\n"               # 32: a run of three plain statements:
+    "        self.flag = False  # a comment\n"            # one name in the text
+    "        self.act = nn.Identity()\n"
     "\n"
     "    def forward(self, x):\n"
-    "        return self.fc(self.pool(x).flatten(1))\n"
+    "        x = self.act(self.fc(self.pool(x).flatten(1)))\n"
+    "        return x if self.flag else -x\n"
 )
 
 
@@ -139,8 +142,9 @@ def test_plain_init_goes_and_other_bodies_stay(tmp_path, monkeypatch):
     self_name, items, how = values["Block"]
     assert self_name == "self" and how == "whole"
     # Head keeps its body (EXL113 is reported in it): its plain statement is one name there
-    assert values["Head"] == ("self", (("fc", ("call", ("nn", "Linear"))),), "marks")
-    assert lines[31].strip() == "__exl_init_0__"
+    assert values["Head"] == ("self", (("fc", ("call", ("nn", "Linear"))), ("flag", ("const", False)),
+                                       ("act", ("call", ("nn", "Identity")))), "marks")
+    assert lines[31].strip() == "__exl_init_0_3__" and not lines[32].strip() and not lines[33].strip()
     assert [a for a, _ in items] == ["heads", "scale", "fused", "cache", "drop", "drop", "mlp"]
     assert dict(items)["fused"] == ("call", ("use_fused_attn",))
     assert ("cache", ("const", None)) in items

@@ -274,7 +274,7 @@ class SemanticModel:
         analyzer = _InitScanner(self, c, self_name)
         plain = self._init_values.get(c.name)
         if plain is not None and plain[0] == self_name and plain[2] == "marks":
-            # each `__exl_init_<k>__` stands for the k-th statement (reduce._init_marks)
+            # each `__exl_init_<k>_<n>__` stands for n statements from the k-th (reduce._init_marks)
             analyzer.marks = plain[1]
         analyzer.scan(body_statements(init.body))
         if plain is not None and plain[0] == self_name and plain[2] == "whole":
@@ -502,7 +502,7 @@ class _InitScanner:
         self.m = model
         self.c = cls
         self.self_name = self_name
-        #: the values of the statements the reduced text writes as `__exl_init_<k>__`
+        #: the values of the statements the reduced text writes as `__exl_init_<k>_<n>__`
         self.marks: tuple = ()
 
     def scan(self, stmts: Iterable[cst.CSTNode]) -> None:
@@ -523,11 +523,11 @@ class _InitScanner:
 
     def _small(self, small: cst.CSTNode) -> None:
         if self.marks and type(small) is cst.Expr and type(small.value) is cst.Name:
+            # `__exl_init_<k>_<n>__`: the statements of the k-th to the (k+n-1)-th values
             name = small.value.value
-            if name.startswith(_INIT_MARK) and name.endswith("__") and name[len(_INIT_MARK):-2].isdigit():
-                k = int(name[len(_INIT_MARK):-2])
-                if k < len(self.marks):
-                    attr, value = self.marks[k]
+            k, _, n = name[len(_INIT_MARK):-2].partition("_")
+            if name.startswith(_INIT_MARK) and name.endswith("__") and k.isdigit() and n.isdigit():
+                for attr, value in self.marks[int(k):int(k) + int(n)]:
                     self._small(_plain_assign(self.self_name, attr, value))
             return
         if isinstance(small, (cst.Assign, cst.AnnAssign)):

@@ -800,60 +800,95 @@ def _plain_callee(parts: Optional[tuple], torchish: dict) -> Optional[tuple]:
     return parts
 
 
-#: what stands in the reduced text for a ``self.x = <plain value>`` statement of an
-#: ``__init__`` that keeps other statements (``_init_marks``): the name ``<MARK><k>__``, the
-#: k-th value of the class's ``init_values`` entry (``model._InitScanner``); a file whose text
-#: holds it anywhere gets none
+#: what stands in the reduced text for a run of ``self.x = <plain value>`` statements of an
+#: ``__init__`` that keeps other statements (``_init_marks``): the name ``<MARK><k>_<n>__``,
+#: the n values of the class's ``init_values`` entry from the k-th (``model._InitScanner``); a
+#: file whose text holds it anywhere gets none
 INIT_MARK = "__exl_init_"
 
 
-def _init_marks(fn: ast.AST, f: Func, torchish: Optional[dict]) -> Optional[tuple]:
-    """The shortened ``self.x = <plain value>`` statements of ``__init__`` (on lines of their
-    own: ``f.shrink``), at any depth, in order: ``(first line, last line, attr, value)``, value
-    as in ``_init_values``. ``reduce_source`` writes each one a kept function names as one
-    name (``INIT_MARK``), and the model reads the fact there, in the scanner's order."""
+def _init_marks(fn: ast.AST, f: Func, torchish: Optional[dict], blines: Any) -> Optional[tuple]:
+    """Runs of ``self.x = <plain value>`` statements of ``__init__`` (value as in
+    ``_init_values``), each statement on lines of its own (shortened ones: ``f.shrink``; or
+    written so: a literal, a call without arguments), one after the other in one block (what
+    ``f.drop`` removes between them does not break a run), at any depth, in order: ``(first
+    line, last line, ((attr, value, always), ...))``; ``always``: a statement kept as written
+    (else one written ``...`` when no kept code names ``attr``). ``reduce_source`` writes each
+    run holding a fact as one name (``INIT_MARK``), and the model reads the facts there, in the
+    scanner's order."""
     args = fn.args.posonlyargs + fn.args.args
-    if not args or not f.body or torchish is None or not f.shrink:
+    if not args or not f.body or torchish is None:
         return None
     self_name = args[0].arg
     shr = {a: (b, new, attr) for a, b, new, attr in f.shrink}
-    out: list = []
-    stack = list(reversed(fn.body))
-    while stack:
-        st = stack.pop()
-        if type(st) is ast.Assign and len(st.targets) == 1:
-            s = shr.get(st.lineno)
-            tg = st.targets[0]
-            if s is None or s[2] is None or not (type(tg) is ast.Attribute and type(tg.value) is ast.Name
-                                                 and tg.value.id == self_name and tg.attr == s[2]):
-                continue
-            b, new, attr = s
-            head = f"{self_name}.{attr} = "
-            value = None
-            if not new:
-                parts = _plain_callee(_bare_call(st.value), torchish)
+    drops = f.drop
+    runs: list = []
+
+    def alone(st: ast.AST) -> bool:
+        if not (0 < st.lineno <= st.end_lineno <= len(blines)):
+            return False
+        rest = blines[st.end_lineno - 1][st.end_col_offset:].strip()
+        return not blines[st.lineno - 1][:st.col_offset].strip() and (not rest or rest.startswith(b"#"))
+
+    def item(st: ast.AST) -> Optional[tuple]:
+        """(last line, (attr, value, always)) for a statement a run may hold, else None."""
+        if type(st) is not ast.Assign or len(st.targets) != 1:
+            return None
+        tg = st.targets[0]
+        if not (type(tg) is ast.Attribute and type(tg.value) is ast.Name and tg.value.id == self_name):
+            return None
+        s = shr.get(st.lineno)
+        if s is None:  # kept as written
+            v = st.value
+            if type(v) is ast.Constant and (v.value is None or type(v.value) in (bool, int)):
+                value = ("const", v.value) if v.value is None or type(v.value) is bool else ("int", v.value)
+            else:
+                parts = _plain_callee(_bare_call(v), torchish)
                 value = None if parts is None else ("call", parts)
-            elif new.startswith(head):
-                short = new[len(head):]
-                if short == "0":
-                    value = ("int", 0)
-                elif short.endswith("()") and all(p.strip().isidentifier() for p in short[:-2].split(".")):
-                    parts = _plain_callee(tuple(p.strip() for p in short[:-2].split(".")), torchish)
-                    value = None if parts is None else ("call", parts)
-            if value is not None:
-                out.append((st.lineno, b, attr, value))
-            continue
-        if isinstance(st, (*_FUNCS, ast.ClassDef)):
-            continue
-        subs = []
-        for sub in ("body", "orelse", "finalbody"):
-            subs.extend(getattr(st, sub, None) or ())
-        for h in getattr(st, "handlers", ()) or ():
-            subs.extend(h.body)
-        for c in getattr(st, "cases", ()) or ():
-            subs.extend(c.body)
-        stack.extend(reversed(subs))
-    return (self_name, tuple(out)) if out else None
+            return (st.end_lineno, (tg.attr, value, True)) if value is not None and alone(st) else None
+        b, new, attr = s
+        if attr != tg.attr:
+            return None
+        head = f"{self_name}.{attr} = "
+        value = None
+        if not new:
+            parts = _plain_callee(_bare_call(st.value), torchish)
+            value = None if parts is None else ("call", parts)
+        elif new.startswith(head):
+            short = new[len(head):]
+            if short == "0":
+                value = ("int", 0)
+            elif short.endswith("()") and all(p.strip().isidentifier() for p in short[:-2].split(".")):
+                parts = _plain_callee(tuple(p.strip() for p in short[:-2].split(".")), torchish)
+                value = None if parts is None else ("call", parts)
+        return (b, (attr, value, False)) if value is not None else None
+
+    def block(body: list) -> None:
+        cur: Optional[list] = None
+        for st in body:
+            if any(a <= st.lineno <= b for a, b in drops):
+                continue  # removed: no text, no fact (a run goes on over it)
+            it = item(st)
+            if it is not None:
+                if cur is None:
+                    cur = [st.lineno, it[0], [it[1]]]
+                    runs.append(cur)
+                else:
+                    cur[1] = it[0]
+                    cur[2].append(it[1])
+                continue
+            cur = None
+            if isinstance(st, (*_FUNCS, ast.ClassDef)):
+                continue
+            for sub in ("body", "orelse", "finalbody"):
+                block(getattr(st, sub, None) or [])
+            for h in getattr(st, "handlers", ()) or ():
+                block(h.body)
+            for c in getattr(st, "cases", ()) or ():
+                block(c.body)
+
+    block(fn.body)
+    return (self_name, tuple((a, b, tuple(items)) for a, b, items in runs)) if runs else None
 
 
 def _bare_call(v: ast.AST) -> Optional[tuple]:
@@ -1123,7 +1158,7 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
                             if BLANK_PLAIN_INIT and not isinstance(item, ast.AsyncFunctionDef):
                                 f.init_values = _init_values(item, f, torchish)
                                 if f.init_values is None:
-                                    f.init_marks = _init_marks(item, f, torchish)
+                                    f.init_marks = _init_marks(item, f, torchish, blines)
                     methods.append(f)
                 else:
                     other.append((item.lineno, end_of(item)))
@@ -1291,12 +1326,13 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = (), init_values:
             marked: set = set()
             if (f.init_marks is not None and id(f) not in whole_init and f.cls not in o.dup_classes
                     and init_values is not None and INIT_MARK not in text):
-                vals = []
-                for a, b, attr, value in f.init_marks[1]:
-                    if attr in names:  # (else written `...`: no fact)
-                        marks.append((a, b, f"{INIT_MARK}{len(vals)}__"))
-                        vals.append((attr, value))
-                        marked.add(a)
+                vals: list = []
+                for a, b, items in f.init_marks[1]:
+                    facts = [(attr, value) for attr, value, always in items if always or attr in names]
+                    if facts:  # (else each statement is written `...`: no fact)
+                        marks.append((a, b, f"{INIT_MARK}{len(vals)}_{len(facts)}__"))
+                        vals.extend(facts)
+                        marked.update(sh[0] for sh in f.shrink if a <= sh[0] <= b)
                 if vals:
                     init_values[f.cls] = (f.init_marks[0], tuple(vals), "marks")
             shrinks.extend(sh for sh in f.shrink if sh[0] not in marked)
