@@ -568,8 +568,10 @@ class Linter:
                 try:
                     model = SemanticModel(module, scan_export_calls=has_export, extra_roots=roots,
                                           call_returns=call_returns,
+                                          init_values=_init_values_of(ptext) if ptext is not text else None,
                                           project_modules=_project_modules(project, path, text, tree),
-                                          param_reads=_param_reads(project, path, text, tree, pre))
+                                          param_reads=_param_reads(project, path, text, tree, pre),
+                                          source_text=text if ptext is not text else None)
                 except RecursionError:
                     self._too_deep(res, path, text, "semantic model")
                     model = None
@@ -821,16 +823,31 @@ def _reduced(text: str, path: str, roots: Any, project: Any, ast_tree: Any = Non
     quals = [r.qual for r in roots]
     key = (fi.digest, fi.path, tuple(sorted(set(quals))), reduce_flags())
     if key in _REDUCED:  # a later round of the same file, with the same entries
-        red = _REDUCED[key]
+        red, values = _REDUCED[key]
     else:
+        values = {}
         try:
-            red = reduce_source(text, fi.outline, quals)
+            red = reduce_source(text, fi.outline, quals, values)
         except RecursionError:
             red = None
         if len(_REDUCED) >= 512:
             _REDUCED.clear()
-        _REDUCED[key] = red
-    return (red if red is not None else text), fi
+        _REDUCED[key] = (red, values)
+    if red is None:
+        return text, fi
+    _INIT_VALUES[:] = [red, values]
+    return red, fi
+
+
+#: [the last reduced text, the attribute facts of the ``__init__`` statements it left out (class
+#: name -> (self name, ((attr, value), ...), "whole" | "marks"), ``reduce.BLANK_PLAIN_INIT``)]: read by
+#: ``_init_values_of`` for the text it is asked about, so a caller that parses another text
+#: (the file as it is, when the reduced one did not parse) gets none
+_INIT_VALUES: list = [None, None]
+
+
+def _init_values_of(ptext: str) -> Optional[dict]:
+    return _INIT_VALUES[1] if _INIT_VALUES[0] is ptext and _INIT_VALUES[1] else None
 
 
 #: (digest, path, entries, reduce's switches) -> the reduced text (None: the file as it is): a file analysed again

@@ -119,8 +119,15 @@ from exportlint.semantics.nodes import (  # noqa: F401  (re-exported)
 class SemanticModel:
     def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
                  call_returns: Optional[dict[str, str]] = None, project_modules: Any = None,
-                 param_reads: Any = None) -> None:
+                 param_reads: Any = None, source_text: Optional[str] = None,
+                 init_values: Optional[dict] = None) -> None:
         self.module = module
+        #: the file's whole text when ``module`` was parsed from a reduced text (semantics/reduce.py
+        #: drops the functions no entry reaches): file-wide scans read it (flow._attr_write_counts)
+        self.source_text = source_text
+        #: class name -> (self name, ((attr, value), ...)): the ``self.x = ...`` statements of
+        #: its ``__init__`` that the reduced text leaves out (``reduce.BLANK_PLAIN_INIT``)
+        self._init_values = init_values or {}
         #: calls into this file from other files of the project (``semantics.project.Root``):
         #: analysed as export-path functions with the argument kinds of those calls
         self.extra_roots = list(extra_roots)
@@ -269,7 +276,16 @@ class SemanticModel:
         if self_name is None:
             return
         analyzer = _InitScanner(self, c, self_name)
+        plain = self._init_values.get(c.name)
+        if plain is not None and plain[0] == self_name and plain[2] == "marks":
+            # each `__exl_init_<k>_<n>__` stands for n statements from the k-th (reduce._init_marks)
+            analyzer.marks = plain[1]
         analyzer.scan(body_statements(init.body))
+        if plain is not None and plain[0] == self_name and plain[2] == "whole":
+            # the statements the reduced text left out, in their order, as the nodes the
+            # parse would have given (a literal, a call of a dotted name without arguments)
+            for attr, value in plain[1]:
+                analyzer._small(_plain_assign(self_name, attr, value))
 
     # ----- export path -----
     def _build_export_path(self) -> None:
@@ -457,6 +473,32 @@ class SemanticModel:
         return self._facts_by_node.get(id(fn))
 
 
+#: (``reduce.INIT_MARK``: the model imports no ``reduce``, which reads ``ast``)
+_INIT_MARK = "__exl_init_"
+
+
+def _dotted_node(parts: tuple) -> cst.BaseExpression:
+    node: cst.BaseExpression = cst.Name(parts[0])
+    for p in parts[1:]:
+        node = cst.Attribute(value=node, attr=cst.Name(p))
+    return node
+
+
+def _plain_assign(self_name: str, attr: str, value: tuple) -> cst.Assign:
+    """``self.<attr> = <value>`` as libcst parses it: ``("int", n)`` a literal integer,
+    ``("const", None|True|False)``, ``("call", parts)`` a call of a dotted name without
+    arguments (``reduce._init_values``)."""
+    kind, v = value
+    if kind == "int":
+        node: cst.BaseExpression = cst.Integer(str(v))
+    elif kind == "const":
+        node = cst.Name(str(v))
+    else:
+        node = cst.Call(func=_dotted_node(v))
+    target = cst.Attribute(value=cst.Name(self_name), attr=cst.Name(attr))
+    return cst.Assign(targets=[cst.AssignTarget(target=target)], value=node)
+
+
 class _InitScanner:
     """Classifies self.X assignments in __init__ (recursing into if/for/with/try)."""
 
@@ -464,6 +506,8 @@ class _InitScanner:
         self.m = model
         self.c = cls
         self.self_name = self_name
+        #: the values of the statements the reduced text writes as `__exl_init_<k>_<n>__`
+        self.marks: tuple = ()
 
     def scan(self, stmts: Iterable[cst.CSTNode]) -> None:
         for st in stmts:
@@ -482,6 +526,14 @@ class _InitScanner:
                     self.scan(body_statements(h.body))
 
     def _small(self, small: cst.CSTNode) -> None:
+        if self.marks and type(small) is cst.Expr and type(small.value) is cst.Name:
+            # `__exl_init_<k>_<n>__`: the statements of the k-th to the (k+n-1)-th values
+            name = small.value.value
+            k, _, n = name[len(_INIT_MARK):-2].partition("_")
+            if name.startswith(_INIT_MARK) and name.endswith("__") and k.isdigit() and n.isdigit():
+                for attr, value in self.marks[int(k):int(k) + int(n)]:
+                    self._small(_plain_assign(self.self_name, attr, value))
+            return
         if isinstance(small, (cst.Assign, cst.AnnAssign)):
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             value = small.value

@@ -10,6 +10,12 @@ functions replaced by ``...`` and unreferenced module-level assignments removed.
 kept (blanked), so every kept node has the same line and column as in the original:
 findings, fixes and suppressions need no mapping.
 
+The ``self.x = <plain value>`` statements of a kept ``__init__`` (a literal, a call of a
+dotted name without arguments: what the shortening leaves of most of them) are not parsed
+either (``BLANK_PLAIN_INIT``): the outline records them from the ``ast``, the text keeps one
+name per statement (``INIT_MARK``) or, when that is all the body holds, nothing of it, and
+the model builds the same attribute facts from the record.
+
 The closure over-approximates what the semantic model follows (any identifier in the kept
 source text counts, strings and comments included), so the export path sees exactly the
 functions it would see in the full file.
@@ -26,8 +32,13 @@ from typing import Any, Iterable, Optional
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: methods always kept on a class that defines a forward
 _ALWAYS = frozenset({"__init__", "forward", "__call__", "__post_init__"})
-#: below this fraction of removable lines the reduction is not worth its cost
-_MIN_SAVED_FRACTION = 0.15
+#: below this fraction of removable lines the reduction is not worth its cost. 0: a file is
+#: reduced whenever anything goes (a removed body or docstring, an ``__init__`` statement
+#: dropped or written shorter): reducing costs a few ms a file, and on a file where most code
+#: is reached the shorter ``__init__`` values and the docstrings alone took ~17% off the parse
+#: (transformers' modeling_bert.py, 1.4k lines: 54 k -> 42 k characters; bench/speed.py
+#: --one-file), where 0.15 parsed it whole
+_MIN_SAVED_FRACTION = 0.0
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: the names a piece of code may read: a name written right before ``=`` (not ``==``) is
 #: bound there, never read: a keyword argument (``dict(resnet50=cfg)``), a parameter default,
@@ -254,6 +265,15 @@ class Func:
     #: for ``__init__``: statements written shorter (``_init_drop``): (first line, last line,
     #: new text, the attribute ``x`` of a ``self.x = <value>`` or None)
     shrink: list = field(default_factory=list)
+    #: for ``__init__``: (self name, what the model's ``_InitScanner`` reads of the body once
+    #: dropped and shortened, in its order) when that is only plain attribute values
+    #: (``_init_values``); None: the body has more
+    init_values: Optional[tuple] = None
+    #: for ``__init__`` when ``init_values`` is None: (self name, ((first line, last line, attr,
+    #: value), ...)): its shortened ``self.x = <plain value>`` statements (``_init_marks``)
+    init_marks: Optional[tuple] = None
+    #: for a method: its class's name
+    cls: str = ""
 
 
 #: what the model reads in ``__init__``: ``self.x = ...`` and these ``self.<call>(...)``
@@ -277,6 +297,13 @@ FOLD_INIT_BLANKS = True
 #: set False to write each removed definition or assignment as its own string; True: those
 #: one after the other with only empty lines between share one
 MERGE_REMOVED = True
+#: set False to keep every kept ``__init__`` body in the text libcst parses; True: a body whose
+#: statements, once dropped and shortened, are only ``self.x = <plain value>`` (a literal
+#: ``0``/``None``/bool/int, a call of a dotted name without arguments) and blocks of them
+#: goes whole (a string statement, as a removed body), and the model builds those attributes'
+#: facts from ``Func.init_values`` (``SemanticModel(init_values=...)``): the same facts,
+#: without libcst parsing the statements (~a quarter of the parse of timm's reduced files)
+BLANK_PLAIN_INIT = True
 #: set False to keep the headers of functions as written. The headers of removed functions
 #: become ``def name():`` (the model reads only their names and decorators), and the
 #: header of a kept ``__init__`` keeps only what its readers use (``_compact_sig``): timm's
@@ -287,7 +314,7 @@ COMPACT_HEADERS = True
 def reduce_flags() -> tuple:
     """The switches above as they are now (a reduction computed under others is another one)."""
     return (PRUNE_INIT, DROP_EMPTY_BLOCKS, DROP_DOTS, REMOVE_METHODS, FOLD_INIT_BLANKS, MERGE_REMOVED,
-            COMPACT_HEADERS, _MIN_SAVED_FRACTION)
+            COMPACT_HEADERS, _MIN_SAVED_FRACTION, BLANK_PLAIN_INIT)
 
 
 _DEF_HEAD = re.compile(r"([ \t]*(?:async[ \t]+)?def[ \t]+)([^\W\d]\w*)[ \t]*\(")
@@ -742,6 +769,226 @@ def _init_drop(fn: ast.AST, blines: list[bytes], ends: Optional[dict[int, int]] 
     return out
 
 
+def _plain_init(items: tuple, names: set) -> Optional[tuple]:
+    """The ``(attr, value)`` facts of ``Func.init_values`` items once the names kept code reads
+    are known (``reduce_source``), or None when a statement stays as written."""
+    out = []
+    for it in items:
+        if len(it) == 3 and it[0] not in names:
+            continue  # written `...`: no fact
+        if it[1] is None:
+            return None
+        out.append((it[0], it[1]))
+    return tuple(out)
+
+
+def _plain_callee(parts: Optional[tuple], torchish: dict) -> Optional[tuple]:
+    """``parts`` (of ``a.b.C()``) when the call's node is one no reader reports at nor a scan
+    looks for: a callee bound to no torch API, or a torch constructor no rule or op-table
+    record can report (``_ARGLESS_TORCH``, ``_silent_modules``); no word a whole-file scan
+    reads."""
+    if parts is None:
+        return None
+    low = ".".join(parts).lower()
+    if parts[0] in torchish:
+        q = ".".join((torchish[parts[0]] or "?",) + parts[1:])
+        if q in _ARGS_READ or (q not in _ARGLESS_TORCH and q not in _silent_modules()):
+            return None
+        low = q.lower()  # (`nnq.Linear`: torch.nn.quantized.Linear)
+    if any(w in low for w in _SCANNED_CALL_WORDS + _LIBRARY_WORDS):
+        return None
+    return parts
+
+
+#: what stands in the reduced text for a run of ``self.x = <plain value>`` statements of an
+#: ``__init__`` that keeps other statements (``_init_marks``): the name ``<MARK><k>_<n>__``,
+#: the n values of the class's ``init_values`` entry from the k-th (``model._InitScanner``); a
+#: file whose text holds it anywhere gets none
+INIT_MARK = "__exl_init_"
+
+
+def _init_marks(fn: ast.AST, f: Func, torchish: Optional[dict], blines: Any) -> Optional[tuple]:
+    """Runs of ``self.x = <plain value>`` statements of ``__init__`` (value as in
+    ``_init_values``), each statement on lines of its own (shortened ones: ``f.shrink``; or
+    written so: a literal, a call without arguments), one after the other in one block (what
+    ``f.drop`` removes between them does not break a run), at any depth, in order: ``(first
+    line, last line, ((attr, value, always), ...))``; ``always``: a statement kept as written
+    (else one written ``...`` when no kept code names ``attr``). ``reduce_source`` writes each
+    run holding a fact as one name (``INIT_MARK``), and the model reads the facts there, in the
+    scanner's order."""
+    args = fn.args.posonlyargs + fn.args.args
+    if not args or not f.body or torchish is None:
+        return None
+    self_name = args[0].arg
+    shr = {a: (b, new, attr) for a, b, new, attr in f.shrink}
+    drops = f.drop
+    runs: list = []
+
+    def alone(st: ast.AST) -> bool:
+        if not (0 < st.lineno <= st.end_lineno <= len(blines)):
+            return False
+        rest = blines[st.end_lineno - 1][st.end_col_offset:].strip()
+        return not blines[st.lineno - 1][:st.col_offset].strip() and (not rest or rest.startswith(b"#"))
+
+    def item(st: ast.AST) -> Optional[tuple]:
+        """(last line, (attr, value, always)) for a statement a run may hold, else None."""
+        if type(st) is not ast.Assign or len(st.targets) != 1:
+            return None
+        tg = st.targets[0]
+        if not (type(tg) is ast.Attribute and type(tg.value) is ast.Name and tg.value.id == self_name):
+            return None
+        s = shr.get(st.lineno)
+        if s is None:  # kept as written
+            v = st.value
+            if type(v) is ast.Constant and (v.value is None or type(v.value) in (bool, int)):
+                value = ("const", v.value) if v.value is None or type(v.value) is bool else ("int", v.value)
+            else:
+                parts = _plain_callee(_bare_call(v), torchish)
+                value = None if parts is None else ("call", parts)
+            return (st.end_lineno, (tg.attr, value, True)) if value is not None and alone(st) else None
+        b, new, attr = s
+        if attr != tg.attr:
+            return None
+        head = f"{self_name}.{attr} = "
+        value = None
+        if not new:
+            parts = _plain_callee(_bare_call(st.value), torchish)
+            value = None if parts is None else ("call", parts)
+        elif new.startswith(head):
+            short = new[len(head):]
+            if short == "0":
+                value = ("int", 0)
+            elif short.endswith("()") and all(p.strip().isidentifier() for p in short[:-2].split(".")):
+                parts = _plain_callee(tuple(p.strip() for p in short[:-2].split(".")), torchish)
+                value = None if parts is None else ("call", parts)
+        return (b, (attr, value, False)) if value is not None else None
+
+    def block(body: list) -> None:
+        cur: Optional[list] = None
+        for st in body:
+            if any(a <= st.lineno <= b for a, b in drops):
+                continue  # removed: no text, no fact (a run goes on over it)
+            it = item(st)
+            if it is not None:
+                if cur is None:
+                    cur = [st.lineno, it[0], [it[1]]]
+                    runs.append(cur)
+                else:
+                    cur[1] = it[0]
+                    cur[2].append(it[1])
+                continue
+            cur = None
+            if isinstance(st, (*_FUNCS, ast.ClassDef)):
+                continue
+            for sub in ("body", "orelse", "finalbody"):
+                block(getattr(st, sub, None) or [])
+            for h in getattr(st, "handlers", ()) or ():
+                block(h.body)
+            for c in getattr(st, "cases", ()) or ():
+                block(c.body)
+
+    block(fn.body)
+    return (self_name, tuple((a, b, tuple(items)) for a, b, items in runs)) if runs else None
+
+
+def _bare_call(v: ast.AST) -> Optional[tuple]:
+    """The name parts of ``a.b.C()``: a call of a dotted name with no argument, else None."""
+    if type(v) is not ast.Call or v.args or v.keywords:
+        return None
+    parts = []
+    e = v.func
+    while type(e) is ast.Attribute:
+        parts.append(e.attr)
+        e = e.value
+    if type(e) is not ast.Name:
+        return None
+    parts.append(e.id)
+    return tuple(reversed(parts))
+
+
+def _init_values(fn: ast.AST, f: Func, torchish: Optional[dict]) -> Optional[tuple]:
+    """What ``model._InitScanner`` reads of ``__init__`` once ``f.drop`` and ``f.shrink`` are
+    applied, when that is only ``self.x = <plain value>`` statements in blocks whose headers
+    were written ``if 0:`` / ``for _ in 0:`` (the scanner reads the blocks of ``if``/``for``/
+    ``while``, in its order: body, then ``elif``/``else``), else None. Items, in order:
+    ``(attr, value)`` with value ``("int", n)`` / ``("const", None|True|False)`` / ``("call",
+    dotted name parts)``, or ``(attr, None)``: a statement kept as written when a kept function
+    names ``attr`` (then the body stays: None at reduce time), else written ``...``. An item
+    whose statement is written ``...`` when no kept code names ``attr`` carries ``attr`` first
+    in a 3-tuple: ``(attr, value, True)``."""
+    args = fn.args.posonlyargs + fn.args.args
+    if not args or not f.body or torchish is None:
+        return None
+    self_name = args[0].arg
+    drops = f.drop
+
+    def plain(parts: Optional[tuple]) -> Optional[tuple]:
+        return _plain_callee(parts, torchish)
+    shr = {a: (new, attr) for a, _, new, attr in f.shrink}
+    items: list = []
+
+    def dropped(st: ast.AST) -> bool:
+        return any(a <= st.lineno <= b for a, b in drops)
+
+    def block(body: list) -> bool:
+        for st in body:
+            if dropped(st):
+                continue
+            t = type(st)
+            if t in (ast.If, ast.For, ast.While):
+                h = shr.get(st.lineno)
+                if h is None or h[1] is not None:
+                    return False  # a header kept as written (a scan may read it)
+                if not block(st.body) or not block(st.orelse):
+                    return False
+                continue
+            if t is ast.Pass or (t is ast.Expr and type(st.value) is ast.Constant):
+                continue
+            if t is not ast.Assign or len(st.targets) != 1:
+                return False
+            tg = st.targets[0]
+            s = shr.get(st.lineno)
+            if not (type(tg) is ast.Attribute and type(tg.value) is ast.Name and tg.value.id == self_name):
+                if s is not None and s[1] is None and s[0]:
+                    continue  # `(a, self.b) = 0`, `self.d[k] = 0`: the scanner records no fact
+                return False
+            if s is None:
+                v = st.value
+                if type(v) is ast.Constant and (v.value is None or type(v.value) in (bool, int)):
+                    items.append((tg.attr, ("const", v.value) if v.value is None or type(v.value) is bool
+                                  else ("int", v.value)))
+                    continue
+                parts = plain(_bare_call(v))
+                if parts is None:
+                    return False
+                items.append((tg.attr, ("call", parts)))  # `nn.Identity()`: kept as written
+                continue
+            new, attr = s
+            if attr != tg.attr:
+                return False
+            head = f"{self_name}.{attr} = "
+            if not new:
+                # as written when named, else `...`
+                parts = plain(_bare_call(st.value))
+                items.append((attr, None if parts is None else ("call", parts), True))
+                continue
+            if not new.startswith(head):
+                return False
+            short = new[len(head):]
+            if short == "0":
+                items.append((attr, ("int", 0), True))
+            elif short.endswith("()") and all(p.strip().isidentifier() for p in short[:-2].split(".")) and plain(
+                    tuple(p.strip() for p in short[:-2].split("."))) is not None:
+                items.append((attr, ("call", tuple(p.strip() for p in short[:-2].split("."))), True))
+            else:
+                items.append((attr, None, True))  # a container written shorter: kept when named
+        return True
+
+    if not block(fn.body):
+        return None
+    return (self_name, tuple(items))
+
+
 @dataclass
 class Outline:
     funcs: list[Func] = field(default_factory=list)
@@ -759,6 +1006,9 @@ class Outline:
     #: index in ``assigns`` -> the assignment written shorter, same static kind
     #: (``_module_value``)
     assign_short: dict = field(default_factory=dict)
+    #: names of classes defined more than once outside functions (the model keeps one class
+    #: per name: ``init_values`` is given only for a name that is one class)
+    dup_classes: frozenset = frozenset()
 
 
 def _func(fn: ast.AST, ends: Optional[dict[int, int]] = None) -> Func:
@@ -859,6 +1109,19 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
             return st.end_lineno
     blines: Optional[list[bytes]] = None
     body = tree.body
+    if BLANK_PLAIN_INIT:
+        seen_cls: set = set()
+        dup: set = set()
+        stack = list(body)
+        while stack:  # (module level and its blocks, classes' bodies: never a function's)
+            st = stack.pop()
+            if isinstance(st, _FUNCS):
+                continue
+            if isinstance(st, ast.ClassDef):
+                (dup if st.name in seen_cls else seen_cls).add(st.name)
+            for sub in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(st, sub, None) or ())
+        o.dup_classes = frozenset(dup)
     for i, st in enumerate(body):
         if isinstance(st, _FUNCS):
             f = _func(st, ends)
@@ -876,6 +1139,7 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
                 if isinstance(item, _FUNCS):
                     f = _func(item, ends)
                     f.is_method = True
+                    f.cls = st.name
                     if COMPACT_HEADERS and REMOVE_METHODS and not item.name.startswith("__"):
                         if torchish is False:
                             torchish = torch_names(tree)
@@ -891,6 +1155,10 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
                                             torchish if COMPACT_HEADERS else None)
                         if COMPACT_HEADERS:
                             f.sig = _compact_sig(item, blines)
+                            if BLANK_PLAIN_INIT and not isinstance(item, ast.AsyncFunctionDef):
+                                f.init_values = _init_values(item, f, torchish)
+                                if f.init_values is None:
+                                    f.init_marks = _init_marks(item, f, torchish, blines)
                     methods.append(f)
                 else:
                     other.append((item.lineno, end_of(item)))
@@ -918,8 +1186,10 @@ def outline(tree: ast.Module, n_lines: int, text: str = "", ends: Optional[dict[
     return o
 
 
-def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[str]:
-    """The reduced text, or None when there is not enough to remove."""
+def reduce_source(text: str, o: Outline, roots: Iterable[str] = (), init_values: Optional[dict] = None) -> Optional[str]:
+    """The reduced text, or None when there is not enough to remove. ``init_values``: filled
+    with class name -> (self name, ((attr, value), ...)) for each ``__init__`` whose body went
+    (``BLANK_PLAIN_INIT``): the attribute facts the model builds without its statements."""
     lines = split_lines(text)
     if not lines or len(lines) != o.lines:
         return None
@@ -1026,6 +1296,7 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
     whole: list[tuple[int, int, bool]] = []
     heads: list[tuple[Func, str]] = []  # (function, its new parameter list)
     shrinks: list[tuple[int, int, str]] = []
+    marks: list[tuple[int, int, str]] = []  # (first line, last line, the name written there)
     for f in o.funcs + [m for methods, _ in o.classes.values() for m in methods]:
         if id(f) not in kept and f.removable and f.body and "__all__" not in f.name:
             # a module-level function nothing kept names: the model looks a module function up
@@ -1040,10 +1311,31 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
                 heads.append((f, "()"))
         elif id(f) in whole_init:
             continue
-        elif id(f) in kept and f.drop:
+        elif id(f) in kept and f.init_values is not None and "__init__" not in names and f.def_line \
+                and f.body > f.def_line and f.sig is not None and f.cls not in o.dup_classes:
+            vals = _plain_init(f.init_values[1], names)
+            if vals is not None:
+                spans.append((f.body, f.end, True))
+                heads.append((f, f.sig))
+                if init_values is not None:
+                    init_values[f.cls] = (f.init_values[0], vals, "whole")
+                continue
+        if id(f) in kept and f.drop:
             spans.extend((a, b, True) for a, b in f.drop)
         if id(f) in kept and f.shrink and "__init__" not in names:
-            shrinks.extend(f.shrink)
+            marked: set = set()
+            if (f.init_marks is not None and id(f) not in whole_init and f.cls not in o.dup_classes
+                    and init_values is not None and INIT_MARK not in text):
+                vals: list = []
+                for a, b, items in f.init_marks[1]:
+                    facts = [(attr, value) for attr, value, always in items if always or attr in names]
+                    if facts:  # (else each statement is written `...`: no fact)
+                        marks.append((a, b, f"{INIT_MARK}{len(vals)}_{len(facts)}__"))
+                        vals.extend(facts)
+                        marked.update(sh[0] for sh in f.shrink if a <= sh[0] <= b)
+                if vals:
+                    init_values[f.cls] = (f.init_marks[0], tuple(vals), "marks")
+            shrinks.extend(sh for sh in f.shrink if sh[0] not in marked)
         if (id(f) in kept and f.sig is not None and f.body > f.def_line > 0 and "__init__" not in names
                 and f.name == "__init__"):
             # (an export-path function naming __init__ may call it: then its header stays)
@@ -1053,7 +1345,8 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
             whole.append((a, b, False))
         elif i in o.assign_short:
             shrinks.append((a, b, o.assign_short[i], None))
-    if sum(b - a + 1 for a, b, _ in spans + whole) < _MIN_SAVED_FRACTION * len(lines):
+    if (not (spans or whole or shrinks or heads)
+            or sum(b - a + 1 for a, b, _ in spans + whole) < _MIN_SAVED_FRACTION * len(lines)):
         return None
     if MERGE_REMOVED and len(whole) > 1:
         # removed definitions and assignments one after the other, only empty lines between
@@ -1108,6 +1401,13 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = ()) -> Optional[
         out[a - 1] = f"{indent}{new}{nl}"
         if new == "...":
             dots.append(a - 1)
+        _blank(out, a + 1, b, lf_only)
+    for a, b, name in marks:
+        first = out[a - 1]
+        if not first.strip():
+            continue  # (never: the statement is on lines of its own, in a kept body)
+        nl = "\r\n" if first.endswith("\r\n") else "\n"
+        out[a - 1] = f"{_indent(first)}{name}{nl}"
         _blank(out, a + 1, b, lf_only)
     for f, sig in heads:
         line = out[f.def_line - 1]
