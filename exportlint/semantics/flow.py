@@ -664,6 +664,11 @@ class FunctionFacts:
         q = self.imports.resolve(v.func) or dotted(v.func) or ""
         return not (q == "torch" or q.startswith("torch."))
 
+    def local_callee(self, call: cst.Call) -> Optional[cst.FunctionDef]:
+        """The function of this file a call of this function runs (a module function, a method of
+        the class, a submodule's ``forward``), or None."""
+        return self._local_callee(call)
+
     def _local_callee(self, call: cst.Call) -> Optional[cst.FunctionDef]:
         f = call.func
         if isinstance(f, cst.Name):
