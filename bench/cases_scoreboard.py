@@ -231,6 +231,12 @@ CLASSES: dict[str, str] = {
     "pkg_easydict_config_helper": "pkg negative: EasyDict config passed to a helper",
     "pkg_yolo_grid_cache": "pkg: grid cache rebuilt on a size change, dynamic H/W",
     "pkg_static_dim_assert_nms": "pkg negative: helper asserts/branches on static dims, dynamic batch",
+    # generalisation batch 9b (packages written after batch 9's fixes; scored once, not used for fixing)
+    "pkg_checkpoint_swin_layer": "pkg: torch.utils.checkpoint over ModuleList blocks in another file",
+    "pkg_var_norm_opset10": "pkg: Tensor.var at opset 10 in a norm helper",
+    "pkg_feature_fusion_static_channels": "pkg negative: branch on static channel counts, dynamic H/W",
+    "pkg_image_token_count_check": "pkg: branch on numel() of mask-selected embeddings in a helper",
+    "pkg_valid_rows_all_helper": "pkg negative: torch.all over a dim in a helper",
 }
 
 
