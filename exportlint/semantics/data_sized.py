@@ -96,7 +96,12 @@ def _result_positions(model: Any, fn: Any, call: cst.Call, cur: dict) -> Optiona
     callee = fn.local_callee(call)
     if callee is not None:
         facts = model.facts_for(callee)
-        return _result(model, facts, cur) if facts is not None else None
+        if facts is None:
+            return None
+        memo = model.__dict__.setdefault("_data_sized_memo", {})
+        if id(facts) not in memo:
+            memo[id(facts)] = _result(model, facts, cur)
+        return memo[id(facts)]
     if not model.call_returns:
         return None
     for site in fn.calls:
@@ -221,6 +226,9 @@ def _table(model: Any) -> dict:
     if got is not None:
         return got
     fns = list(model.functions)
+    if not _seeded(model, fns):  # nothing in the file makes a data-sized tensor
+        model.__dict__["_data_sized_names"] = got = {id(f): set() for f in fns}
+        return got
     binds = {id(f): _binds(f) for f in fns}
     sites: dict[int, list] = {}  # id(callee FunctionDef) -> [(caller facts, call site)]
     for f in fns:
@@ -231,6 +239,7 @@ def _table(model: Any) -> dict:
     cur: dict[int, set] = {id(f): set() for f in fns}
     for _ in range(4):
         changed = False
+        model.__dict__["_data_sized_memo"] = {}  # callees' results, once per round
         for f in fns:
             new = _names(model, f, binds[id(f)], cur, sites)
             if new != cur[id(f)]:
@@ -238,8 +247,27 @@ def _table(model: Any) -> dict:
                 changed = True
         if not changed:
             break
+    model.__dict__.pop("_data_sized_memo", None)
     model.__dict__["_data_sized_names"] = cur
     return cur
+
+
+def _seeded(model: Any, fns: list) -> bool:
+    """Whether some function can hold a data-sized tensor: a call into it hands one, a call out
+    of it returns one, or it calls an op that makes one or indexes with a mask."""
+    if model.root_data_sized or any(k.endswith(DATA_SIZED_RESULT) and v for k, v in model.call_returns.items()):
+        return True
+    sub = cst.Subscript
+    for f in fns:
+        for site in f.calls:
+            if (site.method or (site.qualname or "").rsplit(".", 1)[-1]) in DDS_OPS or site.qualname == "torch.where":
+                return True
+        kinds = f.kinds
+        for n in f.nodes():
+            if type(n) is sub and n.slice and isinstance(n.slice[0].slice, cst.Index) and \
+                    kinds.get(id(n.slice[0].slice.value)) == MASK:
+                return True
+    return False
 
 
 def data_sized_names(model: Any, fn: Any) -> set:
