@@ -28,7 +28,7 @@ import libcst as cst
 from exportlint.semantics.apis import DDS_OPS
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.kinds import DATA_SIZED_RESULT, MASK, TENSORISH
-from exportlint.semantics.nodes import assignments_in_scope, body_statements, iter_nodes, literal_value
+from exportlint.semantics.nodes import assignments_in_scope, body_statements, child_nodes, iter_nodes, literal_value
 
 #: tensor methods whose result keeps the receiver's first dimension
 _KEEP0 = frozenset("squeeze float double half long int bool to type_as contiguous clone detach sigmoid relu "
@@ -263,6 +263,8 @@ def _seeded(model: Any, fns: list) -> bool:
             if (site.method or (site.qualname or "").rsplit(".", 1)[-1]) in DDS_OPS or site.qualname == "torch.where":
                 return True
         kinds = f.kinds
+        if MASK not in kinds.values():
+            continue
         for n in f.nodes():
             if type(n) is sub and n.slice and isinstance(n.slice[0].slice, cst.Index) and \
                     kinds.get(id(n.slice[0].slice.value)) == MASK:
@@ -323,7 +325,7 @@ def _result(model: Any, fn: Any, cur: dict) -> Optional[str]:
         if isinstance(n, cst.Return):
             found.append(n)
             continue
-        stack.extend(n.children)
+        stack.extend(child_nodes(n))
     if not found or any(r.value is None for r in found):
         return None
     own = cur.get(id(fn), set())
