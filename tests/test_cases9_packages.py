@@ -191,3 +191,48 @@ def test_semantics_of_data_sized_results_and_kinds():
     # the argument kind of a call into another file joins as a tensor
     assert join(DATA_SIZED, DATA_SIZED) == DATA_SIZED
     assert join(DATA_SIZED, TENSOR) == TENSOR
+
+
+_ROI = """import torch.nn as nn
+
+
+class RoIHead(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def simple_test(self, feats, rois=None):
+        if rois.shape[0] == 0:
+            return feats.new_zeros((0, 4))
+        return self.fc(rois)
+
+    def forward(self, x):
+        return self.fc(x)
+"""
+
+_DET = """import torch.nn as nn
+
+from .roi import RoIHead
+
+
+class Detector(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.roi_head = RoIHead()
+
+    def forward(self, feats, scores):
+        keep = scores > 0.5
+        props = feats[keep]
+        return self.roi_head.simple_test(feats, rois=props)
+"""
+
+
+def test_data_sized_keyword_argument_of_a_submodule_method_in_another_file(tmp_path):
+    got = _lint(_pkg(tmp_path, {"roi.py": _ROI, "det.py": _DET}))
+    assert ("roi.py", 10, "EXL124") in got
+
+
+def test_no_data_size_when_the_method_is_also_called_with_a_full_tensor_in_its_file(tmp_path):
+    roi = _ROI.replace("        return self.fc(x)\n", "        return self.simple_test(x, rois=x)\n")
+    got = _lint(_pkg(tmp_path, {"roi.py": roi, "det.py": _DET}))
+    assert not any(code == "EXL124" for _, _, code in got)
