@@ -236,3 +236,27 @@ def test_no_data_size_when_the_method_is_also_called_with_a_full_tensor_in_its_f
     roi = _ROI.replace("        return self.fc(x)\n", "        return self.simple_test(x, rois=x)\n")
     got = _lint(_pkg(tmp_path, {"roi.py": roi, "det.py": _DET}))
     assert not any(code == "EXL124" for _, _, code in got)
+
+
+def test_a_boolean_mask_stays_a_mask_through_shape_methods(tmp_path):
+    # transformers' image-token merge (pytorch/pytorch#147096): the mask is unsqueezed and expanded
+    # before the selection whose numel() the helper checks; strict, non-strict and onnx-dynamo
+    # fail there (bench/cases/pkg_image_token_count_check, measured)
+    merging = ("def merge(embeds, feats, mask):\n"
+               "    selected = embeds[mask]\n"
+               "    if selected.numel() != feats.numel():\n"
+               "        raise ValueError('mismatch')\n"
+               "    return embeds.masked_scatter(mask, feats)\n")
+    model = ("import torch.nn as nn\n\nfrom .merging import merge\n\n\n"
+             "class M(nn.Module):\n"
+             "    def __init__(self):\n"
+             "        super().__init__()\n"
+             "        self.embed = nn.Embedding(10, 8)\n\n"
+             "    def forward(self, ids, feats):\n"
+             "        e = self.embed(ids)\n"
+             "        mask = (ids == 1).unsqueeze(-1).expand_as(e)\n"
+             "        return merge(e, feats, mask)\n")
+    assert ("merging.py", 3, "EXL124") in _lint(_pkg(tmp_path, {"merging.py": merging, "model.py": model}))
+    # a float view of the mask is not a mask: indexing with it is not a selection
+    floaty = model.replace(".expand_as(e)", ".expand_as(e).float()")
+    assert not any(c == "EXL124" for _, _, c in _lint(_pkg(tmp_path / "f", {"merging.py": merging, "model.py": floaty})))
