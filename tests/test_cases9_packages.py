@@ -260,3 +260,20 @@ def test_a_boolean_mask_stays_a_mask_through_shape_methods(tmp_path):
     # a float view of the mask is not a mask: indexing with it is not a selection
     floaty = model.replace(".expand_as(e)", ".expand_as(e).float()")
     assert not any(c == "EXL124" for _, _, c in _lint(_pkg(tmp_path / "f", {"merging.py": merging, "model.py": floaty})))
+
+
+def test_a_parameter_rebound_to_a_mask_selection_is_data_sized_only_after_it(tmp_path):
+    src = ("import torch.nn as nn\n\n\n"
+           "class M(nn.Module):\n"
+           "    def forward(self, x):\n"
+           "        if x.shape[0] == 0:\n"
+           "            return x\n"
+           "        x = x[x > 0]\n"
+           "        if x.shape[0] == 0:\n"
+           "            return x.sum()\n"
+           "        return x.mean()\n")
+    p = tmp_path / "m.py"
+    p.write_text(src, encoding="utf-8")
+    got = _lint([str(p)])
+    assert ("m.py", 9, "EXL124") in got
+    assert ("m.py", 6, "EXL124") not in got  # the input, before the selection

@@ -146,7 +146,8 @@ def _binds(fn: Any) -> list:
 
 
 def _names(model: Any, fn: Any, binds: list, cur: dict, sites: dict) -> set:
-    dds: set = _sized_params(model, fn, cur, sites)
+    sized = _sized_params(model, fn, cur, sites)
+    dds: set = set(sized)
     for _ in range(3):
         before = len(dds)
         for n, v, at in binds:
@@ -155,7 +156,10 @@ def _names(model: Any, fn: Any, binds: list, cur: dict, sites: dict) -> set:
         if len(dds) == before:
             break
     # a name rebound to something else as well is not reliably data-sized
-    dropped = [n for n in dds if not all(_bind_sized(model, fn, v, at, dds, cur) for m, v, at in binds if m == n)]
+    # (a parameter not known data-sized is a binding to something else, before the body)
+    params = (set(_params(fn)) | {p.name.value for p in fn.node.params.kwonly_params}) - sized
+    dropped = [n for n in dds if n in params
+               or not all(_bind_sized(model, fn, v, at, dds, cur) for m, v, at in binds if m == n)]
     dds.difference_update(dropped)
     late = _late(model, fn, dropped, binds, dds, cur) if dropped else None
     if late:
@@ -240,9 +244,11 @@ def _table(model: Any) -> dict:
     for _ in range(4):
         changed = False
         model.__dict__["_data_sized_memo"] = {}  # callees' results, once per round
+        lates = model.__dict__.setdefault("_data_sized_late", {})
         for f in fns:
+            late = lates.get(id(f))
             new = _names(model, f, binds[id(f)], cur, sites)
-            if new != cur[id(f)]:
+            if new != cur[id(f)] or lates.get(id(f)) != late:
                 cur[id(f)] = new
                 changed = True
         if not changed:
