@@ -569,7 +569,8 @@ class Linter:
                     model = SemanticModel(module, scan_export_calls=has_export, extra_roots=roots,
                                           call_returns=call_returns,
                                           project_modules=_project_modules(project, path, text, tree),
-                                          param_reads=_param_reads(project, path, text, tree, pre))
+                                          param_reads=_param_reads(project, path, text, tree, pre),
+                                          source_text=text if ptext is not text else None)
                 except RecursionError:
                     self._too_deep(res, path, text, "semantic model")
                     model = None

@@ -52,6 +52,8 @@ class _Walk:
         self.seen_returns: set[int] = set()
         self._parents: dict[int, dict[int, cst.CSTNode]] = {}
         self._sites: Optional[dict[int, list]] = None
+        #: (id of the op's function, its `False`-default flags the op runs under: `if reverse:`)
+        self.gate: Optional[tuple[int, dict[str, int]]] = None
 
     # ----- structure -----
     def parents(self, fn) -> dict[int, cst.CSTNode]:
@@ -132,6 +134,12 @@ class _Walk:
             if t is cst.Subscript:
                 if p.value is not cur:
                     return False
+                gp = par.get(id(p))
+                if (type(gp) is cst.AugAssign and gp.target is p) or (
+                        type(gp) is cst.AssignTarget and gp.target is p):
+                    # `v[:, 0] *= -1`, `v[idx] = x`: a write into the value, which goes on
+                    # through its name (the other reads); nothing of it leaves here
+                    return True
                 cur = p
                 continue
             if t in (cst.Element, cst.StarredElement):
@@ -143,7 +151,7 @@ class _Walk:
             if t is cst.Assign:
                 if p.value is not cur:
                     return False
-                return all(self.target(fn, at.target, depth) for at in p.targets)
+                return all(self.target(fn, at.target, depth, p) for at in p.targets)
             if t is cst.AugAssign:
                 if p.value is not cur:
                     return False
@@ -154,7 +162,7 @@ class _Walk:
                 return True  # a call statement whose result is dropped (its arguments were checked)
             return False
 
-    def target(self, fn, tgt: cst.BaseExpression, depth: int) -> bool:
+    def target(self, fn, tgt: cst.BaseExpression, depth: int, origin: Optional[cst.CSTNode] = None) -> bool:
         if isinstance(tgt, cst.Subscript):
             tgt = tgt.value
         if isinstance(tgt, cst.Attribute):
@@ -165,20 +173,25 @@ class _Walk:
             # Python state a later read in forward may carry: not a sink
             return not (isinstance(tgt.value, cst.Name) and tgt.value.value == fn.self_name)
         if isinstance(tgt, cst.Name):
-            return self.name(fn, tgt.value, depth)
+            return self.name(fn, tgt.value, depth, origin)
         if isinstance(tgt, (cst.Tuple, cst.List)):
-            return all(self.target(fn, el.value, depth) for el in tgt.elements)
+            return all(self.target(fn, el.value, depth, origin) for el in tgt.elements)
         return False
 
-    def name(self, fn, name: str, depth: int) -> bool:
+    def name(self, fn, name: str, depth: int, origin: Optional[cst.CSTNode] = None) -> bool:
         key = (id(fn.node), name)
         if key in self.seen_names:
             return True
         self.seen_names.add(key)
         par = self.parents(fn)
+        arms = _arms(origin, par) if origin is not None else {}
         for n in _name_reads(fn.node, name, par):
             if id(n) not in fn.kinds:
                 continue  # not analysed: a branch the export path does not run (`if safe_merge:`)
+            if origin is not None and (_inside(n, origin, par) or (arms and _other_arm(n, par, arms))):
+                # read by the binding statement itself (`w = f(w)` reads the earlier `w`), or in
+                # another arm of an `if` the binding sits in: another binding's value
+                continue
             if not self.value(fn, n, depth):
                 return False
         return True
@@ -190,6 +203,11 @@ class _Walk:
         if fn.why != "called" or fn.name == "forward" or id(fn.node) in self.model.external_chains:
             return False  # an entry, or called from another file: its result leaves what is seen here
         sites = self.call_sites(fn)
+        if self.gate is not None and self.gate[0] == id(fn.node):
+            # the op runs only under `if reverse:` of a `False`-default flag: only the calls that
+            # pass the flag run it (miss's `get_delta_weight(..., reverse=True)` from `unmerge()`;
+            # forward's own call passes no `reverse`)
+            sites = [(c, call) for c, call in sites if _passes_flag(call, self.gate[1])]
         if not sites:
             return False
         return all(self.value(caller, call, depth + 1) for caller, call in sites)
@@ -295,8 +313,8 @@ def _name_reads(fnode: cst.FunctionDef, name: str, par: dict) -> list[cst.Name]:
                     continue
                 if isinstance(p, cst.Arg) and p.keyword is n:
                     continue
-                if isinstance(p, (cst.AssignTarget, cst.AugAssign)) or _in_binding(n, par):
-                    continue
+                if isinstance(p, cst.AssignTarget) or (isinstance(p, cst.AugAssign) and p.target is n) or _in_binding(n, par):
+                    continue  # (the value of `t += n` is a read of n)
                 out.append(n)
             continue
         stack.extend(child_nodes(n))
@@ -411,10 +429,90 @@ def _ast_on_self(e: ast.AST, self_name: Optional[str]) -> bool:
     return isinstance(e, ast.Name) and e.id == self_name
 
 
+def _arms(n: cst.CSTNode, par: dict) -> dict[int, int]:
+    """id(If) -> 0 (body) or 1 (orelse) for the `if`s node ``n`` sits in."""
+    out: dict[int, int] = {}
+    cur = n
+    while True:
+        p = par.get(id(cur))
+        if p is None:
+            return out
+        if isinstance(p, cst.If):
+            if cur is p.body:
+                out[id(p)] = 0
+            elif cur is p.orelse:
+                out[id(p)] = 1
+        elif isinstance(p, cst.Else):
+            pass
+        cur = p
+
+
+def _inside(n: cst.CSTNode, outer: cst.CSTNode, par: dict) -> bool:
+    cur = n
+    while cur is not None:
+        if cur is outer:
+            return True
+        cur = par.get(id(cur))
+    return False
+
+
+def _other_arm(n: cst.CSTNode, par: dict, arms: dict[int, int]) -> bool:
+    """Whether ``n`` sits in the other arm of one of the `if`s in ``arms``."""
+    got = _arms(n, par)
+    return any(i in got and got[i] != a for i, a in arms.items())
+
+
+def _flag_gates(w: _Walk, fn, node: cst.CSTNode) -> dict[str, int]:
+    """The `False`-default parameters of ``fn`` that ``node`` runs under (`if reverse:` body, the
+    test a bare name), each with its position among the positional parameters after `self`."""
+    params = list(fn.node.params.posonly_params) + list(fn.node.params.params)
+    if fn.self_name is not None and params:
+        params = params[1:]
+    flags = {p.name.value: i for i, p in enumerate(params)
+             if p.default is not None and isinstance(p.default, cst.Name) and p.default.value == "False"}
+    for p in fn.node.params.kwonly_params:
+        if p.default is not None and isinstance(p.default, cst.Name) and p.default.value == "False":
+            flags[p.name.value] = -1
+    if not flags:
+        return {}
+    par = w.parents(fn)
+    out: dict[str, int] = {}
+    cur = node
+    while True:
+        p = par.get(id(cur))
+        if p is None or p is fn.node:
+            break
+        if (isinstance(p, cst.If) and cur is p.body and isinstance(p.test, cst.Name)
+                and p.test.value in flags):
+            out[p.test.value] = flags[p.test.value]
+        cur = p
+    return out
+
+
+def _passes_flag(call: cst.Call, gates: dict[str, int]) -> bool:
+    """Whether the call passes every gating flag, with a value that is not a literal False."""
+    pos = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args):
+        return True  # `*args` / `**kw`: may pass it
+    for name, i in gates.items():
+        a = next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+        if a is None and 0 <= i < len(pos):
+            a = pos[i]
+        if a is None:
+            return False
+        if isinstance(a.value, cst.Name) and a.value.value in ("False", "None"):
+            return False
+    return True
+
+
 def only_feeds_data_rewrites(ctx, fn, node: cst.CSTNode) -> bool:
     """Every use of the value of ``node`` (in export-path function ``fn``) ends in a `.data`
-    rewrite or another weight store, and at least one `.data` rewrite is reached."""
+    rewrite or another weight store, and at least one `.data` rewrite is reached. A node under
+    `if flag:` of a `False`-default flag is followed only to the calls that pass the flag."""
     w = _Walk(ctx)
+    gates = _flag_gates(w, fn, node)
+    if gates:
+        w.gate = (id(fn.node), gates)
     try:
         ok = w.value(fn, node, 0)
     except RecursionError:

@@ -3,12 +3,14 @@ mutation of Python state, non-torch libraries, side effects)."""
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import declares_dynamic, snippet
 from exportlint.checks.state_reset import reset_calls
-from exportlint.checks.tensor_data import rewrites_data
+from exportlint.checks.tensor_data import rewrites_weights
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import DATA, MODULE, SHAPE, TENSOR, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value, names_in
@@ -151,7 +153,8 @@ class ForwardMutatesPythonState(Rule):
         # state matters when export-path code reads it before writing it (a value carried from
         # one call to the next); bookkeeping that forward never reads back is baked harmlessly
         carried = _carried_attrs(ctx.model.functions)
-        one_shot = _weight_rewriters(ctx.model) if ".data" in ctx.text else set()
+        one_shot = (_weight_rewriters(ctx.model) if ".data" in ctx.text or _DEL_ATTR.search(ctx.text)
+                    else set())
         for fn in ctx.model.functions:
             # a weight rewrite (peft's merge/unmerge: `weight.data = ...`, then
             # `self.merged_adapters.append(name)`, `self._base_weight_before_merge = None`): its
@@ -207,12 +210,19 @@ class ForwardMutatesPythonState(Rule):
                             continue
                         if rewriter and not any(fn.kind(a.value) in (TENSOR, MODULE) for a in call.node.args):
                             continue  # `self.merged_adapters.append(name)` beside a `.data` rewrite
+                        if call.method in ("update", "setdefault") and fn._under_unset_test(
+                                base.attr.value, call.conds):
+                            continue  # a keyed cache filled only for the keys it lacks (P-KEYCACHE)
                         ctx.report(
                             call.node,
                             f"forward mutates `self.{base.attr.value}` (`.{call.method}(...)`): the change happens "
                             "once at export time and is not in the graph. Keep per-call values local and return them.",
                         )
         return ()
+
+
+#: `del a.b` (a parameter of another object deleted: tensor_data.unseen_weight_rewrite)
+_DEL_ATTR = re.compile(r"\bdel\s+[A-Za-z_][\w.]*\.\w+")
 
 
 def _bookkeeping_write(fn, node) -> bool:
@@ -222,10 +232,11 @@ def _bookkeeping_write(fn, node) -> bool:
 
 
 def _weight_rewriters(model) -> set[int]:
-    """ids of the export-path functions that rewrite a weight's `.data` (EXL213 reports it in the
-    function, or in an export-path caller of it in the file: peft's `unmerge()` that writes
-    `weight.data` and re-runs `merge()`)."""
-    reported = {id(f.node) for f in model.functions if rewrites_data(f)}
+    """ids of the export-path functions that rewrite a weight in place (a `.data` rewrite EXL213
+    reports, or one of an object of unknown kind: `w.data.copy_(...)`, `del layer.w` then re-bound;
+    tensor_data.rewrites_weights), or that an export-path caller in the file doing so calls: peft's
+    `unmerge()` that writes `weight.data` and re-runs `merge()`."""
+    reported = {id(f.node) for f in model.functions if rewrites_weights(f)}
     if not reported:
         return reported
     out = set(reported)

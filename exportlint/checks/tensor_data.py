@@ -18,7 +18,7 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import snippet
 from exportlint.findings import Severity
-from exportlint.semantics.kinds import TENSOR
+from exportlint.semantics.kinds import TENSOR, UNKNOWN
 from exportlint.semantics.model import iter_nodes
 
 _TORCH_EXPORT = ("export-strict", "export-nonstrict", "onnx-dynamo")
@@ -132,6 +132,68 @@ def rewrites_data(fn) -> bool:
                 break
         fn.__dict__["_rewrites_data"] = got
     return got
+
+
+def _chain(e: cst.BaseExpression) -> Optional[str]:
+    """`a.b.c` as text for a chain of names and attributes, else None."""
+    if isinstance(e, cst.Name):
+        return e.value
+    if isinstance(e, cst.Attribute):
+        base = _chain(e.value)
+        return None if base is None else f"{base}.{e.attr.value}"
+    return None
+
+
+def unseen_weight_rewrite(fn, n: cst.CSTNode) -> bool:
+    """Node `n` rewrites a weight in place in a way EXL213 cannot prove a tensor's (the owner's
+    kind is unknown: `w = self.get_base_layer().weight`): `w.data.copy_(new)` (any public in-place
+    method `*_` on `.data`), `w.data = w.data - d` (the same `.data` read back), or a parameter
+    unregistered from another object and replaced (`del layer.weight`, then `layer.weight = new` or
+    `layer.register_parameter(...)` in the function). `self.data = ...` (a plain attribute named
+    `data`) is not one."""
+    if isinstance(n, cst.Del):
+        targets = [e.value for e in n.target.elements] if isinstance(n.target, cst.Tuple) else [n.target]
+        for t in targets:
+            if not (isinstance(t, cst.Attribute) and not _is_self(fn, t.value)):
+                continue
+            owner, name = _chain(t.value), t.attr.value
+            if owner is None:
+                continue
+            for m in fn.nodes():
+                if (isinstance(m, cst.Assign) and any(_chain(x.target) == f"{owner}.{name}" for x in m.targets)):
+                    return True
+                if (isinstance(m, cst.Call) and isinstance(m.func, cst.Attribute)
+                        and m.func.attr.value == "register_parameter" and _chain(m.func.value) == owner):
+                    return True
+        return False
+    tgt, new = data_rewrite(n)
+    if tgt is None or _is_self(fn, tgt.value) or fn.kind(tgt.value) not in (TENSOR, UNKNOWN):
+        return False
+    if isinstance(n, cst.Call):
+        return True  # `w.data.copy_(new)`: a tensor method on `.data`
+    own = _chain(tgt)
+    return own is not None and any(isinstance(m, cst.Attribute) and _chain(m) == own
+                                   for v in new for m in iter_nodes(v))
+
+
+def _is_self(fn, e: cst.BaseExpression) -> bool:
+    return isinstance(e, cst.Name) and fn.self_name is not None and e.value == fn.self_name
+
+
+def rewrites_weights(fn) -> bool:
+    """Whether function `fn` rewrites a weight in place: a `.data` rewrite EXL213 reports
+    (``rewrites_data``) or one it cannot see (``unseen_weight_rewrite``)."""
+    got = fn.__dict__.get("_rewrites_weights")
+    if got is None:
+        got = rewrites_data(fn)
+        if not got and ("data" in _names(fn) or any(isinstance(st, cst.Del) for st in fn.nodes())):
+            got = any(unseen_weight_rewrite(fn, n) for n in fn.nodes())
+        fn.__dict__["_rewrites_weights"] = got
+    return got
+
+
+def _names(fn) -> set[str]:
+    return {n.attr.value for n in fn.nodes() if type(n) is cst.Attribute}
 
 
 @register

@@ -5,6 +5,7 @@ writes) the rules ask about.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 import libcst as cst
@@ -218,6 +219,9 @@ class FunctionFacts:
                 self.env[self.self_name] = UNKNOWN
                 self.self_name = None
         autograd_ctx = self.cls is not None and self.cls.is_autograd_function and is_static
+        # a module's forward analysed as exported directly (no call site, no export call in the
+        # file that could pass more than the example inputs)
+        entry_flags = arg_kinds is None and self.why == "forward" and not self.model.export_calls
         for i, p in enumerate(params[start:]):
             name = p.name.value
             k = annotation_kind(p.annotation, self.imports)
@@ -271,6 +275,10 @@ class FunctionFacts:
                 # `def merge(self, safe_merge=False)` that no call on the export path passes
                 # `safe_merge` to: it holds False there, `if safe_merge:` never runs
                 self.unset_flags.add(name)
+            elif entry_flags and p.default is not None and literal_value(p.default) is False:
+                # `forward(self, x, update: bool = False)` exported directly: the exporters call it
+                # with the example inputs, a Python `False` default stays False (P-ENTRYFLAG)
+                self.unset_flags.add(name)
             if (training_target(name) and p.default is not None and literal_value(p.default) is None
                     and (arg_kinds is None or ck in (None, NONE, UNKNOWN))):
                 # `labels=None`: training targets, absent from an inference export
@@ -278,8 +286,8 @@ class FunctionFacts:
                 self.absent_params.add(name)
             self.env[name] = k
         for p in fn.params.kwonly_params:
-            if (arg_kinds is not None and p.default is not None and literal_value(p.default) is False
-                    and p.name.value not in kw_kinds):
+            if ((arg_kinds is not None or entry_flags) and p.default is not None
+                    and literal_value(p.default) is False and p.name.value not in kw_kinds):
                 self.unset_flags.add(p.name.value)
             k = annotation_kind(p.annotation, self.imports)
             if k is None or k == NONE:
@@ -513,11 +521,38 @@ class FunctionFacts:
             return self._absent_test(t.left) or self._absent_test(t.right)
         if isinstance(t, cst.Name) and t.value in self.unset_flags:
             return not self._rebound(t.value)
+        if self._is_self_attr(t) and self.cls is not None and self._init_false_flag(t.attr.value):
+            return True
         return (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
                 and isinstance(t.comparisons[0].operator, cst.IsNot)
                 and literal_value(t.comparisons[0].comparator) is None
                 and isinstance(t.left, cst.Name) and t.left.value in self.absent_params
                 and self.env.get(t.left.value) == NONE)
+
+    def _init_false_flag(self, attr: str) -> bool:
+        """`self.<attr> = False` in the class's `__init__`, and no other write of an attribute of
+        that name anywhere in the file (`x.<attr> = ...`, `+=`, `setattr(x, "<attr>", ...)`): a
+        switch the module as constructed keeps off (vindlu's `self.save_attention`, set only by
+        a user's visualisation code)."""
+        fact = self.cls.find_attr(attr)
+        if fact is None or fact.value is None or literal_value(fact.value) is not False:
+            return False
+        if not self._torch_bases_only(self.cls, set()):
+            return False  # a base class of another file (a mixin's `enable_tiling()`) may set it
+        return _attr_write_counts(self.model).get(attr, 0) == 1
+
+    def _torch_bases_only(self, cls, seen: set) -> bool:
+        """Every base of the class, through the file's own classes, is a torch class."""
+        for b in cls.bases:
+            if b.startswith("torch."):
+                continue
+            local = self.model.classes.get(b)
+            if local is None or b in seen:
+                return False
+            seen.add(b)
+            if not self._torch_bases_only(local, seen):
+                return False
+        return True
 
     def _rebound(self, name: str) -> bool:
         """Whether the function assigns `name` anywhere (a parameter then no longer holds its default)."""
@@ -838,6 +873,9 @@ class FunctionFacts:
                         return literal_value(left.args[1].value) == attr
                 if isinstance(op, cst.NotIn) and self._is_self_attr(right) and right.attr.value == attr:
                     return True
+                if (isinstance(op, (cst.GreaterThan, cst.NotEqual)) and literal_value(right) == 0
+                        and missing(t.left)):
+                    return True  # `if len(new) > 0:`, new = [k for k in keys if k not in self.X]
                 if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual,
                                    cst.NotEqual)) and (sized(t.left) or sized(right)):
                     return True
@@ -846,7 +884,14 @@ class FunctionFacts:
                     # the key of a cache, rewritten only when stale (a YOLO grid keyed by the
                     # feature size exports with all four exporters, measured)
                     return True
-            return False
+            return missing(t)  # `if new:` / `if len(new):`
+
+        def missing(e: cst.BaseExpression) -> bool:
+            # `new` or `len(new)`, `new` a local bound only to the keys self.X lacks (a keyed
+            # cache filled for its missing keys: mmseg's CLIP vocabulary embeddings)
+            if isinstance(e, cst.Call) and dotted(e.func) == "len" and len(e.args) == 1:
+                e = e.args[0].value
+            return isinstance(e, cst.Name) and e.value in self._missing_keys(attr)
 
         def keyed(e: cst.BaseExpression) -> bool:
             # self.X, or a tuple/list of keys with self.X among them, compared with a new key
@@ -957,6 +1002,48 @@ class FunctionFacts:
             return False
         before = [b for b in binds[e.value] if b[0] < at]
         return bool(before) and before[-1][1] == attr
+
+    def _missing_keys(self, attr: str) -> set[str]:
+        """Local names bound once, to a comprehension of the keys self.<attr> lacks
+        (`new = [w for w in names if w not in self.<attr>]`), and nowhere else."""
+        cache = self.__dict__.setdefault("_missing_keys_cache", {})
+        if attr in cache:
+            return cache[attr]
+        cache[attr] = out = self._missing_keys_scan(attr)
+        return out
+
+    def _missing_keys_scan(self, attr: str) -> set[str]:
+        binds: dict[str, list] = {}
+        for n in self.nodes():
+            targets = ()
+            if isinstance(n, cst.Assign):
+                targets = tuple(t.target for t in n.targets)
+            elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+                targets = (n.target,)
+            for tgt in targets:
+                for x in iter_nodes(tgt):
+                    if isinstance(x, cst.Name):
+                        binds.setdefault(x.value, []).append(n)
+        out: set[str] = set()
+        for name, ns in binds.items():
+            if len(ns) != 1 or not isinstance(ns[0], cst.Assign) or len(ns[0].targets) != 1:
+                continue
+            v = ns[0].value
+            if not isinstance(v, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) or v.for_in.inner_for_in is not None:
+                continue
+            comp = v.for_in
+            if not (isinstance(comp.target, cst.Name) and isinstance(v.elt, cst.Name)
+                    and v.elt.value == comp.target.value):
+                continue
+            for cond in comp.ifs:
+                t = cond.test
+                if (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
+                        and isinstance(t.comparisons[0].operator, cst.NotIn)
+                        and isinstance(t.left, cst.Name) and t.left.value == comp.target.value
+                        and self._is_self_attr(t.comparisons[0].comparator)
+                        and t.comparisons[0].comparator.attr.value == attr):
+                    out.add(name)
+        return out
 
     def _is_self_attr(self, e: cst.BaseExpression) -> bool:
         return (
@@ -1923,3 +2010,45 @@ def _arith_names(e: cst.BaseExpression, name: str) -> list[int]:
         elif t is cst.UnaryOperation and type(x.operator) is cst.Minus:
             todo.append(x.expression)
     return out
+
+
+#: `.name = v`, `.name += v`, `.name: T = v` (not `==`), in a file's text
+_ATTR_WRITE = re.compile(r"\.([A-Za-z_][A-Za-z_0-9]*)\s*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)|\.([A-Za-z_][A-Za-z_0-9]*)\s*:[^=\n]*=(?!=)")
+
+
+def _attr_write_counts(model) -> dict[str, int]:
+    """attribute name -> how many statements of the file write an attribute of that name
+    (`a.x = v`, `a.x += v`, `a.x: T = v`, `setattr(a, "x", v)`), read once per model."""
+    got = model.__dict__.get("_attr_write_counts")
+    if got is None and getattr(model, "source_text", None) is not None:
+        # parsed from a reduced text (semantics/reduce.py drops the functions no entry reaches):
+        # the writes are counted on the whole file's text
+        got = {}
+        for m in _ATTR_WRITE.finditer(model.source_text):
+            name = m.group(1) or m.group(2)
+            got[name] = got.get(name, 0) + 1
+        if "setattr(" in model.source_text:
+            got = {k: 99 for k in got}
+        model.__dict__["_attr_write_counts"] = got
+    if got is None:
+        got = {}
+        for n in iter_nodes(model.module):
+            t = type(n)
+            targets = ()
+            if t is cst.Assign:
+                targets = tuple(x.target for x in n.targets)
+            elif t is cst.AugAssign or t is cst.AnnAssign:
+                targets = (n.target,)
+            elif t is cst.Call and dotted(n.func) == "setattr" and len(n.args) >= 2:
+                name = literal_value(n.args[1].value)
+                got[name if isinstance(name, str) else "*"] = got.get(name if isinstance(name, str) else "*", 0) + 1
+                continue
+            for tgt in targets:
+                for x in iter_nodes(tgt):
+                    if type(x) is cst.Attribute:
+                        got[x.attr.value] = got.get(x.attr.value, 0) + 1
+        if "*" in got:
+            got = {k: 99 for k in got}  # a setattr with a computed name: any attribute may be set
+        model.__dict__["_attr_write_counts"] = got
+    return got
+

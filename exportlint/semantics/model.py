@@ -120,8 +120,11 @@ from exportlint.semantics.nodes import (  # noqa: F401  (re-exported)
 class SemanticModel:
     def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
                  call_returns: Optional[dict[str, str]] = None, project_modules: Any = None,
-                 param_reads: Any = None) -> None:
+                 param_reads: Any = None, source_text: Optional[str] = None) -> None:
         self.module = module
+        #: the file's whole text when ``module`` was parsed from a reduced text (semantics/reduce.py
+        #: drops the functions no entry reaches): file-wide scans read it (flow._attr_write_counts)
+        self.source_text = source_text
         #: calls into this file from other files of the project (``semantics.project.Root``):
         #: analysed as export-path functions with the argument kinds of those calls
         self.extra_roots = list(extra_roots)
