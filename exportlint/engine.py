@@ -668,6 +668,8 @@ class Linter:
         """Calls of this file's export path into other project files, with their chains;
         returns the file's index. ``pre``: what the rules already computed (``_project_calls``)."""
         from exportlint.positions import resolve_positions
+        from exportlint.semantics.data_sized import data_sized_result
+        from exportlint.semantics.kinds import DATA_SIZED_RESULT
         from exportlint.semantics.project import return_kind
 
         pre = _project_calls(pre if pre is not None else {}, project, path, text, tree, model)
@@ -692,6 +694,9 @@ class Linter:
                     k = instance_kind(facts)
                 else:
                     k = return_kind(facts)
+                    sized = data_sized_result(model, facts)
+                    if sized:  # where its result is a data-sized tensor (semantics/data_sized.py)
+                        res.returns[r.qual + DATA_SIZED_RESULT] = sized
                 if k is not None:
                     res.returns[r.qual] = k
         deps: set = pre["deps"]
@@ -1193,6 +1198,18 @@ class RunResult:
 _MAX_ROUNDS = 6
 
 
+def _data_sized_result(rets: dict[str, str], returns: dict[str, str], qual: str, key: Optional[str]) -> None:
+    """The positions of a call's result that are data-sized tensors (``kinds.DATA_SIZED_RESULT``):
+    kept only where every callee the key names agrees (an empty string otherwise)."""
+    from exportlint.semantics.kinds import DATA_SIZED_RESULT
+
+    if not key or (qual not in returns and qual + DATA_SIZED_RESULT not in returns):
+        return  # a callee not analysed (yet)
+    k = returns.get(qual + DATA_SIZED_RESULT, "")
+    prev = rets.get(key + DATA_SIZED_RESULT)
+    rets[key + DATA_SIZED_RESULT] = k if prev is None or prev == k else ""
+
+
 def _root_to_json(r: Any) -> list:
     return [r.qual, r.pos, r.kw, [list(c) for c in r.chain], r.why]
 
@@ -1389,6 +1406,7 @@ def _lint_paths(
                 if key and k is not None:
                     prev = rets.setdefault(src, {}).get(key)
                     rets[src][key] = k if prev is None or prev == k else "unknown"
+                _data_sized_result(rets.setdefault(src, {}), returns_of.get(t, {}), root.qual, key)
         return {p: (join_roots(inc.get(p, [])), rets.get(p, {})) for p in readable}
 
     def input_of(p: str) -> tuple[list, dict[str, str]]:
@@ -1406,6 +1424,7 @@ def _lint_paths(
             if key and k is not None:
                 prev = rets.get(key)
                 rets[key] = k if prev is None or prev == k else "unknown"
+            _data_sized_result(rets, returns_of.get(t, {}), root.qual, key)
         return join_roots(inc), rets
 
     def digest_of(x: tuple[list, dict[str, str]]) -> str:

@@ -25,12 +25,12 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import assignments_in_scope, snippet
+from exportlint.checks.common import snippet
 from exportlint.checks.len_size import DYN, MAYBE, _Dims
 from exportlint.findings import Severity
-from exportlint.semantics.apis import DDS_OPS
 from exportlint.semantics.imports import dotted
-from exportlint.semantics.kinds import MASK, SHAPE, TENSORISH
+from exportlint.semantics.data_sized import data_size_read, names_at
+from exportlint.semantics.kinds import SHAPE, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value
 
 # ---------------------------------------------------------------------------------------
@@ -44,7 +44,7 @@ def _unpacked_shape(fn, name: str) -> list[tuple[cst.BaseExpression, int]]:
     if got is None:
         got = {}
         assign = cst.Assign
-        for node in fn.nodes():  # (as in ``data_sized_names``)
+        for node in fn.nodes():  # (as in ``semantics.data_sized``)
             if type(node) is not assign or len(node.targets) != 1:
                 continue
             t, v = node.targets[0].target, node.value
@@ -181,111 +181,14 @@ class SizeFactoryDynamic(Rule):
 # EXL124: sizes that come from data
 # ---------------------------------------------------------------------------------------
 
-#: tensor methods whose result keeps the receiver's first dimension
-_KEEP0 = frozenset("squeeze float double half long int bool to type_as contiguous clone detach sigmoid relu "
-                   "exp abs neg sqrt clamp".split())
-
-
-def _is_dds(fn, ctx, e: cst.BaseExpression, dds: set) -> bool:
-    """Whether e is a tensor whose first dimension depends on tensor data."""
-    if isinstance(e, cst.Name):
-        return e.value in dds
-    if isinstance(e, cst.Subscript):
-        if isinstance(e.value, cst.Name) and e.value.value in dds:
-            return True  # a slice or row selection of such a tensor keeps it
-        if isinstance(e.value, cst.Call) and _where_one(ctx, e.value):
-            return True  # torch.where(mask)[0]
-        if fn.kind(e.value) not in TENSORISH:
-            return False
-        first = e.slice[0].slice if e.slice else None
-        if isinstance(first, cst.Index):
-            v = first.value
-            return fn.kind(v) == MASK or _is_dds(fn, ctx, v, dds)
-        return False
-    if isinstance(e, cst.Call):
-        q = ctx.model.imports.resolve(e.func) or ""
-        if q.startswith("torch.") and q.rsplit(".", 1)[-1] in DDS_OPS:
-            return True
-        f = e.func
-        if isinstance(f, cst.Attribute) and fn.kind(f.value) in TENSORISH:
-            m = f.attr.value
-            if m in DDS_OPS:
-                return True
-            if m in _KEEP0 or (m in ("view", "reshape", "flatten") and len(e.args) <= 1):
-                return _is_dds(fn, ctx, f.value, dds)
-            if m == "index_select" and len(e.args) == 2 and literal_value(e.args[0].value) == 0:
-                return _is_dds(fn, ctx, e.args[1].value, dds)
-        if q == "torch.index_select" and len(e.args) == 3 and literal_value(e.args[1].value) == 0:
-            return _is_dds(fn, ctx, e.args[2].value, dds)
-    return False
-
-
-def _where_one(ctx, call: cst.Call) -> bool:
-    q = ctx.model.imports.resolve(call.func) or ""
-    return q == "torch.where" and len(call.args) == 1 and call.args[0].keyword is None
-
-
-def data_sized_names(ctx, fn) -> set:
-    """Local names bound to a tensor whose first dimension depends on data (cached per function)."""
-    got = fn.__dict__.get("_size_sem_dds")
-    if got is not None:
-        return got
-    binds: list[tuple[str, cst.BaseExpression]] = [(n, v) for n, v, _ in assignments_in_scope(fn.node)]
-    # (``fn.nodes()``: the walk shared with other rules; an assignment is in the body, never in the
-    # header, so the same ones in the same order as a walk of ``fn.node.body``)
-    assign = cst.Assign
-    for node in fn.nodes():
-        if type(node) is assign and len(node.targets) == 1:
-            t, v = node.targets[0].target, node.value
-            if isinstance(t, cst.Tuple) and isinstance(v, cst.Tuple) and len(t.elements) == len(v.elements):
-                binds += [(te.value.value, ve.value) for te, ve in zip(t.elements, v.elements)
-                          if isinstance(te.value, cst.Name)]
-    dds: set = set()
-    for _ in range(3):
-        before = len(dds)
-        for n, v in binds:
-            if n not in dds and _is_dds(fn, ctx, v, dds):
-                dds.add(n)
-        if len(dds) == before:
-            break
-    # a name rebound to something else as well is not reliably data-sized
-    for n in list(dds):
-        if not all(_is_dds(fn, ctx, v, dds) for m, v in binds if m == n):
-            dds.discard(n)
-    fn.__dict__["_size_sem_dds"] = dds
-    return dds
-
-
-def _data_size_read(ctx, fn, test: cst.BaseExpression, dds: set) -> Optional[cst.BaseExpression]:
-    """The first read of a data-dependent size in a test: `t.numel()`, `t.shape[0]`, `t.size(0)`,
-    `len(t)` of a data-sized tensor t."""
-    for n in iter_nodes(test):
-        if isinstance(n, cst.Call):
-            f = n.func
-            if isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name) and f.value.value in dds:
-                if f.attr.value in ("numel", "nelement") and not n.args:
-                    return n
-                if f.attr.value == "size" and n.args and literal_value(n.args[0].value) == 0:
-                    return n
-            if (dotted(f) in ("len", "builtins.len") and len(n.args) == 1 and isinstance(n.args[0].value, cst.Name)
-                    and n.args[0].value.value in dds):
-                return n
-        elif isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape":
-            base = n.value.value
-            if (isinstance(base, cst.Name) and base.value in dds and len(n.slice) == 1
-                    and isinstance(n.slice[0].slice, cst.Index) and literal_value(n.slice[0].slice.value) == 0):
-                return n
-    return None
-
-
 def data_size_branch(ctx, fn, br) -> Optional[cst.BaseExpression]:
     """For EXL111: the data-dependent size read a branch tests (reported by EXL124 instead)."""
     if br.construct not in ("if", "elif", "ifexp"):
         return None
-    dds = data_sized_names(ctx, fn)
+    dds = names_at(ctx.model, fn, br.node)
     if not dds:
         return None
-    return _data_size_read(ctx, fn, br.node, dds)
+    return data_size_read(fn, br.node, dds)
 
 
 @register

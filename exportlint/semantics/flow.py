@@ -699,6 +699,11 @@ class FunctionFacts:
         q = self.imports.resolve(v.func) or dotted(v.func) or ""
         return not (q == "torch" or q.startswith("torch."))
 
+    def local_callee(self, call: cst.Call) -> Optional[cst.FunctionDef]:
+        """The function of this file a call of this function runs (a module function, a method of
+        the class, a submodule's ``forward``), or None."""
+        return self._local_callee(call)
+
     def _local_callee(self, call: cst.Call) -> Optional[cst.FunctionDef]:
         f = call.func
         if isinstance(f, cst.Name):
@@ -1717,6 +1722,8 @@ class FunctionFacts:
                 if receiver_kind in TENSORISH:
                     qualname = f"torch.Tensor.{method}"
                     kind = self._tensor_method_kind(method)
+                    if kind == TENSOR and receiver_kind == MASK and method in _KEEP_MASK:
+                        kind = MASK  # (ids == k).unsqueeze(-1).expand_as(x): still a boolean mask
                     if kind == SHAPE and self._is_weight(base):
                         kind = CONST  # self.weight.size(0): fixed by __init__
                 elif receiver_kind == SHAPE:
@@ -1981,6 +1988,10 @@ def _empty_list(v: cst.BaseExpression) -> bool:
     return (isinstance(v, cst.List) and not v.elements) or (
         isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value == "list" and not v.args)
 
+
+#: tensor methods that only move, repeat or select a boolean tensor's elements: the result is a mask
+_KEEP_MASK = frozenset({"unsqueeze", "squeeze", "expand", "expand_as", "view", "reshape", "flatten", "permute",
+                        "transpose", "contiguous", "clone", "detach", "repeat", "t"})
 
 #: methods of Python lists and tuples (a list[Tensor] value calling another is a tensor)
 _LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "index", "count", "copy",

@@ -34,11 +34,24 @@ UNKNOWN = "unknown"
 
 TENSORISH = frozenset((TENSOR, MASK))
 
+#: only in the argument kinds of a call into another file (``semantics.project.Root``): a tensor
+#: whose first dimension depends on tensor data at every such call (boolean-mask indexing,
+#: ``nonzero``...; checks/size_semantics.py). The callee analyses it as a TENSOR
+#: (``SemanticModel`` converts it) and EXL124 reads which parameters it was.
+DATA_SIZED = "tensor:data-sized"
+#: the key suffix, in ``SemanticModel.call_returns`` (and a file's result kinds), of the positions
+#: (``"0,2"``; ``"-"`` for a plain result) of a call's result that are data-sized tensors
+DATA_SIZED_RESULT = "#data-sized"
+
 
 def join(a: str, b: str) -> str:
     """Least upper bound for merging control-flow paths (x = a if c else b)."""
     if a == b:
         return a
+    if a == DATA_SIZED:
+        a = TENSOR
+    if b == DATA_SIZED:
+        b = TENSOR
     if a in TENSORISH and b in TENSORISH:
         return TENSOR
     # Optional[Tensor]: None on one path, a tensor on the other -> still a tensor when used

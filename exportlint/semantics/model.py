@@ -89,6 +89,7 @@ from exportlint.semantics.flow import (  # noqa: F401  (re-exported)
 from exportlint.semantics.imports import ImportMap, dotted
 from exportlint.semantics.kinds import (
     CONST,
+    DATA_SIZED,
     MODULE,
     NONE,
     TENSOR,
@@ -133,6 +134,10 @@ class SemanticModel:
         self.extra_roots = list(extra_roots)
         #: id(FunctionDef) of a root from another file -> its call chain
         self.external_chains: dict[int, Any] = {}
+        #: id(FunctionDef) of a root from another file -> the parameters (positions after
+        #: ``self``, or keyword names) every call into it hands a data-sized tensor
+        #: (``kinds.DATA_SIZED``)
+        self.root_data_sized: dict[int, frozenset] = {}
         #: result kinds of calls into other files (``qualified.name`` or ``Class.self.method``)
         self.call_returns: dict[str, str] = dict(call_returns or {})
         #: is this class of the file an nn.Module through bases in other files? (asked of the
@@ -316,7 +321,14 @@ class SemanticModel:
                 if r.why == "export-call":
                     work.insert(0, (fn, cls, None, {}, "export-call", None))
                 else:
-                    work.insert(0, (fn, cls, list(r.pos), dict(r.kw), "cross-file", None))
+                    pos, kw = list(r.pos), dict(r.kw)
+                    sized = {i for i, k in enumerate(pos) if k == DATA_SIZED} | {n for n, k in kw.items()
+                                                                               if k == DATA_SIZED}
+                    if sized:  # analysed as tensors; EXL124 reads which ones were data-sized
+                        self.root_data_sized[id(fn)] = frozenset(sized)
+                        pos = [TENSOR if k == DATA_SIZED else k for k in pos]
+                        kw = {n: TENSOR if k == DATA_SIZED else k for n, k in kw.items()}
+                    work.insert(0, (fn, cls, pos, kw, "cross-file", None))
         # call-site argument kinds per function (join over call sites), then (re)analyse
         seen_args: dict[int, list[str]] = {}
         seen_kw: dict[int, dict[str, str]] = {}

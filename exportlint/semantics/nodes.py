@@ -538,3 +538,33 @@ def assigned_names(block: cst.CSTNode) -> set[str]:
             if isinstance(x, cst.Name):
                 out.add(x.value)
     return out
+
+
+def assignments_in_scope(scope) -> list[tuple[str, cst.BaseExpression, cst.CSTNode]]:
+    """(name, value, stmt) for simple `name = value` statements of a scope, recursing into blocks."""
+    out: list[tuple[str, cst.BaseExpression, cst.CSTNode]] = []
+
+    def walk(stmts):
+        for st in stmts:
+            if isinstance(st, cst.SimpleStatementLine):
+                for s in st.body:
+                    if isinstance(s, cst.Assign):
+                        for t in s.targets:
+                            if isinstance(t.target, cst.Name):
+                                out.append((t.target.value, s.value, s))
+                    elif isinstance(s, cst.AnnAssign) and isinstance(s.target, cst.Name) and s.value is not None:
+                        out.append((s.target.value, s.value, s))
+            elif isinstance(st, (cst.If, cst.For, cst.While, cst.With, cst.Try)):
+                walk(body_statements(st.body))
+                orelse = getattr(st, "orelse", None)
+                while isinstance(orelse, cst.If):
+                    walk(body_statements(orelse.body))
+                    orelse = orelse.orelse
+                if orelse is not None:
+                    walk(body_statements(orelse.body))
+                for h in getattr(st, "handlers", ()):
+                    walk(body_statements(h.body))
+
+    body = scope.body if isinstance(scope, cst.Module) else scope.body
+    walk(body_statements(scope) if isinstance(scope, cst.Module) else body_statements(body))
+    return out

@@ -559,6 +559,7 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set,
             pos, kw = _arg_kinds(e, site.arg_kinds, skip)
             if not _followed(pos + list(kw.values())):
                 continue
+            _mark_data_sized(model, facts, e, pos, kw, skip)
             key = site.qualname
             if cls is not None and site.receiver_kind == "self":
                 key = f"{cls.name}.self.{site.method}"
@@ -570,6 +571,28 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set,
 
     out.extend(class_refs(project, fi, model, deps))
     return out
+
+
+def _mark_data_sized(model: Any, facts: Any, call: Any, pos: list[str], kw: dict[str, str], skip: int) -> None:
+    """The tensors a call hands over whose first dimension depends on data (semantics/data_sized.py)
+    get the argument kind ``DATA_SIZED``."""
+    from exportlint.semantics.kinds import DATA_SIZED, TENSORISH
+
+    if not any(k in TENSORISH for k in pos + list(kw.values())):
+        return
+    from exportlint.semantics.data_sized import is_data_sized, names_at
+
+    dds = names_at(model, facts, call)
+    i = skip
+    for a in call.args:
+        if a.star:
+            return
+        if a.keyword is None:
+            if pos[i] in TENSORISH and is_data_sized(facts, model, a.value, dds):
+                pos[i] = DATA_SIZED
+            i += 1
+        elif kw.get(a.keyword.value) in TENSORISH and is_data_sized(facts, model, a.value, dds):
+            kw[a.keyword.value] = DATA_SIZED
 
 
 #: (path, digest, function) -> (positional parameters, those read as objects)

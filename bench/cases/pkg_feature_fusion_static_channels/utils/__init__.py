@@ -1,0 +1,3 @@
+from .layers import WeightedFeatureFusion
+
+__all__ = ["WeightedFeatureFusion"]

@@ -1,0 +1,3 @@
+from .misc import filter_scores_and_topk
+
+__all__ = ["filter_scores_and_topk"]

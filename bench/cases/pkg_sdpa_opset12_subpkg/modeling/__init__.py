@@ -1,0 +1,3 @@
+from .layer import EncoderLayer
+
+__all__ = ["EncoderLayer"]

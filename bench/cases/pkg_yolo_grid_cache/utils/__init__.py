@@ -1,0 +1,3 @@
+from .grids import create_grids
+
+__all__ = ["create_grids"]

@@ -1,0 +1,377 @@
+"""Data-sized tensors: tensors whose first dimension depends on tensor data.
+
+Boolean-mask indexing (``x[mask]``), ``nonzero``, ``masked_select``, ``unique``, ``torch.where(m)[0]``
+give a tensor whose length is an unbacked size under torch.export; a branch on that length fails
+('Could not guard on data-dependent expression Eq(u0, 0)', EXL124 in checks/size_semantics.py).
+
+Inside one function the names bound to such tensors are found syntactically (with the kinds the
+flow analysis gave). Across functions, of this file or of another project file:
+
+- a parameter is data-sized when every call that reaches the function hands it a data-sized
+  tensor (the calls of this file, read here; the calls of other files, through the argument
+  kind ``kinds.DATA_SIZED`` of their ``Root``, which ``SemanticModel.root_data_sized`` records);
+- a name bound to a call's result (``kept = select(x)``, ``scores, labels = filter(s)``) is
+  data-sized when the callee returns a data-sized tensor there in every ``return`` (a function of
+  this file, read here; of another file, through ``SemanticModel.call_returns`` under the key
+  suffix ``kinds.DATA_SIZED_RESULT``, which the callee's own analysis wrote).
+
+A parameter of an export entry (a ``forward``), a function reached from another file with other
+arguments, or a name also bound to something else is not data-sized: unknown stays unknown.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import libcst as cst
+
+from exportlint.semantics.apis import DDS_OPS
+from exportlint.semantics.imports import dotted
+from exportlint.semantics.kinds import DATA_SIZED_RESULT, MASK, TENSORISH
+from exportlint.semantics.nodes import assignments_in_scope, body_statements, child_nodes, iter_nodes, literal_value
+
+#: tensor methods whose result keeps the receiver's first dimension
+_KEEP0 = frozenset("squeeze float double half long int bool to type_as contiguous clone detach sigmoid relu "
+                   "exp abs neg sqrt clamp".split())
+
+_NESTED = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+def is_data_sized(fn: Any, model: Any, e: cst.BaseExpression, dds: set) -> bool:
+    """Whether e (read in fn) is a tensor whose first dimension depends on tensor data; ``dds``:
+    the names of fn known to be."""
+    if isinstance(e, cst.Name):
+        return e.value in dds
+    if isinstance(e, cst.Subscript):
+        if isinstance(e.value, cst.Name) and e.value.value in dds:
+            return True  # a slice or row selection of such a tensor keeps it
+        if isinstance(e.value, cst.Call) and _where_one(model, e.value):
+            return True  # torch.where(mask)[0]
+        if fn.kind(e.value) not in TENSORISH:
+            return False
+        first = e.slice[0].slice if e.slice else None
+        if isinstance(first, cst.Index):
+            v = first.value
+            return fn.kind(v) == MASK or is_data_sized(fn, model, v, dds)
+        return False
+    if isinstance(e, cst.Call):
+        q = model.imports.resolve(e.func) or ""
+        if q.startswith("torch.") and q.rsplit(".", 1)[-1] in DDS_OPS:
+            return True
+        f = e.func
+        if isinstance(f, cst.Attribute) and fn.kind(f.value) in TENSORISH:
+            m = f.attr.value
+            if m in DDS_OPS:
+                return True
+            if m in _KEEP0 or (m in ("view", "reshape", "flatten") and len(e.args) <= 1):
+                return is_data_sized(fn, model, f.value, dds)
+            if m == "index_select" and len(e.args) == 2 and literal_value(e.args[0].value) == 0:
+                return is_data_sized(fn, model, e.args[1].value, dds)
+        if q == "torch.index_select" and len(e.args) == 3 and literal_value(e.args[1].value) == 0:
+            return is_data_sized(fn, model, e.args[2].value, dds)
+    return False
+
+
+def _where_one(model: Any, call: cst.Call) -> bool:
+    q = model.imports.resolve(call.func) or ""
+    return q == "torch.where" and len(call.args) == 1 and call.args[0].keyword is None
+
+
+def _call_key(fn: Any, site: Any) -> Optional[str]:
+    """The key a call into another file is known by in ``SemanticModel.call_returns`` (as
+    ``semantics.project.cross_file_calls`` names it)."""
+    cls, e = fn.cls, site.node
+    if cls is not None and site.receiver_kind == "self":
+        return f"{cls.name}.self.{site.method}"
+    if (cls is not None and isinstance(e.func, cst.Attribute) and isinstance(e.func.value, cst.Attribute)
+            and isinstance(e.func.value.value, cst.Name) and fn.self_name is not None
+            and e.func.value.value.value == fn.self_name):
+        return f"{cls.name}.self.{e.func.value.attr.value}.{site.method}"
+    return site.qualname
+
+
+def _result_positions(model: Any, fn: Any, call: cst.Call, cur: dict) -> Optional[str]:
+    """Where the result of ``call`` (in fn) is data-sized: ``"-"`` (the result), ``"0,2"``
+    (positions of a returned tuple) or None."""
+    callee = fn.local_callee(call)
+    if callee is not None:
+        facts = model.facts_for(callee)
+        if facts is None:
+            return None
+        memo = model.__dict__.setdefault("_data_sized_memo", {})
+        if id(facts) not in memo:
+            memo[id(facts)] = _result(model, facts, cur)
+        return memo[id(facts)]
+    if not model.call_returns:
+        return None
+    for site in fn.calls:
+        if site.node is call:
+            key = _call_key(fn, site)
+            return model.call_returns.get(key + DATA_SIZED_RESULT) if key else None
+    return None
+
+
+def _bind_sized(model: Any, fn: Any, v: cst.BaseExpression, at: Optional[int], dds: set, cur: dict) -> bool:
+    if at is None:
+        if is_data_sized(fn, model, v, dds):
+            return True
+        return isinstance(v, cst.Call) and _result_positions(model, fn, v, cur) == "-"
+    if not isinstance(v, cst.Call):
+        return False
+    f = v.func
+    if (at in (0, 1) and isinstance(f, cst.Attribute) and f.attr.value in ("sort",)
+            and fn.kind(f.value) in TENSORISH):
+        return is_data_sized(fn, model, f.value, dds)  # values, indices = t.sort(): t's shape
+    got = _result_positions(model, fn, v, cur)
+    return bool(got) and got != "-" and str(at) in got.split(",")
+
+
+def _binds(fn: Any) -> list:
+    """(name, value, position in an unpacked call result or None) of fn's assignments."""
+    binds: list[tuple[str, cst.BaseExpression, Optional[int]]] = [
+        (n, v, None) for n, v, _ in assignments_in_scope(fn.node)]
+    # (``fn.nodes()``: the walk shared with other rules; an assignment is in the body, never in the
+    # header, so the same ones in the same order as a walk of ``fn.node.body``)
+    assign = cst.Assign
+    for node in fn.nodes():
+        if type(node) is assign and len(node.targets) == 1:
+            t, v = node.targets[0].target, node.value
+            if isinstance(t, cst.Tuple) and isinstance(v, cst.Tuple) and len(t.elements) == len(v.elements):
+                binds += [(te.value.value, ve.value, None) for te, ve in zip(t.elements, v.elements)
+                          if isinstance(te.value, cst.Name)]
+            elif isinstance(t, (cst.Tuple, cst.List)) and isinstance(v, cst.Call):
+                binds += [(te.value.value, v, i) for i, te in enumerate(t.elements)
+                          if isinstance(te.value, cst.Name)]
+    return binds
+
+
+def _names(model: Any, fn: Any, binds: list, cur: dict, sites: dict) -> set:
+    sized = _sized_params(model, fn, cur, sites)
+    dds: set = set(sized)
+    for _ in range(3):
+        before = len(dds)
+        for n, v, at in binds:
+            if n not in dds and _bind_sized(model, fn, v, at, dds, cur):
+                dds.add(n)
+        if len(dds) == before:
+            break
+    # a name rebound to something else as well is not reliably data-sized
+    # (a parameter not known data-sized is a binding to something else, before the body)
+    params = (set(_params(fn)) | {p.name.value for p in fn.node.params.kwonly_params}) - sized
+    dropped = [n for n in dds if n in params
+               or not all(_bind_sized(model, fn, v, at, dds, cur) for m, v, at in binds if m == n)]
+    dds.difference_update(dropped)
+    late = _late(model, fn, dropped, binds, dds, cur) if dropped else None
+    if late:
+        model.__dict__.setdefault("_data_sized_late", {})[id(fn)] = late
+    else:
+        model.__dict__.get("_data_sized_late", {}).pop(id(fn), None)
+    return dds
+
+
+def _top_index(fn: Any) -> dict[int, int]:
+    """id(node) -> the index of the statement of fn's body it is in (cached per function)."""
+    got = fn.__dict__.get("_data_sized_top")
+    if got is None:
+        got = {}
+        for j, st in enumerate(body_statements(fn.node.body)):
+            for n in iter_nodes(st):
+                got[id(n)] = j
+        fn.__dict__["_data_sized_top"] = got
+    return got
+
+
+def _late(model: Any, fn: Any, names: list, binds: list, dds: set, cur: dict) -> dict[str, int]:
+    """``x = x[mask]`` after other bindings of ``x``: name -> the index of the body statement
+    after which it is data-sized, where its last binding is a statement of the function's body
+    itself (not under an ``if`` or a loop) that binds a data-sized tensor."""
+    top = _top_index(fn)
+    body = list(body_statements(fn.node.body))
+    out: dict[str, int] = {}
+    for n in names:
+        mine = sorted(((top.get(id(v), -1), i, v, at) for i, (m, v, at) in enumerate(binds) if m == n),
+                      key=lambda b: (b[0], b[1]))
+        status, since = False, 0
+        for k, (j, _, v, at) in enumerate(mine):
+            st = body[j] if 0 <= j < len(body) else None
+            alone = sum(1 for b in mine if b[0] == j) == 1
+            simple = (alone and isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1
+                      and isinstance(st.body[0], cst.Assign))
+            if simple and _bind_sized(model, fn, v, at, dds | {n} if status else dds, cur):
+                if not status:
+                    status, since = True, j + 1
+            else:
+                status = False
+        if status:
+            out[n] = since
+    return out
+
+
+def names_at(model: Any, fn: Any, node: cst.CSTNode) -> set:
+    """The data-sized names of fn where ``node`` is read (``data_sized_names``, and the names
+    rebound to a data-sized tensor by a statement of the function's body before node's)."""
+    return _at(model, fn, node, data_sized_names(model, fn))
+
+
+def _at(model: Any, fn: Any, node: cst.CSTNode, dds: set) -> set:
+    late = model.__dict__.get("_data_sized_late", {}).get(id(fn))
+    if not late:
+        return dds
+    j = _top_index(fn).get(id(node))
+    if j is None:
+        return dds
+    return dds | {n for n, i in late.items() if j >= i}
+
+
+def _table(model: Any) -> dict:
+    """id(FunctionFacts) -> its data-sized names, for every function of the model: the calls
+    between them read each other's names, so all are computed together, to a fixpoint."""
+    got = model.__dict__.get("_data_sized_names")
+    if got is not None:
+        return got
+    fns = list(model.functions)
+    if not _seeded(model, fns):  # nothing in the file makes a data-sized tensor
+        model.__dict__["_data_sized_names"] = got = {id(f): set() for f in fns}
+        return got
+    binds = {id(f): _binds(f) for f in fns}
+    sites: dict[int, list] = {}  # id(callee FunctionDef) -> [(caller facts, call site)]
+    for f in fns:
+        for site in f.calls:
+            c = f.local_callee(site.node)
+            if c is not None and c is not f.node:
+                sites.setdefault(id(c), []).append((f, site))
+    cur: dict[int, set] = {id(f): set() for f in fns}
+    for _ in range(4):
+        changed = False
+        model.__dict__["_data_sized_memo"] = {}  # callees' results, once per round
+        lates = model.__dict__.setdefault("_data_sized_late", {})
+        for f in fns:
+            late = lates.get(id(f))
+            new = _names(model, f, binds[id(f)], cur, sites)
+            if new != cur[id(f)] or lates.get(id(f)) != late:
+                cur[id(f)] = new
+                changed = True
+        if not changed:
+            break
+    model.__dict__.pop("_data_sized_memo", None)
+    model.__dict__["_data_sized_names"] = cur
+    return cur
+
+
+def _seeded(model: Any, fns: list) -> bool:
+    """Whether some function can hold a data-sized tensor: a call into it hands one, a call out
+    of it returns one, or it calls an op that makes one or indexes with a mask."""
+    if model.root_data_sized or any(k.endswith(DATA_SIZED_RESULT) and v for k, v in model.call_returns.items()):
+        return True
+    sub = cst.Subscript
+    for f in fns:
+        for site in f.calls:
+            if (site.method or (site.qualname or "").rsplit(".", 1)[-1]) in DDS_OPS or site.qualname == "torch.where":
+                return True
+        kinds = f.kinds
+        if MASK not in kinds.values():
+            continue
+        for n in f.nodes():
+            if type(n) is sub and n.slice and isinstance(n.slice[0].slice, cst.Index) and \
+                    kinds.get(id(n.slice[0].slice.value)) == MASK:
+                return True
+    return False
+
+
+def data_sized_names(model: Any, fn: Any) -> set:
+    """Names of fn bound to a data-sized tensor."""
+    got = _table(model).get(id(fn))
+    if got is None:  # a function the model does not list: its own assignments only
+        got = _names(model, fn, _binds(fn), {}, {})
+    return got
+
+
+def _params(fn: Any) -> list[str]:
+    ps = [p.name.value for p in list(fn.node.params.posonly_params) + list(fn.node.params.params)]
+    return ps[1:] if fn.self_name is not None and ps else ps
+
+
+def _sized_params(model: Any, fn: Any, cur: dict, sites: dict) -> set:
+    """The parameters of fn that every call reaching it hands a data-sized tensor."""
+    external = id(fn.node) in model.external_chains
+    if fn.node.name.value == "forward" or (fn.why != "called" and not external):
+        return set()  # an export entry (its inputs are the exporter's), or not reached by a call
+    params = _params(fn)
+    cand = set(params) | {p.name.value for p in fn.node.params.kwonly_params}
+    if external:  # reached from another file
+        marks = model.root_data_sized.get(id(fn.node), frozenset())
+        cand &= {params[m] if isinstance(m, int) and m < len(params) else m for m in marks}
+    calls = sites.get(id(fn.node), ())
+    if not calls and not external:
+        return set()
+    for caller, site in calls:
+        if not cand:
+            break
+        cdds = _at(model, caller, site.node, cur.get(id(caller), set()))
+        passed: set = set()
+        for i, a in enumerate(site.node.args):
+            if a.star:
+                return set()
+            name = a.keyword.value if a.keyword is not None else (params[i] if i < len(params) else None)
+            if name is not None and is_data_sized(caller, model, a.value, cdds):
+                passed.add(name)
+        cand &= passed
+    return cand
+
+
+def _result(model: Any, fn: Any, cur: dict) -> Optional[str]:
+    found: list[cst.Return] = []
+    stack: list[cst.CSTNode] = [fn.node.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, _NESTED):
+            continue
+        if isinstance(n, (cst.Yield, cst.Await)):
+            return None
+        if isinstance(n, cst.Return):
+            found.append(n)
+            continue
+        stack.extend(child_nodes(n))
+    if not found or any(r.value is None for r in found):
+        return None
+    own = cur.get(id(fn), set())
+    rets = [(r.value, _at(model, fn, r, own)) for r in found]
+    if all(is_data_sized(fn, model, r, dds) for r, dds in rets):
+        return "-"
+    if not all(isinstance(r, cst.Tuple) for r, _ in rets):
+        return None
+    arity = {len(r.elements) for r, _ in rets}
+    if len(arity) != 1:
+        return None
+    pos = [i for i in range(arity.pop())
+           if all(not isinstance(r.elements[i], cst.StarredElement)
+                  and is_data_sized(fn, model, r.elements[i].value, dds) for r, dds in rets)]
+    return ",".join(map(str, pos)) or None
+
+
+def data_sized_result(model: Any, fn: Any) -> Optional[str]:
+    """``"-"`` when every ``return`` of fn gives a data-sized tensor, ``"0,2"`` for the positions
+    of a returned tuple display that are data-sized in every ``return``; None otherwise."""
+    return _result(model, fn, _table(model))
+
+
+def data_size_read(fn: Any, test: cst.BaseExpression, dds: set) -> Optional[cst.BaseExpression]:
+    """The first read of a data-dependent size in a test: `t.numel()`, `t.shape[0]`, `t.size(0)`,
+    `len(t)` of a data-sized tensor t."""
+    for n in iter_nodes(test):
+        if isinstance(n, cst.Call):
+            f = n.func
+            if isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name) and f.value.value in dds:
+                if f.attr.value in ("numel", "nelement") and not n.args:
+                    return n
+                if f.attr.value == "size" and n.args and literal_value(n.args[0].value) == 0:
+                    return n
+            if (dotted(f) in ("len", "builtins.len") and len(n.args) == 1 and isinstance(n.args[0].value, cst.Name)
+                    and n.args[0].value.value in dds):
+                return n
+        elif isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape":
+            base = n.value.value
+            if (isinstance(base, cst.Name) and base.value in dds and len(n.slice) == 1
+                    and isinstance(n.slice[0].slice, cst.Index) and literal_value(n.slice[0].slice.value) == 0):
+                return n
+    return None
