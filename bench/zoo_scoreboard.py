@@ -69,7 +69,8 @@ def site_packages() -> Path:
 
 
 # --------------------------------------------------------------------------- refresh (runs workers)
-def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float, keep_order: bool = False) -> dict:
+def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float, keep_order: bool = False,
+            exporters: list[str] | None = None) -> dict:
     sys.path.insert(0, str(HERE))
     import zoo_worker  # torch-free at top level
 
@@ -88,7 +89,7 @@ def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float, keep_ord
         out = tmp / (name.replace("/", "_") + ".json")
         t0 = time.perf_counter()
         cmd = ["nice", "-n", "10", sys.executable, str(HERE / "zoo_worker.py"), name, str(out),
-               "--timeout", str(timeout), "--mem-gb", str(mem_gb)]
+               "--timeout", str(timeout), "--mem-gb", str(mem_gb)] + (["--exporters", *exporters] if exporters else [])
         try:
             p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout * len(EXPORTERS) + 120)
             log = p.stderr
@@ -105,7 +106,13 @@ def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float, keep_ord
         print(f"[{time.perf_counter() - t_all:6.0f}s] {name}: {wall:.0f}s\n" + "\n".join(lines), flush=True)
         return name, rec
 
+    done: dict[str, dict] = {}
+
     def save():  # after every model, so an interrupted refresh keeps what it measured
+        nonlocal truth
+        if TRUTH.exists():  # another refresh may have saved meanwhile: keep its models, put ours over them
+            truth = load_truth()
+            truth.setdefault("models", {}).update(done)
         truth["versions"] = vers
         truth["method"] = ("bench/zoo_worker.py: tiny configs, random weights, seed 0; per exporter a forked child "
                            "with timeout and RLIMIT_AS; paths relative to site-packages")
@@ -122,7 +129,11 @@ def refresh(names: list[str], jobs: int, timeout: float, mem_gb: float, keep_ord
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
         for fut in as_completed([ex.submit(one, n) for n in order]):
             name, rec = fut.result()
-            truth["models"][name] = rec
+            old = (load_truth() if TRUTH.exists() else truth)["models"].get(name)
+            if exporters and old and rec.get("exporters"):  # some exporters re-measured: keep the others' records
+                rec["exporters"] = {**old.get("exporters", {}), **rec["exporters"]}
+                rec["exporters"] = {e: rec["exporters"][e] for e in EXPORTERS if e in rec["exporters"]}
+            truth["models"][name] = done[name] = rec
             save()
     print(f"refresh: {len(names)} models in {time.perf_counter() - t_all:.0f}s -> {TRUTH.relative_to(ROOT)}")
     return truth
@@ -170,6 +181,10 @@ class ZooTruth:
         self.models = {n: m for n, m in models.items() if m.get("zoo") == zoo}
         self.fail: dict[str, dict[tuple[str, int], list[str]]] = {e: defaultdict(list) for e in EXPORTERS}
         self.fail_msg: dict[tuple[str, str, int], str] = {}
+        #: per exporter, failing line -> the models whose failure there is a spec failure (a constraint
+        #: violation of the declared dynamic_shapes) that torch's suggested fix resolves (the retry passed)
+        self.fail_resolved: dict[str, dict[tuple[str, int], set[str]]] = {e: defaultdict(set) for e in EXPORTERS}
+        self.spec: dict[str, Counter] = {e: Counter() for e in EXPORTERS}
         self.warns: dict[str, dict[tuple[str, int], list[str]]] = {e: defaultdict(list) for e in EXPORTERS}
         self.warn_div: dict[str, set[tuple[str, int]]] = {e: set() for e in EXPORTERS}
         self.ran: dict[str, dict[str, set[int]]] = {e: defaultdict(set) for e in EXPORTERS}
@@ -182,12 +197,26 @@ class ZooTruth:
                 oc = r.get("outcome")
                 self.outcomes[e][oc] += 1
                 if oc == "fail":
+                    retry = r.get("retry") or {}
+                    resolved = "spec" in r and retry.get("outcome") == "pass"
+                    if "spec" in r:
+                        self.spec[e][retry.get("outcome", "none")] += 1
                     if r.get("fail_at"):
                         key = (r["fail_at"][0], int(r["fail_at"][1]))
                         self.fail[e][key].append(name)
                         self.fail_msg.setdefault((e,) + key, r.get("message", ""))
+                        if resolved:
+                            self.fail_resolved[e][key].add(name)
                     else:
-                        self.unlocated.append((name, e, r.get("message", "")))
+                        self.unlocated.append((name + (" (spec, fix resolves)" if resolved else ""), e,
+                                               r.get("message", "")))
+                    if retry.get("outcome") == "fail" and retry.get("fail_at"):
+                        # the export with torch's suggested fix applied failed again: a failing line too
+                        key = (retry["fail_at"][0], int(retry["fail_at"][1]))
+                        self.fail[e][key].append(name + " (after fix)")
+                        self.fail_msg.setdefault((e,) + key, "after the suggested fix: " + retry.get("message", ""))
+                    elif retry.get("outcome") == "fail":
+                        self.unlocated.append((name + " (after fix)", e, retry.get("message", "")))
                 for w in r.get("warns", []) or []:
                     key = (w[0], int(w[1]))
                     self.warns[e][key].append(name)
@@ -196,6 +225,10 @@ class ZooTruth:
                 if oc == "pass":
                     for f, rg in (r.get("ran") or {}).items():
                         self.ran[e][f] |= _expand(rg)
+
+    def model_failures(self, e: str, key: tuple[str, int]) -> bool:
+        """Whether a failing line stays once spec failures that the suggested fix resolves are set aside."""
+        return any(m not in self.fail_resolved[e].get(key, ()) for m in self.fail[e][key])
 
     def files(self) -> set[str]:
         out = set()
@@ -226,21 +259,30 @@ def score(truth: ZooTruth, findings: list[dict]) -> dict:
 
     res: dict = {"zoo": truth.zoo, "models": len(truth.models),
                  "outcomes": {e: dict(truth.outcomes[e]) for e in EXPORTERS}}
-    hits = misses = 0
+    hits = misses = hits_adj = misses_adj = 0
     miss_list, per_exp = [], {}
     for e in EXPORTERS:
         h = m = 0
         for (path, line), models in sorted(truth.fail[e].items()):
+            model_line = truth.model_failures(e, (path, line))
             if found(e, path, line):
                 h += 1
+                hits_adj += model_line
             else:
                 m += 1
+                misses_adj += model_line
                 miss_list.append({"exporter": e, "path": path, "line": line, "models": sorted(set(models)),
-                                  "message": truth.fail_msg.get((e, path, line), "")[:160]})
+                                  "message": truth.fail_msg.get((e, path, line), "")[:160],
+                                  "spec_resolved": not model_line})
         per_exp[e] = {"failing_lines": h + m, "found": h}
         hits, misses = hits + h, misses + m
     res["failing_lines"] = hits + misses
     res["recall"] = round(hits / (hits + misses), 3) if hits + misses else None
+    # the same, without the failing lines whose every failure is a spec failure (constraint violation of the
+    # declared dynamic_shapes) that torch's own suggested fix resolves: those measure the export call, not the model
+    res["failing_lines_adj"], res["found_adj"] = hits_adj + misses_adj, hits_adj
+    res["recall_adj"] = round(hits_adj / (hits_adj + misses_adj), 3) if hits_adj + misses_adj else None
+    res["spec_failures"] = {e: dict(truth.spec[e]) for e in EXPORTERS if truth.spec[e]}
     res["recall_per_exporter"] = per_exp
     res["misses"] = miss_list
     res["unlocated_failures"] = [{"model": n, "exporter": e, "message": msg[:160]} for n, e, msg in truth.unlocated]
@@ -335,6 +377,13 @@ def print_zoo(res: dict, top: int) -> None:
     print(f"   recall (failing lines found +-1): {res['failing_lines'] - len(res['misses'])}/{res['failing_lines']}"
           + (f" = {rec:.2f}" if rec is not None else "") + "   per exporter: "
           + ", ".join(f"{e} {v['found']}/{v['failing_lines']}" for e, v in res["recall_per_exporter"].items()))
+    ra = res["recall_adj"]
+    print(f"   recall without spec failures torch's suggested fix resolves: {res['found_adj']}/{res['failing_lines_adj']}"
+          + (f" = {ra:.2f}" if ra is not None else ""))
+    if res["spec_failures"]:
+        print("   spec failures (constraint violations), outcome of the retry with torch's suggested fixes: "
+              + "; ".join(f"{e} " + ", ".join(f"{k} {v}" for k, v in sorted(c.items()))
+                          for e, c in res["spec_failures"].items()))
     if res["unlocated_failures"]:
         print(f"   failures with no zoo line (not scored): {len(res['unlocated_failures'])}")
         for u in res["unlocated_failures"][:top]:
@@ -351,7 +400,9 @@ def print_zoo(res: dict, top: int) -> None:
     if res["misses"]:
         print("   misses:")
         for m in res["misses"][:top]:
-            print(f"     {m['exporter']:17s} {m['path']}:{m['line']}  [{', '.join(m['models'][:3])}]  {m['message'][:110]}")
+            tag = " (spec, fix resolves)" if m.get("spec_resolved") else ""
+            print(f"     {m['exporter']:17s} {m['path']}:{m['line']}{tag}  [{', '.join(m['models'][:3])}]  "
+                  f"{m['message'][:110]}")
     if res["false_errors"]:
         print("   false errors:")
         for f in res["false_errors"][:top]:
@@ -367,6 +418,8 @@ def main() -> int:
     ap.add_argument("--refresh", action="store_true", help="re-run the real exports (needs torch and the zoos)")
     ap.add_argument("--only", nargs="*", default=[], help="with --refresh: these models (default: all)")
     ap.add_argument("--missing", action="store_true", help="with --refresh: only models not in the truth yet")
+    ap.add_argument("--exporters", nargs="*", choices=EXPORTERS, default=None,
+                    help="with --refresh: re-measure only these exporters (the others' records are kept)")
     ap.add_argument("--list", action="store_true", help="list the models and exit")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="models exported in parallel (default 1)")
     ap.add_argument("--timeout", type=float, default=240, help="seconds per (model, exporter)")
@@ -379,6 +432,7 @@ def main() -> int:
     ap.add_argument("--findings-out", help="write the lint's findings here")
     ap.add_argument("--top", type=int, default=40, help="misses / false errors listed per zoo")
     ap.add_argument("--json", help="write the numbers here")
+    ap.add_argument("--truth", help="score this truth file instead of bench/data/zoo_truth.json")
     a = ap.parse_args()
     if a.list or a.refresh:
         sys.path.insert(0, str(HERE))
@@ -395,8 +449,8 @@ def main() -> int:
         if a.missing and TRUTH.exists():
             have = load_truth()["models"]
             names = [n for n in names if n not in have]
-        refresh(names, a.jobs, a.timeout, a.mem_gb, keep_order=bool(a.only))
-    truth = load_truth()
+        refresh(names, a.jobs, a.timeout, a.mem_gb, keep_order=bool(a.only), exporters=a.exporters)
+    truth = load_truth(Path(a.truth)) if a.truth else load_truth()
     now = versions()
     diff = {k: (v, now.get(k)) for k, v in truth.get("versions", {}).items() if now.get(k) != v}
     if diff:
@@ -425,11 +479,12 @@ def main() -> int:
         summary["zoos"][zoo] = res
     if summary["zoos"]:
         print("\n== summary")
-        print(f"   {'zoo':13s} {'models':>6s} {'fail-lines':>10s} {'recall':>7s} {'warn-rec':>8s} {'err-true':>8s} "
-              f"{'err-false':>9s} {'unjudged':>8s} {'precision':>9s}")
+        print(f"   {'zoo':13s} {'models':>6s} {'fail-lines':>10s} {'recall':>7s} {'adj-lines':>9s} {'adj-rec':>7s} "
+              f"{'warn-rec':>8s} {'err-true':>8s} {'err-false':>9s} {'unjudged':>8s} {'precision':>9s}")
         for z, r in summary["zoos"].items():
             f = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
-            print(f"   {z:13s} {r['models']:6d} {r['failing_lines']:10d} {f(r['recall']):>7s} {f(r['warn_recall']):>8s} "
+            print(f"   {z:13s} {r['models']:6d} {r['failing_lines']:10d} {f(r['recall']):>7s} "
+                  f"{r['failing_lines_adj']:9d} {f(r['recall_adj']):>7s} {f(r['warn_recall']):>8s} "
                   f"{r['errors_true']:8d} {r['errors_false']:9d} {r['errors_unjudged']:8d} {f(r['error_precision']):>9s}")
     if a.findings_out:
         Path(a.findings_out).write_text(json.dumps(allf, indent=1), encoding="utf-8")

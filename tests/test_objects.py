@@ -485,3 +485,56 @@ class Grid:
     f = _lint(files)
     assert _at(f, "pkg/model.py", "EXL112") == {10}
     assert [x for x in f if x.path.endswith("structs.py")] == []
+
+
+GROWN_TENSORS = """
+    import torch
+    from torch import nn
+
+
+    class Levels(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.ModuleList([nn.Conv2d(3, 4, 1), nn.Conv2d(3, 4, 1)])
+
+        def forward(self, x, mask):
+            sources = []
+            masks = []
+            for level in range(2):
+                sources.append(self.proj[level](x))
+                masks.append(mask)
+            shapes = []
+            for level, (source, m) in enumerate(zip(sources, masks)):
+                batch, channels, height, width = source.shape
+                shapes.append((height, width))
+            spatial = torch.as_tensor(shapes, dtype=torch.long, device=x.device)
+            n = len(sources)
+            unknown = []
+            for level in range(n):
+                unknown.append(self.helper(level))
+            seen = []
+            for u in unknown:
+                seen.append(u.shape[0])
+            other = torch.as_tensor(seen, device=x.device)
+            return spatial, other
+
+        def helper(self, level):
+            return level
+"""
+
+
+def test_list_grown_with_tensors_iterates_into_tensors(tmp_path):
+    """`feats.append(self.proj[i](x))` grows a list of tensors (a ModuleList item called returns a
+    tensor); `enumerate(zip(feats, ...))` binds its items; their sizes collected into a list and
+    turned into a tensor are EXL112 (measured: transformers deformable_detr, spatial_shapes_list:
+    torch.export specialises H/W, the legacy exporter's output is wrong at other sizes). A list
+    grown with values of unknown kind stays unknown: no finding from its items."""
+    found = _lint(_write(tmp_path, {"m/levels.py": GROWN_TENSORS}))
+    lines = GROWN_TENSORS.splitlines()
+    spatial = next(i for i, s in enumerate(lines) if "spatial = torch.as_tensor" in s)
+    assert _at(found, "m/levels.py", "EXL112") == {spatial}
+    # a list of sizes, not one size: the legacy tracer records it as a constant too (the zoo truth: the
+    # legacy export of deformable_detr is wrong at another size, TracerWarning at that line)
+    assert {e for f in found if f.code == "EXL112" for e in f.exporters} == {
+        "export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy"}
+    assert not _at(found, "m/levels.py", "EXL111")  # iterating a Python list of tensors unrolls nothing dynamic

@@ -50,5 +50,56 @@ def test_score_miss_needs_the_named_exporter_and_the_line():
     r = zs.score(t, [F(12), F(10, exporters=("onnx-legacy",)), F(10, sev="info")])
     assert r["recall"] == 0.0
     assert r["misses"] == [{"exporter": "export-strict", "path": "z/m.py", "line": 10, "models": ["a"],
-                            "message": "boom"}]
+                            "message": "boom", "spec_resolved": False}]
     assert zs._expand([[1, 3], 7]) == zs._expand("1-3,7") == {1, 2, 3, 7}
+
+
+SPEC = {
+    # a spec failure (constraint violation) that torch's suggested fix resolves: the retry passed
+    "c": {"zoo": "z", "exporters": {
+        "export-strict": {"outcome": "fail", "fail_at": ["z/m.py", 10, "guard-provenance"], "message": "Constraints",
+                          "spec": {"guards": ["g"], "fixes": ["h = 64"]}, "retry": {"outcome": "pass"}},
+        "export-nonstrict": {"outcome": "fail", "fail_at": ["z/m.py", 60, "guard-provenance"], "message": "C",
+                             "spec": {"guards": ["g"], "fixes": ["h = 64"]},
+                             "retry": {"outcome": "fail", "fail_at": ["z/m.py", 70, "traceback"], "message": "again"}},
+        "onnx-dynamo": {"outcome": "fail", "message": "C", "spec": {"guards": [], "fixes": ["w = 8"]},
+                        "retry": {"outcome": "diverged"}},
+    }},
+    # the same line also fails for a model whose failure is no spec failure: the line stays in both counts
+    "d": {"zoo": "z", "exporters": {"export-nonstrict": {"outcome": "fail", "fail_at": ["z/m.py", 60, "x"]}}},
+}
+
+
+def test_spec_failures_raw_and_adjusted_recall():
+    t = zs.ZooTruth(SPEC, "z")
+    r = zs.score(t, [F(70, exporters=("export-nonstrict",))])
+    # raw: strict :10, non-strict :60 and :70 (the failure after the fix) - none hidden
+    assert r["failing_lines"] == 3 and r["recall"] == round(1 / 3, 3)
+    # adjusted: strict :10 is set aside (its only failure is resolved by the fix); :60 stays (model d)
+    assert (r["failing_lines_adj"], r["found_adj"]) == (2, 1) and r["recall_adj"] == 0.5
+    miss = {(m["exporter"], m["line"]): m for m in r["misses"]}
+    assert miss[("export-strict", 10)]["spec_resolved"] and not miss[("export-nonstrict", 60)]["spec_resolved"]
+    assert r["spec_failures"] == {"export-strict": {"pass": 1}, "export-nonstrict": {"fail": 1},
+                                  "onnx-dynamo": {"diverged": 1}}
+    # an unlocated spec failure whose fix did not pass stays listed as unlocated, untagged
+    assert [u["model"] for u in r["unlocated_failures"]] == ["c"]
+
+
+_W = Path(__file__).resolve().parent.parent / "bench" / "zoo_worker.py"
+_wspec = importlib.util.spec_from_file_location("zoo_worker_t", _W)
+zw = importlib.util.module_from_spec(_wspec)
+_wspec.loader.exec_module(zw)  # torch-free at top level
+
+MSG = """Constraints violated (samples)! For more information, run with TORCH_LOGS="+dynamic".
+  - Not all values of samples = L['x'].size()[1] in the specified range 320 <= samples <= 16000 satisfy the generated guard ((L['x'].size()[1] // 10)) > 1.
+Suggested fixes:
+  _samples = Dim('_samples', min=32, max=1600)
+  samples = 10*_samples
+"""
+
+
+def test_worker_reads_guards_and_suggested_fixes():
+    assert zw.spec_guards(MSG) == ["Not all values of samples = L['x'].size()[1] in the specified range 320 <= "
+                                   "samples <= 16000 satisfy the generated guard ((L['x'].size()[1] // 10)) > 1."]
+    assert zw.suggested_fixes(MSG) == ["_samples = Dim('_samples', min=32, max=1600)", "samples = 10*_samples"]
+    assert zw.suggested_fixes("Constraints violated (h)! - The values of w and h must always be equal.") == []

@@ -136,7 +136,9 @@ class SizeToTensor(Rule):
                 src = _resolve(data.value, values)
                 exps: list[str] = []
                 why = ""
-                if _size_sequence(fn, src) or (src is not data.value and _size_sequence(fn, data.value)):
+                grown = (src is not data.value and isinstance(src, (cst.List, cst.Tuple)) and not src.elements
+                         and fn.kind(data.value) == SHAPE)  # `shapes = []` grown with sizes (`.append((h, w))`)
+                if grown or _size_sequence(fn, src) or (src is not data.value and _size_sequence(fn, data.value)):
                     why = "a Python list of sizes is recorded as a constant by the legacy tracer"
                     exps.append("onnx-legacy")
                     if q == "torch.as_tensor":
@@ -368,6 +370,9 @@ class SplitDynamicDim(Rule):
                 pos = [a for a in call.node.args if a.keyword is None and not a.star]
                 k = 0 if q.startswith("torch.Tensor.") else 1
                 sections = pos[k].value if k < len(pos) else None
+                if sections is None:  # torch.chunk(x, chunks=2, dim=0)
+                    sections = next((a.value for a in call.node.args if a.keyword is not None and a.keyword.value in (
+                        "chunks", "split_size_or_sections", "split_size", "sections", "indices_or_sections")), None)
                 # a count or one piece size (measured); a list of sizes, or sizes from data, is
                 # another matter (EXL104 / EXL102)
                 if sections is None or isinstance(sections, (cst.List, cst.Tuple)) or fn.kind(sections) not in (CONST, SHAPE):

@@ -26,6 +26,7 @@ Only this module's second passes (3–5) import torch, and only when called.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import re
@@ -295,6 +296,34 @@ def locate_by_draft_export(model: Any, args: tuple, kwargs: dict, dynamic_shapes
     return None
 
 
+@contextlib.contextmanager
+def full_stack_traces():
+    """Node ``stack_trace``s with every user frame while exporting.
+
+    Non-strict torch.export records a node's stack with only the frames named ``forward``
+    (``_record_forward_stack_traces_only``, torch/fx/proxy.py ``_filter_traceback_frames``): an op
+    called from a helper function (``def _grouped_mm(...)``) is attributed to the innermost
+    ``forward`` that led there, not to the helper's line. Under this context the filter keeps
+    the frames from the first ``forward`` on, as for any other tracer."""
+    import torch.fx.proxy as fx_proxy
+
+    orig = fx_proxy.TracerBase._filter_traceback_frames
+
+    def _all_frames(self, summary):
+        saved = getattr(self, "_record_forward_stack_traces_only", False)
+        self._record_forward_stack_traces_only = False
+        try:
+            return orig(self, summary)
+        finally:
+            self._record_forward_stack_traces_only = saved
+
+    fx_proxy.TracerBase._filter_traceback_frames = _all_frames
+    try:
+        yield
+    finally:
+        fx_proxy.TracerBase._filter_traceback_frames = orig
+
+
 def locate_dispatch_node(exc: BaseException, model: Any, args: tuple, kwargs: dict, dynamic_shapes: Any,
                          users: UserFiles) -> Optional[Location]:
     """Rule 4, step 3/3: find the failing node by name in the decomposed program."""
@@ -308,7 +337,8 @@ def locate_dispatch_node(exc: BaseException, model: Any, args: tuple, kwargs: di
     ep = None
     for attempt in (torch.export.export, torch.export.draft_export):
         try:
-            ep = attempt(copy.deepcopy(model), args, kwargs, dynamic_shapes=dynamic_shapes, strict=False)
+            with full_stack_traces():
+                ep = attempt(copy.deepcopy(model), args, kwargs, dynamic_shapes=dynamic_shapes, strict=False)
             break
         except Exception:  # noqa: BLE001
             continue

@@ -35,6 +35,7 @@ EXPORT_GUARDS = frozenset(
         "torch.onnx.is_in_onnx_export",
         "torch.fx._symbolic_trace.is_fx_tracing",
         "torch._utils.is_compiling",
+        "torchvision._is_tracing",
     }
 )
 #: guard helpers often re-exported by libraries (matched by their last name)
@@ -58,6 +59,8 @@ EXPORT_GUARD_EXPORTERS: dict[str, frozenset] = {
     "torch.compiler.is_dynamo_compiling": frozenset({"export-strict"}),
     "torch.onnx.is_in_onnx_export": frozenset({"onnx-dynamo", "onnx-legacy"}),
     "torch.fx._symbolic_trace.is_fx_tracing": frozenset({"export-nonstrict", "onnx-dynamo"}),
+    # torchvision/__init__.py: `def _is_tracing(): return torch._C._get_tracing_state()`
+    "torchvision._is_tracing": frozenset({"onnx-legacy"}),
 }
 #: library helpers matched by their last name: the exporters their name promises (a helper named
 #: `is_torchdynamo_compiling` wraps `torch.compiler.is_compiling()`); other names: every exporter

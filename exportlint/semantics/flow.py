@@ -1358,7 +1358,9 @@ class FunctionFacts:
                     # is the finding
                     self._bind(elts[0], DATA if ik == DATA else CONST if ik in (SHAPE, CONST) else UNKNOWN)
                     inner = elts[1]
-                    if not (isinstance(inner, cst.Name) and self.env.get(inner.value) == MODULE):
+                    if isinstance(inner, (cst.Tuple, cst.List)) and isinstance(pos[0].value, cst.Call):
+                        self._bind_iter(inner, pos[0].value, self.kind(pos[0].value))  # enumerate(zip(a, b))
+                    elif not (isinstance(inner, cst.Name) and self.env.get(inner.value) == MODULE):
                         self._bind(inner, self._elem_kind(pos[0].value, self.kind(pos[0].value)))
                     return
         self._bind(tgt, self._elem_kind(it, k))
@@ -1651,6 +1653,8 @@ class FunctionFacts:
             return SHAPE
         if vk == TENSORS:
             return TENSORS if any(isinstance(el.slice, cst.Slice) for el in e.slice) else TENSOR
+        if vk == MODULE and self._is_self_attr(e.value):
+            return MODULE  # self.layers[i]: an item (or a slice) of a ModuleList / Sequential / ModuleDict
         if vk == DATA:
             return DATA
         if vk == CONST:
@@ -1801,10 +1805,13 @@ class FunctionFacts:
 
     def _grow(self, name: str, k: str, method: str) -> None:
         """`sizes = []; for ...: sizes.append((h, w))`: a list of sizes (or data, or constants)
-        is a size (data, constant) value like `x.shape`; a list of anything else is unknown,
-        never a tensor."""
+        is a size (data, constant) value like `x.shape`; a list grown only with tensors
+        (`feats.append(conv(x))`) is a list of tensors (TENSORS: its items are tensors, its length
+        a Python number); a list of anything else is unknown, never a tensor."""
         if method == "extend" and k in TENSORISH:
             k = UNKNOWN
+        if method == "append" and k in TENSORISH:
+            k = TENSOR
         prev = self._grown.get(name)
         item = k if prev is None else (prev if prev == k else worst(prev, k) if {prev, k} <= {SHAPE, CONST, DATA} else UNKNOWN)
         self._grown[name] = item
@@ -1812,7 +1819,7 @@ class FunctionFacts:
 
     def _grown_env(self, name: str) -> str:
         item = self._grown.get(name)
-        return item if item in (SHAPE, DATA, CONST) else UNKNOWN
+        return item if item in (SHAPE, DATA, CONST) else TENSORS if item == TENSOR else UNKNOWN
 
     def _self_method_call(self, method: str, e: cst.Call, arg_kinds: list[str]) -> str:
         c = self.cls
@@ -1860,10 +1867,26 @@ class FunctionFacts:
             facts_cls = cls
         else:
             facts_cls = cls
+        only = self._only
+        if self._scripted_if_tracing(fn):
+            # @torch.jit._script_if_tracing: under the legacy tracer the function is compiled by
+            # TorchScript (its Python, data-dependent or not, stays dynamic); it runs as plain
+            # Python under the other exporters only
+            only = (ALL_EXPORTERS if only is None else only) - {"onnx-legacy"}
+            if not only:
+                return
         self.callees.append((fn, facts_cls, pos, kw))
-        self.callee_only.append((id(fn), self._only))
+        self.callee_only.append((id(fn), only))
         self.callee_calls.setdefault(id(fn), call)
         self.callee_sites.append((fn, call))
+
+    def _scripted_if_tracing(self, fn: cst.FunctionDef) -> bool:
+        for d in fn.decorators:
+            dec = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+            q = self.imports.resolve(dec) or dotted(dec) or ""
+            if q.endswith("jit._script_if_tracing"):
+                return True
+        return False
 
     def _jit_skipped(self, fn: cst.FunctionDef) -> bool:
         for d in fn.decorators:
