@@ -15,6 +15,14 @@ def codes_at(src: str, **kw):
     return [(f.line, f.code) for f in lint(src, **kw)]
 
 
+def line_of(src: str, marker: str) -> int:
+    """The line (1-based, after dedent) of a snippet that holds ``marker``."""
+    for i, ln in enumerate(textwrap.dedent(src).splitlines(), 1):
+        if marker in ln:
+            return i
+    raise AssertionError(marker)
+
+
 @pytest.fixture
 def lint_snippet():
     return lint

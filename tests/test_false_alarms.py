@@ -10,31 +10,20 @@ from __future__ import annotations
 import os
 import textwrap
 
-from conftest import lint
+import libcst as cst
+from conftest import codes_at as codes
+from conftest import line_of, lint
 
 from exportlint.semantics.kinds import CONST, DATA, SHAPE, TENSOR
 from exportlint.semantics.model import SemanticModel
-
-import libcst as cst
 
 DYN = """
 from torch.export import Dim
 """
 
 
-def codes(src: str, **cfg) -> list[tuple[int, str]]:
-    return [(f.line, f.code) for f in lint(src, **cfg)]
-
-
 def sev(src: str, code: str, **cfg) -> list[str]:
     return [f.severity.value for f in lint(src, **cfg) if f.code == code]
-
-
-def line_of(src: str, marker: str) -> int:
-    for i, ln in enumerate(textwrap.dedent(src).splitlines(), 1):
-        if marker in ln:
-            return i
-    raise AssertionError(marker)
 
 
 def kinds_of(src: str, fn_name: str = "forward") -> dict[str, str]:
@@ -655,8 +644,8 @@ def test_project_dynamic_dims_upgrade_exl114():
             a, b = x.chunk(2, dim=1)
             return a + b
     """)
-    from exportlint.engine import FileContext
     from exportlint.config import Config
+    from exportlint.engine import FileContext
 
     module = cst.parse_module(src)
     ctx = FileContext("m.py", src, module, SemanticModel(module), Config())

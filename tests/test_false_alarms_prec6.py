@@ -4,21 +4,8 @@ and the `.data` rule. Exporter behaviour behind each expectation was measured wi
 
 from __future__ import annotations
 
-import textwrap
-
-from conftest import lint
-
-
-def line_of(src: str, marker: str) -> int:
-    for i, ln in enumerate(textwrap.dedent(src).splitlines(), 1):
-        if marker in ln:
-            return i
-    raise AssertionError(marker)
-
-
-def codes(src: str, **cfg) -> list[tuple[int, str]]:
-    return [(f.line, f.code) for f in lint(src, **cfg)]
-
+from conftest import codes_at as codes
+from conftest import line_of, lint
 
 # ---------------------------------------------------------------------------------------
 # P-TENSORRET: `if isinstance(x, torch.Tensor): return ...` then pre-processing of files/PIL/numpy

@@ -6,19 +6,8 @@ from __future__ import annotations
 
 import textwrap
 
-from conftest import lint
-
-
-def line_of(src: str, marker: str) -> int:
-    for i, ln in enumerate(textwrap.dedent(src).splitlines(), 1):
-        if marker in ln:
-            return i
-    raise AssertionError(marker)
-
-
-def codes(src: str, **cfg) -> list[tuple[int, str]]:
-    return [(f.line, f.code) for f in lint(src, **cfg)]
-
+from conftest import codes_at as codes
+from conftest import line_of
 
 # ---------------------------------------------------------------------------------------
 # P-ENTRYFLAG: a `False`-default flag of a forward exported directly

@@ -4,17 +4,7 @@ Exporter behaviour measured with torch 2.13.0 (bench/labels/probes_zoo9/)."""
 
 from __future__ import annotations
 
-import textwrap
-
-from conftest import lint
-
-
-def line_of(src: str, marker: str) -> int:
-    for i, ln in enumerate(textwrap.dedent(src).splitlines(), 1):
-        if marker in ln:
-            return i
-    raise AssertionError(marker)
-
+from conftest import line_of, lint
 
 SCRIPTED = """
 import torch
