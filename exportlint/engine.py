@@ -565,12 +565,14 @@ class Linter:
             if module is not None:
                 res.parsed = True
                 pre: dict = {"extra_deps": set()}  # project facts computed once (_project_calls)
+                # one index of the file for every project question (built on the first one)
+                index = pre["index"] = _file_index(project, path, text, tree)
                 try:
                     model = SemanticModel(module, scan_export_calls=has_export, extra_roots=roots,
                                           call_returns=call_returns,
                                           init_values=_init_values_of(ptext) if ptext is not text else None,
-                                          project_modules=_project_modules(project, path, text, tree),
-                                          param_reads=_param_reads(project, path, text, tree, pre),
+                                          project_modules=_project_modules(project, index),
+                                          param_reads=_param_reads(project, index, pre),
                                           source_text=text if ptext is not text else None)
                 except RecursionError:
                     self._too_deep(res, path, text, "semantic model")
@@ -739,7 +741,11 @@ def _project_calls(pre: dict, project: Any, path: str, text: str, tree: Any, mod
         from exportlint.semantics.project import cross_file_calls
 
         mod, is_pkg = project.add_file(path, text)
-        fi = tree if tree is not None else index_source(text, os.path.abspath(path), mod, is_pkg)
+        index = pre.get("index")
+        if index is not None:
+            fi = index()
+        else:
+            fi = tree if tree is not None else index_source(text, os.path.abspath(path), mod, is_pkg)
         deps: set = set()
         forwards: list = []
         calls = cross_file_calls(project, fi, model, deps, forwards)
@@ -893,7 +899,23 @@ def _call_lines(text: str, fi: Any, module: "cst.Module", calls: list) -> dict[i
     return out
 
 
-def _project_modules(project: Any, path: str, text: str, fi: Any) -> Any:
+def _file_index(project: Any, path: str, text: str, fi: Any) -> Any:
+    """The file's index entry for the project questions below: ``fi`` when the run has it,
+    else built on the first question and kept (one index for every question of the file)."""
+    got = [fi]
+
+    def index() -> Any:
+        if got[0] is None:
+            from exportlint.semantics.index import index_source
+
+            mod, is_pkg = project.add_file(path, text)
+            got[0] = index_source(text, os.path.abspath(path), mod, is_pkg)
+        return got[0]
+
+    return index
+
+
+def _project_modules(project: Any, index: Any) -> Any:
     """Asks the project whether a class of the file is an nn.Module through bases in other
     files (the model asks only for classes with a forward it cannot decide alone): True,
     False (all its bases are project classes, none a module), or None (a base leaves it)."""
@@ -901,18 +923,12 @@ def _project_modules(project: Any, path: str, text: str, fi: Any) -> Any:
         return None
 
     def is_module(name: str) -> bool:
-        nonlocal fi
-        if fi is None:
-            from exportlint.semantics.index import index_source
-
-            mod, is_pkg = project.add_file(path, text)
-            fi = index_source(text, os.path.abspath(path), mod, is_pkg)
-        return project.module_class_verdict(fi, name)
+        return project.module_class_verdict(index(), name)
 
     return is_module
 
 
-def _param_reads(project: Any, path: str, text: str, fi: Any, pre: dict) -> Any:
+def _param_reads(project: Any, index: Any, pre: dict) -> Any:
     """Asks the project which parameters a function of another file reads as objects (the
     model asks only for a size-named forward parameter it hands over unread: see
     ``flow.FunctionFacts._read_in_callee``); the files read go to the file's deps."""
@@ -920,15 +936,9 @@ def _param_reads(project: Any, path: str, text: str, fi: Any, pre: dict) -> Any:
         return None
 
     def reads(qual: str) -> Any:
-        nonlocal fi
-        if fi is None:
-            from exportlint.semantics.index import index_source
-
-            mod, is_pkg = project.add_file(path, text)
-            fi = index_source(text, os.path.abspath(path), mod, is_pkg)
         from exportlint.semantics.project import param_reads
 
-        return param_reads(project, fi, qual, pre.setdefault("extra_deps", set()))
+        return param_reads(project, index(), qual, pre.setdefault("extra_deps", set()))
 
     return reads
 
