@@ -23,6 +23,22 @@ def line_of(src: str, marker: str) -> int:
     raise AssertionError(marker)
 
 
+def write_package(tmp_path, files: dict, prefix: str) -> list[str]:
+    """Writes ``files`` (relative path -> text) as a package ``<prefix>_<test dir>`` under
+    ``tmp_path/proj`` (an empty ``__init__.py`` unless given); returns its .py files, sorted.
+    A package name of its own per test: ``lint_paths(isolate=False)`` keeps one in-process
+    project whose roots outlive the call, and the same module name under another root would
+    resolve there."""
+    root = tmp_path / "proj" / f"{prefix}_{tmp_path.name}"
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    if "__init__.py" not in files:
+        (root / "__init__.py").write_text("", encoding="utf-8")
+    return sorted(str(p) for p in root.rglob("*.py"))
+
+
 @pytest.fixture
 def lint_snippet():
     return lint

@@ -13,6 +13,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from conftest import write_package
+
 from exportlint.config import Config
 from exportlint.engine import lint_paths
 
@@ -28,16 +30,7 @@ def _scoreboard():
 
 
 def _pkg(tmp_path: Path, files: dict[str, str]) -> list[str]:
-    # a package name of its own per test: lint_paths(isolate=False) keeps one in-process project
-    # whose roots outlive the call, and the same module name under another root would resolve there
-    root = tmp_path / "proj" / f"app_{tmp_path.name}"
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")
-    if "__init__.py" not in files:
-        (root / "__init__.py").write_text("", encoding="utf-8")
-    return sorted(str(p) for p in root.rglob("*.py"))
+    return write_package(tmp_path, files, "app")
 
 
 def _lint(files):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import libcst as cst
+from conftest import write_package
 
 from exportlint.config import Config
 from exportlint.engine import lint_paths
@@ -23,15 +24,7 @@ from exportlint.semantics.model import SemanticModel
 
 
 def _pkg(tmp_path: Path, files: dict[str, str]) -> list[str]:
-    # a package name of its own per test (see tests/test_cases8_packages.py)
-    root = tmp_path / "proj" / f"app9_{tmp_path.name}"
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")
-    if "__init__.py" not in files:
-        (root / "__init__.py").write_text("", encoding="utf-8")
-    return sorted(str(p) for p in root.rglob("*.py"))
+    return write_package(tmp_path, files, "app9")
 
 
 def _lint(files):
