@@ -1,3 +1,5 @@
+import importlib.util
+import sys
 import textwrap
 
 import pytest
@@ -21,6 +23,16 @@ def line_of(src: str, marker: str) -> int:
         if marker in ln:
             return i
     raise AssertionError(marker)
+
+
+def load_file_module(name: str, path):
+    """Imports the Python file ``path`` (a bench script) as module ``name``, registered in
+    ``sys.modules`` (its dataclasses look their module up there)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def write_package(tmp_path, files: dict, prefix: str) -> list[str]:

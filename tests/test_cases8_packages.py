@@ -9,11 +9,9 @@ pkg_custom_op_no_fake, pkg_custom_op_fake_elsewhere).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
-from conftest import write_package
+from conftest import load_file_module, write_package
 
 from exportlint.config import Config
 from exportlint.engine import lint_paths
@@ -22,11 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _scoreboard():
-    spec = importlib.util.spec_from_file_location("cases_scoreboard8", ROOT / "bench" / "cases_scoreboard.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_file_module("cases_scoreboard8", ROOT / "bench" / "cases_scoreboard.py")
 
 
 def _pkg(tmp_path: Path, files: dict[str, str]) -> list[str]:

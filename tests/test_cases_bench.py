@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
-import sys
 from pathlib import Path
+
+from conftest import load_file_module
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "bench" / "cases"
 
 
 def _scoreboard():
-    spec = importlib.util.spec_from_file_location("cases_scoreboard", ROOT / "bench" / "cases_scoreboard.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_file_module("cases_scoreboard", ROOT / "bench" / "cases_scoreboard.py")
 
 
 def _case_files():
