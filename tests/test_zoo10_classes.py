@@ -140,3 +140,46 @@ def test_forced_reduction_keeps_the_unreached_caller(tmp_path, monkeypatch):
         r = lint_paths([str(p)], Config(), jobs=1, use_cache=False)
         got.append(sorted((f.line, f.code, f.message) for f in r.findings))
     assert got[0] == got[1] and any(c == "EXL403" for _, c, _ in got[0])
+
+
+# A data test behind a dtype test (transformers' fp16 clamp, held-out bart: modeling_bart.py:304
+# ran in passing onnx-dynamo and legacy exports). Measured (probes_zoo10/probe_dtype_gate.py):
+# float32 exports pass with all four; a float16 model fails torch.export (strict: Unsupported:
+# Data-dependent branching; non-strict: GuardOnDataDependentSymNode ... Eq(u0, 1)) and onnx-dynamo.
+DTYPE_GATE = """
+import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, h):
+        if h.dtype == torch.float16 and not torch.isfinite(h).all():  # FP16-GATE
+            h = torch.clamp(h, min=-1, max=1)
+        if h.dtype in (torch.float16, torch.bfloat16) and h.sum() > 0:  # HALF-GATE
+            h = h + 1
+        if h.dtype == torch.float32 and h.sum() > 0:  # FP32-GATE
+            h = h + 2
+        if h.sum() > 0 and h.dtype == torch.float16:  # DATA-FIRST
+            h = h + 3
+        if h.dtype != torch.float16 and h.sum() > 0:  # NOT-FP16
+            h = h + 4
+        return h
+"""
+
+
+def _exl101(src, marker):
+    ln = line_of(src, marker)
+    return [f for f in lint(src) if f.line == ln and f.code == "EXL101"]
+
+
+def test_data_test_behind_a_non_default_dtype_test_is_a_warning():
+    for marker in ("# FP16-GATE", "# HALF-GATE"):
+        (f,) = _exl101(DTYPE_GATE, marker)
+        assert f.severity.value == "warning", marker
+        assert f.exporters == ("export-strict", "export-nonstrict", "onnx-dynamo")
+        assert "only when" in f.message
+
+
+def test_gates_true_in_a_float32_export_or_after_the_data_test_stay_errors():
+    for marker in ("# FP32-GATE", "# DATA-FIRST", "# NOT-FP16"):
+        (f,) = _exl101(DTYPE_GATE, marker)
+        assert f.severity.value == "error", marker
