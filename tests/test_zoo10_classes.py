@@ -183,3 +183,27 @@ def test_gates_true_in_a_float32_export_or_after_the_data_test_stay_errors():
     for marker in ("# FP32-GATE", "# DATA-FIRST", "# NOT-FP16"):
         (f,) = _exl101(DTYPE_GATE, marker)
         assert f.severity.value == "error", marker
+
+
+def test_meta_kernel_decorator_still_counts_as_a_fake_kernel():
+    # `@torch.library.impl("ns::op", "Meta")` registers a fake kernel: torch.export is not named
+    src = """
+    import torch
+
+
+    @torch.library.custom_op("mylib::scale2", mutates_args=())
+    def scale2(x: torch.Tensor) -> torch.Tensor:
+        return x * 2
+
+
+    @torch.library.impl("mylib::scale2", "Meta")
+    def _scale2_meta(x):
+        return torch.empty_like(x)
+
+
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            return scale2(x)  # CALL
+    """
+    (f,) = _at(src, "# CALL")
+    assert f.exporters == ("onnx-dynamo", "onnx-legacy")

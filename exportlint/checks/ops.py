@@ -437,14 +437,14 @@ class _LibraryScan(cst.CSTVisitor):
                     if isinstance(first, str):
                         self.custom_op_funcs[node.name.value] = first
                         self.defined.add(first)
-                elif q.startswith("torch.library."):
-                    self.library_funcs.add(node.name.value)
                 elif q.endswith(("library.register_fake", "library.impl_abstract", "library.register_meta")):
                     if isinstance(first, str):
                         self.fake.add(first)
                 elif q.endswith("library.impl") and len(dec.args) > 1:
                     if literal_value(dec.args[1].value) == "Meta" and isinstance(first, str):
                         self.fake.add(first)
+                if q.startswith("torch.library.") and not q.endswith(".custom_op"):
+                    self.library_funcs.add(node.name.value)  # a kernel, fake or formula of an op
                 d2 = dotted(dec.func)
                 if d2 and d2.rsplit(".", 1)[-1].startswith("register_"):
                     self.library_funcs.add(node.name.value)
