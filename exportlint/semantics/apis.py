@@ -213,6 +213,18 @@ TENSOR_ATTRS_CONST = frozenset(
     }
 )
 TENSOR_ATTRS_SHAPE = frozenset({"shape"})
+#: attributes of a ``torch.Tensor`` (read, not called) whose value is a tensor
+TENSOR_ATTRS_TENSOR = frozenset({"T", "mT", "H", "mH", "data", "real", "imag", "grad", "_base", "_grad"})
+#: every other non-method attribute a ``torch.Tensor`` has (``dir(torch.Tensor)``, torch 2.13): a
+#: value read with an attribute outside these and the sets above is no tensor (a tensor would
+#: raise AttributeError), e.g. a data sample's ``.metainfo``, a mask object's ``.mask``
+TENSOR_ATTRS_OTHER = frozenset(
+    {
+        "grad_dtype", "is_ipu", "is_maia", "is_mtia", "is_sparse_csr", "is_vulkan", "is_xla", "name",
+        "output_nr", "retains_grad", "volatile", "_version", "_cdata", "_grad_fn", "_backward_hooks",
+        "_post_accumulate_grad_hooks", "_has_symbolic_sizes_strides", "_python_dispatch",
+    }
+)
 
 #: Python builtins whose result is a fixed Python value whatever the argument
 CONST_BUILTINS = frozenset({"isinstance", "issubclass", "hasattr", "callable", "type", "id", "repr", "str", "print", "format"})

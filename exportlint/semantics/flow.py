@@ -45,7 +45,9 @@ from exportlint.semantics.apis import (  # noqa: F401
     NEVER_DURING_EXPORT_NAMES,
     SCALAR_CONVERSIONS,
     TENSOR_ATTRS_CONST,
+    TENSOR_ATTRS_OTHER,
     TENSOR_ATTRS_SHAPE,
+    TENSOR_ATTRS_TENSOR,
     TENSOR_METHODS_CONST,
     TENSOR_METHODS_DATA,
     TENSOR_METHODS_MASK,
@@ -91,6 +93,12 @@ from exportlint.semantics.tensor_exit import tensor_exit_name
 _CONVERSIONS = frozenset({"to", "type", "float", "half", "double", "bfloat16", "long", "int", "bool", "cpu", "cuda",
                           "contiguous", "type_as"})
 
+
+
+def _tensor_attribute(attr: str) -> bool:
+    """Whether a ``torch.Tensor`` has this (non-method) attribute."""
+    return (attr in TENSOR_ATTRS_TENSOR or attr in TENSOR_ATTRS_CONST or attr in TENSOR_ATTRS_SHAPE
+            or attr in TENSOR_ATTRS_OTHER or (attr.startswith("__") and attr.endswith("__")))
 
 class FunctionFacts:
     """Kinds and sites of one function on the export path."""
@@ -258,6 +266,10 @@ class FunctionFacts:
             if k is None or k == NONE:
                 if p.default is None:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
+                    if k == TENSOR and not autograd_ctx and self._foreign_attribute_read(name):
+                        # `forward(self, q, k, v, attn_mask)` reading `attn_mask.mask`: an object
+                        # with attributes no tensor has, not a tensor (its truth is Python's)
+                        k = UNKNOWN
                     if k == TENSOR and self.why == "forward" and (
                             (i > 0 and size_named(name) and not self._attribute_read(name)
                              and not self._read_in_callee(name))
@@ -1068,6 +1080,16 @@ class FunctionFacts:
         for n in self.nodes():
             if (type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name
                     and n.attr.value not in ("index", "count")):
+                return True
+        return False
+
+    def _foreign_attribute_read(self, name: str) -> bool:
+        """Whether the function reads (not calls) an attribute of ``name`` that no tensor has
+        (``attn_mask.mask``, ``data_sample.metainfo``): ``name`` then holds no tensor."""
+        called = {id(n.func) for n in self.nodes() if type(n) is cst.Call}
+        for n in self.nodes():
+            if (type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name
+                    and id(n) not in called and not _tensor_attribute(n.attr.value)):
                 return True
         return False
 
