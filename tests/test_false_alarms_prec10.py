@@ -121,3 +121,63 @@ def test_stft_with_real_output_is_not_reported_for_legacy():
 def test_stft_with_complex_output_stays_reported_for_legacy():
     # control: `return_complex=True` (the op table: 'STFT does not currently support complex types')
     assert _legacy_exl401(STFT.replace("return_complex=False", "return_complex=True"))
+
+
+# ---------------------------------------------------------------------------------------
+# P-GROUNDTRUTH: a module whose forward requires ground truth is no export entry point
+# ---------------------------------------------------------------------------------------
+
+OHEM = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class OhemCrossEntropy(nn.Module):
+    def __init__(self, thres=0.7, min_kept=100000, ignore_label=255):
+        super().__init__()
+        self.thresh, self.min_kept, self.ignore_label = thres, max(1, min_kept), ignore_label
+
+    def forward(self, score, target):
+        pred = F.softmax(score, dim=1)
+        losses = F.cross_entropy(score, target, ignore_index=self.ignore_label, reduction='none').view(-1)
+        mask = target.view(-1) != self.ignore_label
+        tmp = target.clone()
+        tmp[tmp == self.ignore_label] = 0
+        pred = pred.gather(1, tmp.unsqueeze(1))
+        pred, ind = pred.view(-1)[mask].sort()
+        if pred.numel() > 0:  # NUMEL
+            min_value = pred[min(self.min_kept, pred.numel() - 1)]
+        else:
+            return score.new_tensor(0.0)
+        threshold = max(min_value, self.thresh)
+        return losses[mask][ind][pred < threshold].mean()
+"""
+
+TRACKER = """
+import torch
+import torch.nn as nn
+
+class F1Tracker(nn.Module):
+    def forward(self, y_pred, y_true):
+        tp = torch.sum(torch.logical_and(y_pred, y_true))
+        fp = torch.sum(torch.logical_and(torch.logical_xor(y_pred, y_true), y_pred))
+        return {"precision": float(tp / (tp + fp + 1e-7))}  # FLOAT
+"""
+
+
+def test_module_whose_forward_requires_ground_truth_is_not_an_export_root():
+    # mmseg OhemCrossEntropy.forward(score, target), asteroid F1Tracker.forward(y_pred, y_true):
+    # a loss and a metric (the class names do not say so); an inference export has no target
+    assert (line_of(OHEM, "NUMEL"), "EXL124") not in codes(OHEM)
+    assert (line_of(TRACKER, "FLOAT"), "EXL102") not in codes(TRACKER)
+
+
+def test_module_whose_inputs_are_not_named_for_ground_truth_or_that_is_exported_stays_reported():
+    # controls: the same forward with a second input not named for ground truth (`seg`), and a
+    # file that exports the class itself
+    renamed = OHEM.replace("target", "seg")
+    assert (line_of(renamed, "NUMEL"), "EXL124") in codes(renamed)
+    exported = TRACKER + """
+torch.onnx.export(F1Tracker(), (torch.rand(4) > 0.5, torch.rand(4) > 0.5), "f1.onnx", dynamo=False)
+"""
+    assert (line_of(exported, "FLOAT"), "EXL102") in codes(exported)
