@@ -181,3 +181,40 @@ def test_module_whose_inputs_are_not_named_for_ground_truth_or_that_is_exported_
 torch.onnx.export(F1Tracker(), (torch.rand(4) > 0.5, torch.rand(4) > 0.5), "f1.onnx", dynamo=False)
 """
     assert (line_of(exported, "FLOAT"), "EXL102") in codes(exported)
+
+
+# ---------------------------------------------------------------------------------------
+# P-FLAGFWD: a `False`-default flag forwarded by a caller that never receives it
+# ---------------------------------------------------------------------------------------
+
+CHOLESKY = """
+import torch
+import torch.nn as nn
+
+def stable_cholesky(x, upper=False, eps=1e-6):
+    return _stable_cholesky(x.double(), upper=upper, eps=eps).float()
+
+def _stable_cholesky(x, upper=False, eps=1e-6):
+    if upper:
+        return torch.linalg.cholesky(x).mH  # UPPER
+    return torch.linalg.cholesky(x)  # LOWER
+
+class GEV(nn.Module):
+    def forward(self, a, b):
+        c = stable_cholesky(b)
+        return torch.linalg.inv(c) @ a
+"""
+
+
+def test_op_under_a_false_flag_only_forwarded_from_an_unset_flag_is_not_reported():
+    # asteroid beamforming: `stable_cholesky(b)` never passes `upper`, so `upper=upper` forwards
+    # False and `_stable_cholesky`'s `if upper:` never runs on the export path
+    got = codes(CHOLESKY)
+    assert (line_of(CHOLESKY, "UPPER"), "EXL401") not in got
+    assert (line_of(CHOLESKY, "LOWER"), "EXL401") in got
+
+
+def test_op_under_a_flag_forwarded_from_a_call_that_sets_it_stays_reported():
+    # control: forward passes `upper=True`, which `stable_cholesky` forwards
+    src = CHOLESKY.replace("c = stable_cholesky(b)", "c = stable_cholesky(b, upper=True)")
+    assert (line_of(src, "UPPER"), "EXL401") in codes(src)

@@ -1882,6 +1882,12 @@ class FunctionFacts:
                 continue
             if a.keyword is None:
                 pos.append(k)
+            elif (type(a.value) is cst.Name and a.value.value in self.unset_flags
+                  and not self._rebound(a.value.value)):
+                # `_stable_cholesky(x, upper=upper)` where this function's `upper=False` is never
+                # passed on the export path: it forwards False, as a call that leaves it out (the
+                # callee's own `if upper:` never runs either)
+                continue
             else:
                 kw[a.keyword.value] = k
         if local:
