@@ -152,13 +152,14 @@ def training_target(param: str) -> bool:
 
 
 def ground_truth_param(param: str) -> bool:
-    """A parameter named for ground truth (``target``, ``targets``, ``y_true``, ``gt``,
-    ``gt_instances``, ``ground_truth``): a module whose forward *requires* one compares a
-    prediction with it (a loss, a metric, a matcher, a training-time prior): an inference export
-    has no ground truth to pass. ``labels`` is left out: class-conditional models take class
-    labels as an inference input."""
+    """A parameter named for ground truth (``targets``, ``y_true``, ``gt``, ``gt_instances``,
+    ``ground_truth``): a module whose forward *requires* one compares a prediction with it (a
+    loss, a metric, a matcher, a training-time prior): an inference export has no ground truth to
+    pass. Left out: ``labels`` (class-conditional models take class labels as an inference
+    input) and a singular ``target`` (a likelihood head exported as `forward(hidden, target)`
+    returning `dist.log_prob(target)`, bench/cases/time_series_student_t.py)."""
     p = param.lower().strip("_")
-    return p in ("target", "targets", "y_true", "gt", "gts", "ground_truth", "ground_truths") or p.startswith("gt_")
+    return p in ("targets", "y_true", "gt", "gts", "ground_truth", "ground_truths") or p.startswith("gt_")
 
 
 #: words of a parameter name that say it holds a size, not a tensor: ``hw_shape``, ``seq_len``,

@@ -1086,6 +1086,8 @@ class FunctionFacts:
     def _foreign_attribute_read(self, name: str) -> bool:
         """Whether the function reads (not calls) an attribute of ``name`` that no tensor has
         (``attn_mask.mask``, ``data_sample.metainfo``): ``name`` then holds no tensor."""
+        if self._rebound(name):
+            return False  # `images, targets = self.transform(images, targets)`: the reads may be of the new value
         called = {id(n.func) for n in self.nodes() if type(n) is cst.Call}
         for n in self.nodes():
             if (type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name
