@@ -18,30 +18,44 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 class FullAttention(nn.Module):
-    def __init__(self, mask_flag=True):
+    def __init__(self, mask_flag=True, output_attention=False):
         super().__init__()
         self.mask_flag = mask_flag
+        self.output_attention = output_attention
 
     def forward(self, queries, keys, values, attn_mask):
-        return F.scaled_dot_product_attention(
-            queries, keys, values,
-            attn_mask=(attn_mask.mask[:, 0] if (self.mask_flag and attn_mask) else None),  # COND
-        )
+        if not self.output_attention:
+            return F.scaled_dot_product_attention(
+                queries, keys, values,
+                attn_mask=(attn_mask.mask[:, 0] if (self.mask_flag and attn_mask) else None),  # COND
+            )
+        scores = torch.einsum("blhe,bshe->bhls", queries, keys)
+        if self.mask_flag:
+            if attn_mask is None:
+                attn_mask = TriangularCausalMask(queries.shape[0], queries.shape[1])
+            scores.masked_fill_(attn_mask.mask, -float("inf"))
+        return torch.einsum("bhls,bshd->blhd", torch.softmax(scores, dim=-1), values)
 """
 
 
 def test_parameter_read_with_an_attribute_no_tensor_has_is_not_tensor_data():
     # neuralforecast FullAttention: `attn_mask` is a mask object (`TriangularCausalMask`, read as
     # `attn_mask.mask`); `self.mask_flag and attn_mask` tests a Python object's truth, not tensor
-    # data (a tensor has no `.mask`: AttributeError)
+    # data (a tensor has no `.mask`: AttributeError). The re-binding in the other arm comes after
+    # the read in source order.
     assert (line_of(MASKED_ATTN, "COND"), "EXL101") not in codes(MASKED_ATTN)
 
 
 def test_parameter_read_with_tensor_attributes_stays_tensor_data():
     # control: the same test on a parameter read only as a tensor (`.shape`, `.T`, `.dtype`,
     # methods): a data-dependent branch, reported
-    src = MASKED_ATTN.replace("attn_mask.mask[:, 0] if", "attn_mask.T.to(queries.dtype) if")
+    src = MASKED_ATTN.replace("attn_mask.mask", "attn_mask.T")
     assert (line_of(src, "COND"), "EXL101") in codes(src)
+    # and one read with a foreign attribute only after it is re-bound (torchvision RetinaNet:
+    # `images, targets = self.transform(images, targets)` then `images.tensors`)
+    late = MASKED_ATTN.replace("attn_mask.mask[:, 0] if", "attn_mask.T if").replace(
+        "        if not self.output_attention:", "        attn_mask = attn_mask.float()\n        if not self.output_attention:")
+    assert (line_of(late, "COND"), "EXL101") in codes(late)
 
 
 # ---------------------------------------------------------------------------------------
@@ -222,4 +236,29 @@ def test_op_under_a_false_flag_only_forwarded_from_an_unset_flag_is_not_reported
 def test_op_under_a_flag_forwarded_from_a_call_that_sets_it_stays_reported():
     # control: forward passes `upper=True`, which `stable_cholesky` forwards
     src = CHOLESKY.replace("c = stable_cholesky(b)", "c = stable_cholesky(b, upper=True)")
+    assert (line_of(src, "UPPER"), "EXL401") in codes(src)
+
+
+def test_entry_flag_forwarded_to_a_submodule_stays_reported():
+    # control: a forward's own `False` default (P-ENTRYFLAG: held only because the forward is taken
+    # as exported directly) forwarded to a submodule is not forwarded as unset: a real inference
+    # option (transformers' `interpolate_pos_encoding=False`) a user's call may set
+    src = """
+import torch
+import torch.nn as nn
+
+class Emb(nn.Module):
+    def forward(self, x, interpolate=False):
+        if interpolate:
+            return torch.linalg.cholesky(x)  # UPPER
+        return x
+
+class Vision(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = Emb()
+
+    def forward(self, x, interpolate: bool = False):
+        return self.emb(x, interpolate=interpolate)
+"""
     assert (line_of(src, "UPPER"), "EXL401") in codes(src)

@@ -144,6 +144,10 @@ class FunctionFacts:
         self.absent_params: set[str] = set()
         #: parameters with a `False` default that no call on the export path passes (never rebound)
         self.unset_flags: set[str] = set()
+        #: those of them that hold their default only because the forward is taken as exported
+        #: directly (P-ENTRYFLAG): not forwarded to callees as unset (a real inference option of
+        #: a model, `interpolate_pos_encoding=False`, that a user's call may set)
+        self.entry_flags: set[str] = set()
         self._arms: list[tuple[int, int]] = []
         #: self.<attr> = value: the join of the kinds written (an analysed __init__ gives its
         #: instances these attribute kinds: semantics/objects.py)
@@ -291,6 +295,7 @@ class FunctionFacts:
                 # `forward(self, x, update: bool = False)` exported directly: the exporters call it
                 # with the example inputs, a Python `False` default stays False (P-ENTRYFLAG)
                 self.unset_flags.add(name)
+                self.entry_flags.add(name)
             if (training_target(name) and p.default is not None and literal_value(p.default) is None
                     and (arg_kinds is None or ck in (None, NONE, UNKNOWN))):
                 # `labels=None`: training targets, absent from an inference export
@@ -301,6 +306,8 @@ class FunctionFacts:
             if ((arg_kinds is not None or entry_flags) and p.default is not None
                     and literal_value(p.default) is False and p.name.value not in kw_kinds):
                 self.unset_flags.add(p.name.value)
+                if arg_kinds is None:
+                    self.entry_flags.add(p.name.value)
             k = annotation_kind(p.annotation, self.imports)
             if k is None or k == NONE:
                 k = self._default_kind(p.default) if p.default is not None else UNKNOWN
@@ -1086,11 +1093,17 @@ class FunctionFacts:
     def _foreign_attribute_read(self, name: str) -> bool:
         """Whether the function reads (not calls) an attribute of ``name`` that no tensor has
         (``attn_mask.mask``, ``data_sample.metainfo``): ``name`` then holds no tensor."""
-        if self._rebound(name):
-            return False  # `images, targets = self.transform(images, targets)`: the reads may be of the new value
         called = {id(n.func) for n in self.nodes() if type(n) is cst.Call}
-        for n in self.nodes():
-            if (type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name
+        for n in self.nodes():  # (source order: reads after a re-binding may be of the new value,
+            # `images, targets = self.transform(images, targets)` then `images.tensors`)
+            t = type(n)
+            if t in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr):
+                tgts = [x.target for x in n.targets] if t is cst.Assign else [n.target]
+                if any(type(x) is cst.Name and x.value == name
+                       or name in {e.value.value for e in getattr(x, "elements", ()) if type(e.value) is cst.Name}
+                       for x in tgts):
+                    return False
+            if (t is cst.Attribute and type(n.value) is cst.Name and n.value.value == name
                     and id(n) not in called and not _tensor_attribute(n.attr.value)):
                 return True
         return False
@@ -1885,7 +1898,7 @@ class FunctionFacts:
             if a.keyword is None:
                 pos.append(k)
             elif (type(a.value) is cst.Name and a.value.value in self.unset_flags
-                  and not self._rebound(a.value.value)):
+                  and a.value.value not in self.entry_flags and not self._rebound(a.value.value)):
                 # `_stable_cholesky(x, upper=upper)` where this function's `upper=False` is never
                 # passed on the export path: it forwards False, as a call that leaves it out (the
                 # callee's own `if upper:` never runs either)
