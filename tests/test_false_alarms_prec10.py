@@ -262,3 +262,50 @@ class Vision(nn.Module):
         return self.emb(x, interpolate=interpolate)
 """
     assert (line_of(src, "UPPER"), "EXL401") in codes(src)
+
+
+def test_attribute_of_an_object_parameter_keeps_the_tensor_guess():
+    # control (torch_geometric GPSE): `batch.graph_feature`, `batch.y` make `batch` an object, but
+    # `batch.batch.max().item()` still sizes a loop over tensor data (reported on main)
+    src = """
+import torch
+import torch.nn as nn
+
+class Head(nn.Module):
+    def forward(self, batch):
+        pred, true = batch.graph_feature, batch.y_graph
+        idx = torch.concat([
+            torch.where(batch.batch == i)[0][:-1]
+            for i in range(batch.batch.max().item() + 1)  # LOOP
+        ])
+        return pred[idx], true
+"""
+    assert (line_of(src, "LOOP"), "EXL103") in codes(src)
+
+
+def test_attribute_of_an_object_parameter_passed_to_a_helper_keeps_the_tensor_guess():
+    # control (torch_geometric GPSE as written): forward hands the graph batch to a helper that
+    # sizes its loop with `batch.batch.max().item()` (reported on main); the object's own truth
+    # test stays unreported
+    src = """
+import torch
+import torch.nn as nn
+
+class Head(nn.Module):
+    def forward(self, batch):
+        batch.node_feature = batch.x * 2
+        return self._apply_index(batch)
+
+    def _apply_index(self, batch):
+        pred, true = batch.graph_feature, batch.y_graph
+        if batch:  # TRUTH
+            pred = pred + 1
+        idx = torch.concat([
+            torch.where(batch.batch == i)[0][:-1]
+            for i in range(batch.batch.max().item() + 1)  # LOOP
+        ])
+        return pred[idx], true
+"""
+    got = codes(src)
+    assert (line_of(src, "LOOP"), "EXL103") in got
+    assert (line_of(src, "TRUTH"), "EXL101") not in got

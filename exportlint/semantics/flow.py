@@ -148,6 +148,8 @@ class FunctionFacts:
         #: directly (P-ENTRYFLAG): not forwarded to callees as unset (a real inference option of
         #: a model, `interpolate_pos_encoding=False`, that a user's call may set)
         self.entry_flags: set[str] = set()
+        #: unannotated forward parameters read with attributes no tensor has (P-NOTTENSOR)
+        self.object_params: set[str] = set()
         self._arms: list[tuple[int, int]] = []
         #: self.<attr> = value: the join of the kinds written (an analysed __init__ gives its
         #: instances these attribute kinds: semantics/objects.py)
@@ -262,6 +264,12 @@ class FunctionFacts:
                     k = UNKNOWN
                 elif ck is not None:
                     k = ck
+            if (k == TENSOR and ck == TENSOR and name not in self.annotated_only
+                    and self._foreign_attribute_read(name)):
+                # a caller's object parameter (P-NOTTENSOR, passed on as the tensor guess) read here
+                # with attributes no tensor has: an object here too
+                k = UNKNOWN
+                self.object_params.add(name)
             if k == UNKNOWN and p.annotation is not None:
                 if arg_kinds is None and tensor_sequence_annotation(p.annotation):
                     k = TENSORS
@@ -272,8 +280,11 @@ class FunctionFacts:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
                     if k == TENSOR and not autograd_ctx and self._foreign_attribute_read(name):
                         # `forward(self, q, k, v, attn_mask)` reading `attn_mask.mask`: an object
-                        # with attributes no tensor has, not a tensor (its truth is Python's)
+                        # with attributes no tensor has, not a tensor (its truth is Python's);
+                        # its attributes keep the guess a tensor's would get (`batch.batch` of a
+                        # graph batch: a tensor, `_attribute`)
                         k = UNKNOWN
+                        self.object_params.add(name)
                     if k == TENSOR and self.why == "forward" and (
                             (i > 0 and size_named(name) and not self._attribute_read(name)
                              and not self._read_in_callee(name))
@@ -1639,6 +1650,8 @@ class FunctionFacts:
                     return UNKNOWN
             return UNKNOWN
         bk = self.eval(base)
+        if bk == UNKNOWN and type(base) is cst.Name and base.value in self.object_params:
+            bk = TENSOR  # (P-NOTTENSOR) an object's attributes: what the tensor guess gave them
         if bk[:4] == OBJ_PREFIX:
             return (obj_attrs(bk) or {}).get(attr, UNKNOWN)
         if bk == TENSORS and (attr in TENSOR_ATTRS_SHAPE or attr in TENSOR_ATTRS_CONST):
@@ -1895,6 +1908,10 @@ class FunctionFacts:
                 # unknown arity: bail out of positional mapping
                 pos.append(UNKNOWN)
                 continue
+            if (k == UNKNOWN and type(a.value) is cst.Name and a.value.value in self.object_params
+                    and self.env.get(a.value.value) == UNKNOWN):
+                k = TENSOR  # (P-NOTTENSOR) the object goes on with the tensor guess; the callee
+                # reads it as an object again where it uses attributes no tensor has
             if a.keyword is None:
                 pos.append(k)
             elif (type(a.value) is cst.Name and a.value.value in self.unset_flags
