@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator, Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.check_only import check_only_nodes
+from exportlint.checks.check_only import check_only_nodes, fallback_copies
 from exportlint.checks.common import assignments_in_scope, call_exporters, snippet
 from exportlint.checks.data_sink import only_feeds_data_rewrites
 from exportlint.findings import Severity
@@ -314,7 +314,11 @@ class UntranslatableOp(Rule):
             return ()
         targets = _targets(ctx)
         in_checks: Optional[set[int]] = None
-        for site in _sites(ctx, tbl):
+        sites = _sites(ctx, tbl)
+        fallbacks = fallback_copies(ctx.model, {id(s.node): s.name for s in sites})
+        for site in sites:
+            if id(site.node) in fallbacks:
+                continue  # the `except` fallback's copy of the try body's op (reported there)
             fails, variant = optable.failures(site.rec, site.values)
             exps = [e for e in ALL if e in fails and e in targets]
             if "onnx-legacy" in exps:
