@@ -525,11 +525,25 @@ class CustomOpWithoutTranslation(Rule):
                     continue
                 scan = scan_of()
                 no_fake = local is not None and opname not in scan.fake and local not in scan.fake
+                defined = None
+                if local is None and ctx.project is not None and opname not in scan.fake:
+                    # `torch.ops.ns.op` of an op another project file defines (`custom_op`,
+                    # `Library.define`): torch.export needs its fake kernel, registered there,
+                    # in its package folder or a package `__init__` above it
+                    from exportlint.semantics.decorated import has_fake_kernel, op_definition
+
+                    defined = op_definition(ctx.project, opname, ctx.path)
+                    if defined is not None:
+                        no_fake = not has_fake_kernel(ctx.project, defined, opname)
                 exps = _custom_op_exporters(scan, opname, no_fake, targets)
                 if not exps:
                     continue
                 why = []
-                if no_fake:
+                if no_fake and defined is not None:
+                    why.append(f"it is defined in {os.path.basename(defined.path)} with no fake (meta) kernel in its "
+                               "package, so torch.export cannot trace it (register one with "
+                               f"`torch.library.register_fake(\"{opname}\")`)")
+                elif no_fake:
                     why.append("it has no fake (meta) kernel in this file, so torch.export cannot trace it "
                                "(add `@" + local + ".register_fake`)")
                 why += _onnx_reasons(opname, exps)
