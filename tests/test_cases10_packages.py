@@ -81,3 +81,79 @@ def test_torch_ops_call_of_a_custom_op_with_register_fake_elsewhere_keeps_torch_
 def test_torch_ops_call_of_an_op_no_project_file_defines_stays_unknown_for_torch_export(tmp_path):
     files = _pkg(tmp_path, {"layer.py": _LAYER.format(ns="t10d")})
     assert _exl403(_lint(files)) == [("layer.py", 7, ("onnx-dynamo", "onnx-legacy"))]
+
+
+# --- EXL209 under a flag every construction in the project sets (pkg_densenet_ckpt_ctor_flag,
+# and batch 9b's pkg_checkpoint_swin_layer: strict torch.export fails at the checkpoint call)
+
+_LAYERS = """import torch.nn as nn
+import torch.utils.checkpoint as cp
+
+
+class Layer(nn.Module):
+    def __init__(self, dim, memory_efficient=False):
+        super().__init__()
+        self.fc = nn.Linear(dim, dim)
+        self.memory_efficient = memory_efficient
+
+    def forward(self, x):
+        if self.memory_efficient:
+            return cp.checkpoint(self.fc, x, use_reentrant=False)
+        return self.fc(x)
+
+
+class Block(nn.Module):
+    def __init__(self, dim, memory_efficient=False):
+        super().__init__()
+        self.layers = nn.ModuleList([Layer(dim, memory_efficient=memory_efficient) for _ in range(2)])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+"""
+
+_NET = """import torch.nn as nn
+
+from .layers import Block
+
+
+class Net(nn.Module):
+    def __init__(self, memory_efficient=False):
+        super().__init__()
+        self.block = Block(4, memory_efficient=memory_efficient)
+
+    def forward(self, x):
+        return self.block(x)
+"""
+
+
+def _exl209(findings):
+    return [(Path(f.path).name, f.line) for f in findings if f.code == "EXL209"]
+
+
+def test_checkpoint_under_a_flag_set_true_through_two_constructors_is_reported(tmp_path):
+    files = _pkg(tmp_path, {"layers.py": _LAYERS, "net.py": _NET,
+                            "build.py": "from .net import Net\n\nmodel = Net(memory_efficient=True)\n"})
+    assert _exl209(_lint(files)) == [("layers.py", 13)]
+
+
+def test_checkpoint_under_a_flag_the_builder_sets_false_is_not_reported(tmp_path):
+    files = _pkg(tmp_path, {"layers.py": _LAYERS, "net.py": _NET,
+                            "build.py": "from .net import Net\n\nmodel = Net(memory_efficient=False)\n"})
+    assert _exl209(_lint(files)) == []
+
+
+def test_checkpoint_under_a_flag_set_differently_by_two_builders_stays_unknown(tmp_path):
+    files = _pkg(tmp_path, {"layers.py": _LAYERS, "net.py": _NET,
+                            "build.py": ("from .net import Net\n\nmodel = Net(memory_efficient=True)\n"
+                                         "other = Net(memory_efficient=False)\n")})
+    assert _exl209(_lint(files)) == []
+
+
+def test_checkpoint_under_a_flag_nobody_in_the_project_sets_stays_unknown(tmp_path):
+    # the class is built only outside the linted files (by a user, from a config): unknown
+    files = _pkg(tmp_path, {"layers.py": _LAYERS.replace("memory_efficient=False):\n        super().__init__()\n"
+                                                         "        self.fc", "memory_efficient=True):\n"
+                                                         "        super().__init__()\n        self.fc", 1)})
+    assert _exl209(_lint(files)) == []
