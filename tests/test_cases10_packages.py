@@ -157,3 +157,41 @@ def test_checkpoint_under_a_flag_nobody_in_the_project_sets_stays_unknown(tmp_pa
                                                          "        self.fc", "memory_efficient=True):\n"
                                                          "        super().__init__()\n        self.fc", 1)})
     assert _exl209(_lint(files)) == []
+
+
+# --- op records whose support depends on a keyword written `self.<flag>` (pkg_resize_antialias_ctor:
+# `F.interpolate(..., antialias=self.antialias)`, built with antialias=True in another file; the
+# legacy exporter fails: "Exporting the operator 'aten::_upsample_bicubic2d_aa' ... not supported")
+
+_PROJ = """import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Resize(nn.Module):
+    def __init__(self, antialias=False):
+        super().__init__()
+        self.antialias = antialias
+
+    def forward(self, x):
+        return F.interpolate(x, size=(8, 8), mode="bicubic", antialias=self.antialias)
+"""
+
+
+def _legacy_401(findings):
+    return [(Path(f.path).name, f.line) for f in findings if f.code == "EXL401" and "onnx-legacy" in f.exporters]
+
+
+def test_interpolate_antialias_flag_set_true_by_the_builder_is_reported(tmp_path):
+    files = _pkg(tmp_path, {"proj.py": _PROJ, "det.py": (
+        "import torch.nn as nn\n\nfrom .proj import Resize\n\n\nclass Det(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.r = Resize(antialias=True)\n\n"
+        "    def forward(self, x):\n        return self.r(x)\n")})
+    assert _legacy_401(_lint(files)) == [("proj.py", 11)]
+
+
+def test_interpolate_antialias_flag_left_false_by_the_builder_is_not_reported(tmp_path):
+    files = _pkg(tmp_path, {"proj.py": _PROJ, "det.py": (
+        "import torch.nn as nn\n\nfrom .proj import Resize\n\n\nclass Det(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.r = Resize()\n\n"
+        "    def forward(self, x):\n        return self.r(x)\n")})
+    assert _legacy_401(_lint(files)) == []

@@ -48,6 +48,19 @@ def _tree(project: Any, path: str, deps: Optional[set]) -> Optional[ast.Module]:
     return tree
 
 
+def _mentions(project: Any, path: str, word: str) -> bool:
+    """Does the file's text contain ``word`` (a cheap filter before parsing it)?"""
+    ap = os.path.abspath(path)
+    text = project._texts.get(ap)
+    if text is None:
+        try:
+            with open(ap, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            return False
+    return word in text
+
+
 def _class_node(tree: ast.Module, cls: str) -> Optional[ast.ClassDef]:
     for st in tree.body:
         if isinstance(st, ast.ClassDef) and st.name == cls:
@@ -189,12 +202,10 @@ def _construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]) ->
     for path in files:
         if not path.endswith(".py"):
             continue
+        if not _mentions(project, path, cls):
+            continue
         tree = _tree(project, path, None)
         if tree is None:
-            continue
-        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
-            n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-        if cls not in names:
             continue
         sfi = project.index_path(path)
         if sfi is None:
