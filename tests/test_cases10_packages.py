@@ -195,3 +195,39 @@ def test_interpolate_antialias_flag_left_false_by_the_builder_is_not_reported(tm
         "    def __init__(self):\n        super().__init__()\n        self.r = Resize()\n\n"
         "    def forward(self, x):\n        return self.r(x)\n")})
     assert _legacy_401(_lint(files)) == []
+
+
+# --- data-sized names rebound later (pkg_rpn_where_keep_numel: `keep = remove_small_boxes(...)`
+# (torch.where(mask)[0] in a re-exported helper), `boxes = boxes[keep]`, then `keep` rebound to
+# `batched_nms(...)`; the helper branches on `boxes.numel() == 0`: strict, non-strict and
+# onnx-dynamo fail there)
+
+from exportlint.engine import lint_source  # noqa: E402
+
+
+def _codes(src):
+    return [(f.line, f.code) for f in lint_source(src, "snippet.py", Config())]
+
+
+_REBOUND = """import torch
+import torch.nn as nn
+
+
+class F(nn.Module):
+    def forward(self, boxes, scores):
+        keep = torch.where(scores > 0.5)[0]
+        boxes = boxes[keep]
+        keep = scores.argsort()
+        if boxes.shape[0] == 0:
+            return boxes
+        return boxes[:1] * keep[:1, None]
+"""
+
+
+def test_name_indexed_with_a_data_sized_index_before_the_index_is_rebound():
+    assert (10, "EXL124") in _codes(_REBOUND)
+
+
+def test_name_rebound_to_a_full_tensor_is_not_data_sized_after_the_rebinding():
+    src = _REBOUND.replace("        keep = scores.argsort()\n", "        keep = scores.argsort()\n        boxes = scores[:, None].expand(-1, 4)\n")
+    assert not [c for c in _codes(src) if c[1] == "EXL124"]

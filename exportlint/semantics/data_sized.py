@@ -181,30 +181,51 @@ def _top_index(fn: Any) -> dict[int, int]:
     return got
 
 
-def _late(model: Any, fn: Any, names: list, binds: list, dds: set, cur: dict) -> dict[str, int]:
-    """``x = x[mask]`` after other bindings of ``x``: name -> the index of the body statement
-    after which it is data-sized, where its last binding is a statement of the function's body
-    itself (not under an ``if`` or a loop) that binds a data-sized tensor."""
+def _late(model: Any, fn: Any, names: list, binds: list, dds: set, cur: dict) -> dict[str, list]:
+    """Names also bound to something else (``x = x[mask]`` after other bindings of ``x``; ``keep``
+    rebound to another result later): name -> the spans ``(first, last)`` of indices of body
+    statements where it holds a data-sized tensor (``last`` None: to the end). A span starts after
+    a binding that is a statement of the function's body itself (not under an ``if`` or a loop)
+    and binds a data-sized tensor; it ends at the next binding (the statement of a plain rebinding
+    still reads the old value on its right-hand side; a rebinding under a compound statement ends
+    it before that statement). Bindings are judged with the names data-sized at their statement,
+    other late names included (two rounds)."""
     top = _top_index(fn)
     body = list(body_statements(fn.node.body))
-    out: dict[str, int] = {}
-    for n in names:
-        mine = sorted(((top.get(id(v), -1), i, v, at) for i, (m, v, at) in enumerate(binds) if m == n),
-                      key=lambda b: (b[0], b[1]))
-        status, since = False, 0
-        for k, (j, _, v, at) in enumerate(mine):
-            st = body[j] if 0 <= j < len(body) else None
-            alone = sum(1 for b in mine if b[0] == j) == 1
-            simple = (alone and isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1
-                      and isinstance(st.body[0], cst.Assign))
-            if simple and _bind_sized(model, fn, v, at, dds | {n} if status else dds, cur):
-                if not status:
-                    status, since = True, j + 1
-            else:
+    spans: dict[str, list] = {}
+    for _ in range(3):
+        out: dict[str, list] = {}
+        for n in names:
+            mine = sorted(((top.get(id(v), -1), i, v, at) for i, (m, v, at) in enumerate(binds) if m == n),
+                          key=lambda b: (b[0], b[1]))
+            status, since = False, 0
+            got: list = []
+            for j, _, v, at in mine:
+                st = body[j] if 0 <= j < len(body) else None
+                alone = sum(1 for b in mine if b[0] == j) == 1
+                simple = (alone and isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1
+                          and isinstance(st.body[0], cst.Assign))
+                here = dds | _covering(spans, j)
+                if simple and _bind_sized(model, fn, v, at, here | {n} if status else here - {n}, cur):
+                    if not status:
+                        status, since = True, j + 1
+                    continue
+                if status and j >= since:
+                    got.append((since, j if simple else j - 1))
                 status = False
-        if status:
-            out[n] = since
-    return out
+            if status:
+                got.append((since, None))
+            got = [(a, b) for a, b in got if b is None or b >= a]
+            if got:
+                out[n] = got
+        if out == spans:
+            break
+        spans = out
+    return spans
+
+
+def _covering(spans: dict, j: int) -> set:
+    return {n for n, ss in spans.items() if any(a <= j and (b is None or j <= b) for a, b in ss)}
 
 
 def names_at(model: Any, fn: Any, node: cst.CSTNode) -> set:
@@ -220,7 +241,7 @@ def _at(model: Any, fn: Any, node: cst.CSTNode, dds: set) -> set:
     j = _top_index(fn).get(id(node))
     if j is None:
         return dds
-    return dds | {n for n, i in late.items() if j >= i}
+    return dds | _covering(late, j)
 
 
 def _table(model: Any) -> dict:
