@@ -231,3 +231,73 @@ def test_name_indexed_with_a_data_sized_index_before_the_index_is_rebound():
 def test_name_rebound_to_a_full_tensor_is_not_data_sized_after_the_rebinding():
     src = _REBOUND.replace("        keep = scores.argsort()\n", "        keep = scores.argsort()\n        boxes = scores[:, None].expand(-1, 4)\n")
     assert not [c for c in _codes(src) if c[1] == "EXL124"]
+
+
+# --- data-sized tensors kept in containers (pkg_keep_boxes_list_len: a helper returns a list of
+# `nonzero` results, the caller branches on `len(...)` of each: strict, non-strict and onnx-dynamo
+# fail there; pkg_postprocess_dict_len: a helper returns one dict per image holding mask-selected
+# boxes, the caller branches on `results[0]["boxes"]`'s length: the same three fail)
+
+_SELECT = """import torch
+
+
+def keep_per_image(conf, thr):
+    kept = []
+    for c in conf:
+        kept.append(torch.nonzero(c >= thr).flatten())
+    return kept
+
+
+def per_image(scores, boxes, thr):
+    out = []
+    for s, b in zip(scores, boxes):
+        keep = s > thr
+        out.append({"scores": s[keep], "boxes": b[keep], "all": b})
+    return out
+"""
+
+_USE = """import torch
+import torch.nn as nn
+
+from .select import keep_per_image, per_image
+
+
+class Ext(nn.Module):
+    def forward(self, conf, feats):
+        kept = keep_per_image(conf, 0.5)
+        out = []
+        for i, keep in enumerate(kept):
+            if len(keep) < 4:
+                keep = torch.argsort(conf[i])[:4]
+            out.append(feats[i][keep].mean(0))
+        return torch.stack(out)
+
+
+class Post(nn.Module):
+    def forward(self, scores, boxes):
+        res = per_image(scores, boxes, 0.5)
+        b = res[0]["boxes"]
+        a = res[0]["all"]
+        if a.shape[0] == 0:
+            return a
+        if b.shape[0] == 0:
+            return b
+        return b * 2
+"""
+
+
+def _exl124(findings):
+    return sorted((Path(f.path).name, f.line) for f in findings if f.code == "EXL124")
+
+
+def test_data_sized_tensors_through_a_returned_list_and_a_list_of_dicts(tmp_path):
+    files = _pkg(tmp_path, {"select.py": _SELECT, "use.py": _USE})
+    # line 12: len(keep) over the list's elements; line 25: the "boxes" field. Not line 23: the
+    # "all" field holds the full boxes
+    assert _exl124(_lint(files)) == [("use.py", 12), ("use.py", 25)]
+
+
+def test_a_list_that_also_holds_a_full_tensor_is_not_data_sized(tmp_path):
+    sel = _SELECT.replace("    return kept\n", "    kept.append(conf[0])\n    return kept\n", 1)
+    files = _pkg(tmp_path, {"select.py": sel, "use.py": _USE})
+    assert _exl124(_lint(files)) == [("use.py", 25)]
