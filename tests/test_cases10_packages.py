@@ -301,3 +301,75 @@ def test_a_list_that_also_holds_a_full_tensor_is_not_data_sized(tmp_path):
     sel = _SELECT.replace("    return kept\n", "    kept.append(conf[0])\n    return kept\n", 1)
     files = _pkg(tmp_path, {"select.py": sel, "use.py": _USE})
     assert _exl124(_lint(files)) == [("use.py", 25)]
+
+
+# --- a divisibility check on a dim the project's export declares dynamic (pkg_vit_patch_assert_base:
+# `assert H % patch_H == 0` in a base-class method in another file; strict and non-strict
+# torch.export fail there with "Constraints violated ... Eq(Mod(h, 14), 0)"; the ONNX exporters pass)
+
+_PATCH = """import torch.nn as nn
+
+
+class PatchBase(nn.Module):
+    def __init__(self, p=14):
+        super().__init__()
+        self.p = p
+        self.proj = nn.Conv2d(3, 8, p, p)
+
+    def embed(self, x):
+        _, _, H, W = x.shape
+        assert H % self.p == 0, "height is not a multiple of the patch"
+        if W % self.p != 0:
+            raise ValueError("width is not a multiple of the patch")
+        assert x.shape[1] == 3
+        assert H > 0
+        return self.proj(x).flatten(2)
+"""
+
+_BACKBONE = """from .patch import PatchBase
+
+
+class Backbone(PatchBase):
+    def forward(self, x):
+        return self.embed(x)
+"""
+
+_EXPORT = """import torch
+
+from .backbone import Backbone
+
+h = torch.export.Dim("h", min=14, max=140)
+torch.export.export(Backbone(), (torch.randn(1, 3, 28, 28),), dynamic_shapes=({{{dims}}},))
+"""
+
+
+def _divisible(findings):
+    return sorted((Path(f.path).name, f.line, tuple(f.exporters)) for f in findings
+                  if f.code == "EXL111" and "multiple" in f.message)
+
+
+def test_divisibility_check_on_a_dim_the_export_declares_dynamic(tmp_path):
+    files = _pkg(tmp_path, {"patch.py": _PATCH, "backbone.py": _BACKBONE,
+                            "export.py": _EXPORT.format(dims="2: h, 3: h")})
+    exps = ("export-strict", "export-nonstrict")
+    assert _divisible(_lint(files)) == [("patch.py", 12, exps), ("patch.py", 13, exps)]
+
+
+def test_divisibility_check_on_dims_the_export_keeps_static_is_not_reported(tmp_path):
+    files = _pkg(tmp_path, {"patch.py": _PATCH, "backbone.py": _BACKBONE,
+                            "export.py": _EXPORT.format(dims="0: torch.export.Dim('b')")})
+    assert _divisible(_lint(files)) == []
+
+
+def test_tuple_form_dynamic_shapes_map_to_forward_parameters(tmp_path):
+    from exportlint.semantics.project import Project
+
+    files = _pkg(tmp_path, {
+        "m.py": ("import torch.nn as nn\n\n\nclass M(nn.Module):\n"
+                 "    def forward(self, x, y):\n        return x + y\n"),
+        "export.py": ("import torch\n\nfrom .m import M\n\nb = torch.export.Dim('b')\n"
+                      "torch.export.export(M(), (torch.randn(2, 3), torch.randn(2, 3)),\n"
+                      "                    dynamic_shapes=({0: b}, None))\n"),
+    })
+    _, dynamic, declares = Project(files).export_facts(files)
+    assert dynamic == {"M": {"x": {0}}} and declares is True

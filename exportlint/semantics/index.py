@@ -510,6 +510,17 @@ class _Indexer:
                     kk = _literal(k) if k is not None else _MISSING
                     if isinstance(kk, str):
                         ef.dynamic.setdefault(kk, set()).update(_dims(val, key))
+            elif key == "dynamic_shapes" and isinstance(v, (ast.Tuple, ast.List)) and not any(
+                    isinstance(el, ast.Starred) for el in v.elts):
+                # one spec per positional input: "#i" (the project maps it to forward's i-th
+                # parameter, ``Project.export_facts``)
+                for i, el in enumerate(v.elts):
+                    if isinstance(el, (ast.Dict, ast.Tuple, ast.List)):
+                        dims = _dims(el, key)
+                        if dims:
+                            ef.dynamic.setdefault(f"#{i}", set()).update(dims)
+                    elif not (isinstance(el, ast.Constant) and el.value is None):
+                        ef.dynamic.setdefault("*", set()).add("*")
             else:
                 ef.dynamic.setdefault("*", set()).add("*")
         self.fi.export_calls.append(ef)
@@ -521,6 +532,7 @@ class _Indexer:
         class whose forward takes the declared names."""
         decl = None
         has_args = False
+        model_q = None
         classes: list[ast.ClassDef] = []
         for st in tree.body:
             if isinstance(st, ast.ClassDef):
@@ -528,9 +540,25 @@ class _Indexer:
             elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
                 if st.targets[0].id == "example_args":
                     has_args = True
-                elif st.targets[0].id == "dynamic_shapes" and isinstance(st.value, ast.Dict):
+                elif st.targets[0].id == "dynamic_shapes" and isinstance(st.value, (ast.Dict, ast.Tuple, ast.List)):
                     decl = st
+                elif st.targets[0].id == "model" and isinstance(st.value, ast.Call):
+                    model_q = _resolve(self.fi.imports, _dotted(st.value.func))
         if decl is None or not has_args:
+            return
+        if not isinstance(decl.value, ast.Dict):
+            # `model = Model(...)` (this file's class or an imported one) and one spec per
+            # positional input: "#i", mapped to forward's i-th parameter by the project
+            if not model_q or any(isinstance(el, ast.Starred) for el in decl.value.elts):
+                return
+            ef = ExportFacts("dynamic_shapes", decl.lineno, model_q, model_q, None, declares_dynamic=True)
+            for i, el in enumerate(decl.value.elts):
+                if isinstance(el, (ast.Dict, ast.Tuple, ast.List)):
+                    dims = {d for d in _dims(el, "dynamic_shapes") if isinstance(d, int)}
+                    if dims:
+                        ef.dynamic.setdefault(f"#{i}", set()).update(dims)
+            if ef.dynamic:
+                self.fi.export_calls.append(ef)
             return
         keys = {k.value for k in decl.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
         cls = None
