@@ -253,6 +253,13 @@ CLASSES: dict[str, str] = {
     "pkg_ckpt_flag_off_caller": "pkg negative: checkpoint under a flag the caller sets False",
     "pkg_unet_up_skip_size": "pkg negative: interpolate to a skip feature's size in a helper, dynamic H/W",
     "pkg_where_mask_fill_helper": "pkg negative: torch.where / masked_fill on a data mask in a helper, dynamic sequence",
+    # generalisation batch 10b (packages written after batch 10's fixes; scored once, not used for fixing)
+    "pkg_bert_grad_ckpt_config": "pkg: checkpoint under a config object's flag, layers in a ModuleList",
+    "pkg_compilable_check_helper": "pkg: torch._check_tensor_all_with on a data condition in a re-exported helper",
+    "pkg_imagelist_pad_from_tensors": "pkg: pad sizes computed from shapes stacked into tensors, in a structure's staticmethod",
+    "pkg_rotary_cache_base": "pkg negative: rotary cache rebuilt on a longer sequence, in a base class, dynamic sequence",
+    "pkg_library_fragment_fake": "pkg: Library FRAGMENT op with its fake kernel in another file, called via torch.ops",
+    "pkg_pad_multiple_64_helper": "pkg: pad to a multiple of 64 in a helper, dynamic H/W",
 }
 
 
