@@ -373,3 +373,55 @@ def test_tuple_form_dynamic_shapes_map_to_forward_parameters(tmp_path):
     })
     _, dynamic, declares = Project(files).export_facts(files)
     assert dynamic == {"M": {"x": {0}}} and declares is True
+
+
+# --- (after batch 10b's once-score) a tensor cache grown on demand, keyed by a length attribute
+# (pkg_rotary_cache_base: `if seq_len > self.max_seq_len_cached: self._set_cos_sin_cache(seq_len)`,
+# the helper re-registers the cos/sin buffers and sets the length: all four exporters pass)
+
+_ROTARY = """import torch
+import torch.nn as nn
+
+
+class Rotary(nn.Module):
+    def __init__(self, dim=8):
+        super().__init__()
+        self.register_buffer("inv_freq", torch.ones(dim // 2), persistent=False)
+        self._set_cache(16)
+
+    def _set_cache(self, seq_len):
+        self.max_seq_len_cached = seq_len
+        t = torch.arange(seq_len, dtype=self.inv_freq.dtype)
+        self.register_buffer("cos_cached", torch.outer(t, self.inv_freq).cos(), persistent=False)
+
+    def forward(self, x):
+        seq_len = x.shape[1]
+        if seq_len > self.max_seq_len_cached:
+            self._set_cache(seq_len)
+        return x[..., : self.cos_cached.shape[-1]] * self.cos_cached[:seq_len]
+"""
+
+
+def test_length_of_a_tensor_cache_grown_on_demand_is_not_carried_state(tmp_path):
+    assert [c for c in _codes(_ROTARY) if c[1] == "EXL203"] == []
+
+
+def test_a_running_maximum_without_a_tensor_cache_stays_reported(tmp_path):
+    src = """import torch.nn as nn
+
+
+class Peak(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.longest = 0
+
+    def _note(self, n):
+        self.longest = n
+
+    def forward(self, x):
+        n = x.shape[1]
+        if n > self.longest:
+            self._note(n)
+        return x * self.longest
+"""
+    assert (10, "EXL203") in _codes(src)
