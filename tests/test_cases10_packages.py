@@ -425,3 +425,47 @@ class Peak(nn.Module):
         return x * self.longest
 """
     assert (10, "EXL203") in _codes(src)
+
+
+# --- (after batch 10b's once-score) the flag read through a config object built at the
+# construction site (pkg_bert_grad_ckpt_config: `Encoder(Config(gradient_checkpointing=True))`,
+# `if getattr(self.config, "gradient_checkpointing", False):` before checkpointing each layer:
+# strict torch.export fails there); a setter that may change the flag keeps it unknown
+
+_ENC = """import torch.nn as nn
+import torch.utils.checkpoint
+
+
+class Config:
+    def __init__(self, hidden=4, gradient_checkpointing=False):
+        self.hidden = hidden
+        self.gradient_checkpointing = gradient_checkpointing
+
+
+class Encoder(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.config = config
+        self.layers = nn.ModuleList([nn.Linear(config.hidden, config.hidden) for _ in range(2)])
+
+    def forward(self, h):
+        for layer in self.layers:
+            if getattr(self.config, "gradient_checkpointing", False):
+                h = torch.utils.checkpoint.checkpoint(layer, h, use_reentrant=False)
+            else:
+                h = layer(h)
+        return h
+"""
+
+
+def test_checkpoint_under_a_flag_of_a_config_object_built_at_the_construction_site(tmp_path):
+    files = _pkg(tmp_path, {"enc.py": _ENC, "build.py": (
+        "from .enc import Config, Encoder\n\nmodel = Encoder(Config(gradient_checkpointing=True))\n")})
+    assert _exl209(_lint(files)) == [("enc.py", 20)]
+
+
+def test_checkpoint_flag_also_set_by_a_setter_stays_unknown(tmp_path):
+    enc = _ENC + "\n    def enable(self, on=True):\n        self.config.gradient_checkpointing = on\n"
+    files = _pkg(tmp_path, {"enc.py": enc, "build.py": (
+        "from .enc import Config, Encoder\n\nmodel = Encoder(Config(gradient_checkpointing=True))\n")})
+    assert _exl209(_lint(files)) == []

@@ -68,12 +68,32 @@ def _flag_value(test, flag) -> Optional[bool]:
     neg = False
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         neg, test = True, test.expression
-    if not (isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == "self"):
+    path = _self_path(test)
+    if path is None:
         return None
-    v = flag(test.attr.value)
+    v = flag(path)
     if not isinstance(v, bool):
         return None
     return (not v) if neg else v
+
+
+def _self_path(e) -> Optional[list]:
+    """``self.a`` -> ["a"], ``self.config.a`` -> ["config", "a"], ``getattr(self.config, "a",
+    default)`` -> ["config", "a"]; None for anything else."""
+    if (isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value == "getattr"
+            and len(e.args) in (2, 3)):
+        base = _self_path(e.args[0].value)
+        name = e.args[1].value
+        if base is None or not isinstance(name, cst.SimpleString):
+            return None
+        return base + [name.evaluated_value]
+    parts: list = []
+    while isinstance(e, cst.Attribute):
+        parts.append(e.attr.value)
+        e = e.value
+    if isinstance(e, cst.Name) and e.value == "self" and parts:
+        return list(reversed(parts))
+    return None
 
 
 @register

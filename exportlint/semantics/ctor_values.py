@@ -25,12 +25,21 @@ UNKNOWN = object()
 _MAX_DEPTH = 4
 
 
-def _tree(project: Any, path: str, deps: Optional[set]) -> Optional[ast.Module]:
-    cache = project.__dict__.setdefault("_ctor_trees", {})
-    ap = os.path.abspath(path)
-    if ap in cache:
-        tree = cache[ap]
-    else:
+def _state(project: Any) -> dict:
+    """This module's caches (file texts, trees, attribute writes), kept for one run: a new set of
+    run files (each run makes its own) starts them afresh, so an edited file is read again."""
+    st = project.__dict__.get("_ctor_state")
+    if project.run_files is None:  # (no run: an editor's project; nothing kept)
+        return {"files": None, "texts": {}, "trees": {}, "writes": {}}
+    if st is None or st["files"] is not project.run_files:
+        st = {"files": project.run_files, "texts": {}, "trees": {}, "writes": {}}
+        project.__dict__["_ctor_state"] = st
+    return st
+
+
+def _text(project: Any, ap: str) -> Optional[str]:
+    texts = _state(project)["texts"]
+    if ap not in texts:
         text = project._texts.get(ap)
         if text is None:
             try:
@@ -38,6 +47,17 @@ def _tree(project: Any, path: str, deps: Optional[set]) -> Optional[ast.Module]:
                     text = fh.read()
             except OSError:
                 text = None
+        texts[ap] = text
+    return texts[ap]
+
+
+def _tree(project: Any, path: str, deps: Optional[set]) -> Optional[ast.Module]:
+    cache = _state(project)["trees"]
+    ap = os.path.abspath(path)
+    if ap in cache:
+        tree = cache[ap]
+    else:
+        text = _text(project, ap)
         try:
             tree = ast.parse(text) if text is not None else None
         except (SyntaxError, ValueError, RecursionError):
@@ -50,15 +70,8 @@ def _tree(project: Any, path: str, deps: Optional[set]) -> Optional[ast.Module]:
 
 def _mentions(project: Any, path: str, word: str) -> bool:
     """Does the file's text contain ``word`` (a cheap filter before parsing it)?"""
-    ap = os.path.abspath(path)
-    text = project._texts.get(ap)
-    if text is None:
-        try:
-            with open(ap, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
-            return False
-    return word in text
+    text = _text(project, os.path.abspath(path))
+    return text is not None and word in text
 
 
 def _class_node(tree: ast.Module, cls: str) -> Optional[ast.ClassDef]:
@@ -120,27 +133,67 @@ def _attr_source(init: ast.FunctionDef, attr: str) -> tuple[str, Any]:
     return "unknown", None
 
 
-def attr_constant(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] = None, _depth: int = 0) -> Any:
+def attr_constant(project: Any, fi: Any, cls: str, attr: Any, deps: Optional[set] = None, _depth: int = 0) -> Any:
     """The literal ``self.<attr>`` holds in every instance of the project class ``cls`` (of the
-    file index ``fi``) the run builds, or UNKNOWN."""
-    if project is None or fi is None or _depth > _MAX_DEPTH:
+    file index ``fi``) the run builds, or UNKNOWN. ``attr`` may be a path (``["config",
+    "use_cache"]``: ``self.config.use_cache``, where ``self.config`` is an instance of a project
+    class built at each construction site)."""
+    path = [attr] if isinstance(attr, str) else list(attr)
+    if project is None or fi is None or _depth > _MAX_DEPTH or not path:
         return UNKNOWN
     tree = _tree(project, fi.path, deps)
     node = _class_node(tree, cls) if tree is not None else None
     init = _init_of(node) if node is not None else None
-    if init is None:
+    if init is None or _written_elsewhere(project, path[0], init, deps):
         return UNKNOWN
-    how, what = _attr_source(init, attr)
+    how, what = _attr_source(init, path[0])
     if how == "const":
-        return what
+        return what if len(path) == 1 else UNKNOWN
     if how != "param":
         return UNKNOWN
-    return param_constant(project, fi, cls, init, what, deps, _depth)
+    return param_constant(project, fi, cls, init, what, deps, _depth, path[1:])
+
+
+def _written_elsewhere(project: Any, attr: str, init: ast.FunctionDef, deps: Optional[set]) -> bool:
+    """Some statement of the run's files other than a constructor's ``self.<attr> = ...`` assigns
+    an attribute named ``attr`` (``self.grad_checkpointing = enable`` in a setter,
+    ``module.use_checkpoint = True`` from outside, ``setattr(m, "attr", v)``): the value the
+    constructor gave may not be the one forward sees."""
+    cache = _state(project)["writes"]
+    if attr not in cache:
+        where: list = []
+        for path in sorted(project.run_files or ()):
+            if not path.endswith(".py") or not _mentions(project, path, "." + attr):
+                continue
+            tree = _tree(project, path, None)
+            if tree is None:
+                continue
+            # (a constructor setting its own instance's attribute, `self.<attr> = ...` in any
+            # class's __init__, sets another object: the construction sites answer for it)
+            inits = {id(n) for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) and fn.name == "__init__"
+                     for n in ast.walk(fn)}
+            for node in ast.walk(tree):
+                targets = node.targets if isinstance(node, ast.Assign) else (
+                    [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
+                for t in targets:
+                    for x in ast.walk(t):
+                        if isinstance(x, ast.Attribute) and x.attr == attr and isinstance(x.ctx, ast.Store):
+                            own = (id(node) in inits and isinstance(x.value, ast.Name) and x.value.id == "self"
+                                   and isinstance(node, ast.Assign))
+                            if not own:
+                                where.append(node)
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
+                        and len(node.args) >= 2 and _literal(node.args[1]) == attr):
+                    where.append(node)
+        cache[attr] = where
+    return bool(cache[attr])
 
 
 def param_constant(project: Any, fi: Any, cls: str, init: ast.FunctionDef, param: str, deps: Optional[set],
-                   _depth: int) -> Any:
-    """The literal every construction of ``cls`` in the run passes for ``__init__``'s ``param``."""
+                   _depth: int, rest: Optional[list] = None) -> Any:
+    """The literal every construction of ``cls`` in the run passes for ``__init__``'s ``param``
+    (with ``rest``: the literal at that attribute path of the instance passed there)."""
+    rest = list(rest or ())
     pos, defaults, _ = _params(init)
     if param not in pos:
         return UNKNOWN
@@ -149,7 +202,7 @@ def param_constant(project: Any, fi: Any, cls: str, init: ast.FunctionDef, param
         return UNKNOWN
     values = set()
     for site_fi, call, scope in sites:
-        v = _bound_value(project, site_fi, call, scope, pos, defaults, param, deps, _depth)
+        v = _bound_value(project, site_fi, call, scope, pos, defaults, param, deps, _depth, rest)
         if v is UNKNOWN:
             return UNKNOWN
         values.add((type(v), v))
@@ -159,7 +212,8 @@ def param_constant(project: Any, fi: Any, cls: str, init: ast.FunctionDef, param
 
 
 def _bound_value(project: Any, site_fi: Any, call: ast.Call, scope: Any, pos: list[str], defaults: dict,
-                 param: str, deps: Optional[set], depth: int) -> Any:
+                 param: str, deps: Optional[set], depth: int, rest: Optional[list] = None) -> Any:
+    rest = list(rest or ())
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
         return UNKNOWN
     expr = None
@@ -171,17 +225,62 @@ def _bound_value(project: Any, site_fi: Any, call: ast.Call, scope: Any, pos: li
         if i < len(call.args):
             expr = call.args[i]
     if expr is None:
-        return defaults.get(param, UNKNOWN)
+        return defaults.get(param, UNKNOWN) if not rest else UNKNOWN
+    return _value_of(project, site_fi, expr, scope, deps, depth, rest)
+
+
+def _value_of(project: Any, site_fi: Any, expr: ast.AST, scope: Any, deps: Optional[set], depth: int,
+              rest: list) -> Any:
+    """The literal at attribute path ``rest`` of the value ``expr`` (read in ``site_fi``, inside
+    ``scope``: the (ClassDef, __init__) it sits in, or None) evaluates to, or UNKNOWN."""
+    if depth > _MAX_DEPTH:
+        return UNKNOWN
     lit = _literal(expr)
     if lit is not UNKNOWN:
-        return lit
+        return lit if not rest else UNKNOWN
     # a parameter of the builder's own __init__, forwarded
     if isinstance(expr, ast.Name) and scope is not None:
         cls_node, init = scope
         bpos, _, _ = _params(init)
         if expr.id in bpos and not _rebound(init, expr.id):
-            return param_constant(project, site_fi, cls_node.name, init, expr.id, deps, depth + 1)
+            return param_constant(project, site_fi, cls_node.name, init, expr.id, deps, depth + 1, rest)
+    # an instance of a project class built here: `Encoder(Config(use_cache=True))`
+    if isinstance(expr, ast.Call) and rest:
+        d = _dotted(expr.func)
+        hit = _class_named(project, site_fi, d) if d else None
+        if hit is None:
+            return UNKNOWN
+        cfi, cname = hit
+        tree = _tree(project, cfi.path, deps)
+        node = _class_node(tree, cname) if tree is not None else None
+        init = _init_of(node) if node is not None else None
+        if init is None or _has_subclass(project, cfi, cname) or _written_elsewhere(project, rest[0], init, deps):
+            return UNKNOWN
+        how, what = _attr_source(init, rest[0])
+        if how == "const":
+            return what if len(rest) == 1 else UNKNOWN
+        if how != "param":
+            return UNKNOWN
+        cpos, cdefaults, _ = _params(init)
+        if what not in cpos:
+            return UNKNOWN
+        return _bound_value(project, site_fi, expr, scope, cpos, cdefaults, what, deps, depth + 1, rest[1:])
     return UNKNOWN
+
+
+def _has_subclass(project: Any, fi: Any, cls: str) -> bool:
+    for path in sorted(project.run_files or ()):
+        if not path.endswith(".py") or not _mentions(project, path, cls):
+            continue
+        sfi = project.index_path(path)
+        if sfi is None:
+            continue
+        for ci in sfi.classes.values():
+            for b in ci.bases:
+                hit = project.base_class(sfi, b, None)
+                if hit is not None and hit[0].path == fi.path and hit[1] == cls:
+                    return True
+    return False
 
 
 def _rebound(fn: ast.FunctionDef, name: str) -> bool:

@@ -121,7 +121,11 @@ def op_definition(project: Any, opname: str, near: str, deps: Optional[set] = No
     from exportlint.semantics.project import Target
 
     ns, _, op = opname.partition("::")
-    cache = project.__dict__.setdefault("_op_defs", {})
+    st = project.__dict__.get("_op_defs")
+    if st is None or st[0] is not project.run_files or project.run_files is None:
+        # one run's answers (files may be edited between runs; none kept without a run)
+        st = project.__dict__["_op_defs"] = (project.run_files, {})
+    cache = st[1]
     key = (opname, os.path.dirname(os.path.abspath(near)))
     if key in cache:
         hit = cache[key]
