@@ -404,7 +404,41 @@ def _helper_cache_fill(functions, fn, attr: str) -> bool:
                 r = g.cls.find_method(name)
                 if r is not None and r[1] is fn.node:
                     sites.append((g, c))
-    return bool(sites) and all(g._under_unset_test(attr, c.conds) for g, c in sites)
+    if not sites:
+        return False
+    if all(g._under_unset_test(attr, c.conds) for g, c in sites):
+        return True
+    # `if seq_len > self.max_seq_len_cached: self._set_cos_sin_cache(seq_len)`: the attribute is
+    # the length of a tensor cache the helper rebuilds (registers a buffer / stores a tensor), and
+    # every call grows it only when this call needs more: a cache grown on demand, as for
+    # `n > self.table.size(0)` (a running maximum with no tensor rebuilt stays reported)
+    return _rebuilds_tensor_cache(fn) and all(_grows_on_demand(g, attr, c.conds) for g, c in sites)
+
+
+def _rebuilds_tensor_cache(fn) -> bool:
+    for c in fn.calls:
+        if c.receiver_kind == "self" and c.method == "register_buffer":
+            return True
+    return any(w.target.startswith("self.") and isinstance(w.node, cst.Assign)
+               and fn.kind(w.node.value) in (TENSOR,) for w in fn.state_writes)
+
+
+def _grows_on_demand(g, attr: str, conds) -> bool:
+    """An enclosing test ``n > self.<attr>`` / ``self.<attr> < n`` (``>=`` / ``<=`` too)."""
+    for t in conds or ():
+        if not (isinstance(t, cst.Comparison) and len(t.comparisons) == 1):
+            continue
+        op, left, right = t.comparisons[0].operator, t.left, t.comparisons[0].comparator
+
+        def is_attr(e) -> bool:
+            return (isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == g.self_name
+                    and e.attr.value == attr)
+
+        if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)) and is_attr(right) and not is_attr(left):
+            return True
+        if isinstance(op, (cst.LessThan, cst.LessThanEqual)) and is_attr(left) and not is_attr(right):
+            return True
+    return False
 
 
 def _is_buffer(fn, attr: str) -> bool:
