@@ -118,6 +118,50 @@ _CONSTRUCT = {
 }
 
 
+#: dtypes a model runs in by default (the gate `x.dtype == <one of them> and <data>` is true in a default export)
+_DEFAULT_DTYPES = frozenset({"torch.float32", "torch.float"})
+
+
+def _dtype_gate(ctx, test: cst.BaseExpression, culprit: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """The comparison ``<x>.dtype == torch.float16`` (or ``in (torch.float16, torch.bfloat16)``)
+    of an ``and`` whose later operand holds ``culprit``: the data-dependent test runs only when
+    the model runs in one of those dtypes, never in a default float32 export (the dtype is fixed
+    at export time and ``and`` short-circuits). None when the gate names float32, or is not a
+    literal dtype test."""
+    while isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        left, right = test.left, test.right
+        if any(n is culprit for n in iter_nodes(right)):
+            gates = [left]
+            while isinstance(gates[-1], cst.BooleanOperation) and isinstance(gates[-1].operator, cst.And):
+                g = gates.pop()
+                gates += [g.left, g.right]
+            for g in gates:
+                if _non_default_dtype_test(ctx, g):
+                    return g
+            test = right
+            continue
+        test = left
+    return None
+
+
+def _non_default_dtype_test(ctx, e: cst.BaseExpression) -> bool:
+    if not isinstance(e, cst.Comparison) or len(e.comparisons) != 1:
+        return False
+    op = e.comparisons[0].operator
+    a, b = e.left, e.comparisons[0].comparator
+    if not isinstance(op, (cst.Equal, cst.Is, cst.In)):
+        return False
+    if not (isinstance(a, cst.Attribute) and a.attr.value == "dtype"):
+        if isinstance(op, cst.In) or not (isinstance(b, cst.Attribute) and b.attr.value == "dtype"):
+            return False
+        a, b = b, a
+    items = [el.value for el in b.elements] if isinstance(op, cst.In) and isinstance(b, (cst.Tuple, cst.List, cst.Set)) \
+        else [b]
+    names = [ctx.model.imports.resolve(i) or "" for i in items]
+    return bool(names) and all(n.startswith("torch.") and n.count(".") == 1 for n in names) \
+        and not (set(names) & _DEFAULT_DTYPES)
+
+
 @register
 class DataDependentBranch(Rule):
     code = "EXL101"
@@ -150,6 +194,18 @@ class DataDependentBranch(Rule):
                 from exportlint.fixes.rewrites import branch_rewrite  # (only for a finding)
 
                 rw = branch_rewrite(ctx, fn, br)
+                gate = _dtype_gate(ctx, br.node, culprit) if br.culprit is not None else None
+                if gate is not None:
+                    # measured (bench/labels/probes_zoo10/probe_dtype_gate.py): float32 exports pass
+                    # with all four; a float16 model fails torch.export and onnx-dynamo
+                    msg = (f"{what} depends on tensor data (`{src}`) only when `{snippet(ctx, gate)}`: the dtype "
+                           "is fixed at export time, so a float32 export never runs the data test; exporting the "
+                           "model in that dtype fails torch.export and onnx-dynamo (data-dependent guard). Compute "
+                           "both sides and select with `torch.where(cond, a, b)` if you export in that dtype.")
+                    ctx.report(br.node, msg + rw.note, severity=Severity.WARNING,
+                               exporters=("export-strict", "export-nonstrict", "onnx-dynamo"), fix=rw.fix,
+                               fix_node=rw.node)
+                    continue
                 ctx.report(br.node, msg + rw.note, fix=rw.fix, fix_node=rw.node)
         return ()
 

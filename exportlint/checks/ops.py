@@ -444,6 +444,13 @@ class _LibraryScan(cst.CSTVisitor):
         self.legacy_any = False  # a non-literal registration: assume it covers all
         self.dynamo: set[str] = set()  # "ns.op" keys of custom_translation_table
         self.dynamo_any = False
+        #: "ns::op" defined in this file (``custom_op`` decorated or called, ``library.define``)
+        self.defined: set[str] = set()
+        #: namespaces this file creates (``torch.library.Library("ns", "DEF")``): every op in them is the file's
+        self.lib_ns: set[str] = set()
+        #: names of functions handed to ``torch.library`` / ``.register_*`` (kernels, fakes, autograd
+        #: formulas): they run inside the op, not as its caller
+        self.library_funcs: set[str] = set()
 
     def _q(self, e) -> str:
         return self.imports.resolve(e) or dotted(e) or ""
@@ -457,13 +464,18 @@ class _LibraryScan(cst.CSTVisitor):
                 if q.endswith(("library.custom_op", "library.custom_op")) or q in ("custom_op",):
                     if isinstance(first, str):
                         self.custom_op_funcs[node.name.value] = first
+                        self.defined.add(first)
                 elif q.endswith(("library.register_fake", "library.impl_abstract", "library.register_meta")):
                     if isinstance(first, str):
                         self.fake.add(first)
                 elif q.endswith("library.impl") and len(dec.args) > 1:
                     if literal_value(dec.args[1].value) == "Meta" and isinstance(first, str):
                         self.fake.add(first)
+                if q.startswith("torch.library.") and not q.endswith(".custom_op"):
+                    self.library_funcs.add(node.name.value)  # a kernel, fake or formula of an op
                 d2 = dotted(dec.func)
+                if d2 and d2.rsplit(".", 1)[-1].startswith("register_"):
+                    self.library_funcs.add(node.name.value)
                 if d2 and d2.endswith((".register_fake", ".register_kernel")) and "." in d2:
                     base = d2.rsplit(".", 1)[0]
                     if d2.endswith(".register_fake") or (dec.args and literal_value(dec.args[0].value) == "Meta"):
@@ -472,6 +484,8 @@ class _LibraryScan(cst.CSTVisitor):
                 d2 = dotted(dec)
                 if d2 and d2.endswith(".register_fake"):
                     self.fake.add(d2.rsplit(".", 1)[0])
+                if d2 and d2.rsplit(".", 1)[-1].startswith("register_"):
+                    self.library_funcs.add(node.name.value)
 
     def visit_Call(self, node: cst.Call) -> None:
         q = self._q(node.func)
@@ -485,6 +499,19 @@ class _LibraryScan(cst.CSTVisitor):
             first = literal_value(node.args[0].value)
             if isinstance(first, str):
                 self.fake.add(first)
+        if q.startswith("torch.library.") and node.args:
+            first = literal_value(node.args[0].value)
+            if q.endswith(".custom_op") and isinstance(first, str):
+                self.defined.add(first)  # the call form: torch.library.custom_op("ns::op", fn, ...)
+            elif q.endswith(".define") and isinstance(first, str) and "::" in first:
+                self.defined.add(first.split("(", 1)[0].strip())  # torch.library.define("ns::op(Tensor x) -> Tensor")
+            elif q.endswith(".Library") and isinstance(first, str) and len(node.args) > 1 \
+                    and literal_value(node.args[1].value) in ("DEF", "FRAGMENT"):
+                self.lib_ns.add(first)
+            # the functions handed over (after the op name): kernels, fakes, autograd formulas
+            for a in node.args[1:]:
+                if isinstance(a.value, cst.Name):
+                    self.library_funcs.add(a.value.value)
         for a in node.args:
             if a.keyword is not None and a.keyword.value == "custom_translation_table":
                 v = a.value
@@ -511,6 +538,8 @@ class CustomOpWithoutTranslation(Rule):
     severity = Severity.ERROR
     exporters = ALL
     summary = "A custom op (torch.ops.<ns>.<op>, torch.library) with no ONNX translation registered."
+    #: every parsed file: a call of an op the file defines is reported in functions no entry reaches too
+    scope = "file"
 
     def check(self, ctx):
         text = ctx.text
@@ -523,6 +552,10 @@ class CustomOpWithoutTranslation(Rule):
                 ctx.module.visit(scans[0])
             return scans[0]
 
+        if "torch.ops." in text and "library." in text:
+            self._unreached(ctx, scan_of)
+        if not ctx.model.functions:
+            return ()
         if ctx.project is not None:
             self._cross_file(ctx, scan_of)
         if "torch.ops" not in text and "custom_op" not in text and "ops." not in text:
@@ -578,6 +611,63 @@ class CustomOpWithoutTranslation(Rule):
                 msg = f"custom op `{opname}` does not export with " + ", ".join(exps) + ": " + "; ".join(why) + "."
                 ctx.report(call.node, msg, exporters=tuple(exps))
         return ()
+
+    def _unreached(self, ctx, scan_of: Callable[[], "_LibraryScan"]) -> None:
+        """``torch.ops.<ns>.<op>(...)`` of an op this file defines (``torch.library.custom_op``,
+        ``torch.library.define``, a ``Library("ns", "DEF")``), called in a function no export entry
+        of the file reaches by a path exportlint follows (a function stored in a registry, run
+        through a wrapper a class decorator installs): a warning, since whether the function runs
+        under export is not known, but the op's exporters are (measured: the call fails
+        onnx-dynamo's translation and the legacy exporter, also when a fake kernel is registered).
+        The functions handed to ``torch.library`` (kernels, fakes, autograd formulas) are skipped:
+        they run inside the op. Only what the reduced text keeps is seen: ``semantics.reduce``
+        keeps the functions of such a file that call ``torch.ops.`` (``reduce_source``)."""
+        scan = scan_of()
+        if not scan.defined and not scan.lib_ns:
+            return
+        analysed = {id(f.node) for f in ctx.model.functions}
+        targets = _targets(ctx)
+        imports = ctx.model.imports
+        rule = self
+
+        class _Calls(cst.CSTVisitor):
+            def __init__(self) -> None:
+                self.stack: list[cst.FunctionDef] = []
+
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+                self.stack.append(node)
+
+            def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+                self.stack.pop()
+
+            def visit_Call(self, node: cst.Call) -> None:
+                if not self.stack or any(id(f) in analysed or f.name.value in scan.library_funcs
+                                         for f in self.stack):
+                    return
+                q = imports.resolve(node.func) or dotted(node.func) or ""
+                parts = q.split(".")
+                if len(parts) < 4 or parts[0] != "torch" or parts[1] != "ops" or parts[2] in _SKIP_NAMESPACES:
+                    return
+                opname = f"{parts[2]}::{parts[3]}"
+                if opname not in scan.defined and parts[2] not in scan.lib_ns:
+                    return
+                no_fake = opname not in scan.fake
+                exps = _custom_op_exporters(scan, opname, no_fake, targets)
+                if not exps:
+                    return
+                why = []
+                if no_fake:
+                    why.append("it has no fake (meta) kernel in this file, so torch.export cannot trace it "
+                               f"(register one with `torch.library.register_fake(\"{opname}\")`)")
+                why += _onnx_reasons(opname, exps)
+                fn = self.stack[-1].name.value
+                msg = (f"custom op `{opname}` (defined in this file) does not export with " + ", ".join(exps)
+                       + ": " + "; ".join(why) + f". `{fn}` is not reached from an export entry exportlint "
+                       "can follow (a registry or a wrapper may dispatch to it): if it runs under export, "
+                       "this call fails there.")
+                ctx.report(node, msg, code=rule.code, severity=Severity.WARNING, exporters=tuple(exps))
+
+        ctx.module.visit(_Calls())
 
     def _cross_file(self, ctx, scan_of: Callable[[], "_LibraryScan"]) -> None:
         """Calls of a function defined in another project file as a
