@@ -207,3 +207,24 @@ def test_meta_kernel_decorator_still_counts_as_a_fake_kernel():
     """
     (f,) = _at(src, "# CALL")
     assert f.exporters == ("onnx-dynamo", "onnx-legacy")
+
+
+def test_fake_kernel_in_another_file_of_the_package_keeps_torch_export_out(tmp_path):
+    # the op's fake kernel registered in a sibling file (where projects keep their registrations):
+    # torch.export traces the op, only the ONNX exporters are named, as for a reached call
+    from conftest import write_package
+
+    src = REGISTRY.replace('torch.library.register_fake("mylib::fb", _fake)\n', "")
+    fakes = 'import torch\n\n\n@torch.library.register_fake("mylib::fb")\ndef _fb_fake(input, weight):\n    return input.new_empty(input.shape[0], weight.shape[-1])\n'
+    files = write_package(tmp_path, {"moe.py": src, "fakes.py": fakes}, "zoo10fake")
+    r = lint_paths(files, Config(), jobs=1, use_cache=False, isolate=False)
+    assert not r.errors, r.errors
+    moe = next(p for p in files if p.endswith("moe.py"))
+    line = line_of(src, "# CALL")
+    (f,) = [f for f in r.findings if f.path == moe and f.line == line and f.code == "EXL403"]
+    assert f.exporters == ("onnx-dynamo", "onnx-legacy")
+    # without the sibling's registration torch.export is named too (the control)
+    files2 = write_package(tmp_path / "b", {"moe.py": src}, "zoo10nofake")
+    r2 = lint_paths(files2, Config(), jobs=1, use_cache=False, isolate=False)
+    (g,) = [f for f in r2.findings if f.path.endswith("moe.py") and f.line == line and f.code == "EXL403"]
+    assert g.exporters == ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")

@@ -652,12 +652,20 @@ class CustomOpWithoutTranslation(Rule):
                 if opname not in scan.defined and parts[2] not in scan.lib_ns:
                     return
                 no_fake = opname not in scan.fake
+                if no_fake and ctx.project is not None:
+                    # a fake kernel registered in another file of the op's package (as for a
+                    # reached call: `has_fake_kernel`) makes torch.export pass
+                    from exportlint.semantics.decorated import has_fake_kernel, op_definition
+
+                    defined = op_definition(ctx.project, opname, ctx.path)
+                    if defined is not None:
+                        no_fake = not has_fake_kernel(ctx.project, defined, opname)
                 exps = _custom_op_exporters(scan, opname, no_fake, targets)
                 if not exps:
                     return
                 why = []
                 if no_fake:
-                    why.append("it has no fake (meta) kernel in this file, so torch.export cannot trace it "
+                    why.append("it has no fake (meta) kernel in its package, so torch.export cannot trace it "
                                f"(register one with `torch.library.register_fake(\"{opname}\")`)")
                 why += _onnx_reasons(opname, exps)
                 fn = self.stack[-1].name.value

@@ -409,6 +409,7 @@ class _Indexer:
 
     def _op_call(self, call: ast.Call) -> None:
         """Module-level op definitions and kernels: ``torch.library.define("ns::op", ...)``,
+        ``torch.library.custom_op("ns::op", fn, ...)``,
         ``lib.define("op(Tensor x) -> Tensor")``, ``lib.impl("op", fn, "Meta")`` (a fake kernel;
         ``CompositeImplicitAutograd`` too: it decomposes, torch.export traces through it)."""
         name = _resolve(self.fi.imports, _dotted(call.func)) or ""
@@ -418,6 +419,9 @@ class _Indexer:
             return
         if name.endswith("library.define") and "::" in lit:
             self.fi.ops.add(lit.split("(", 1)[0].split(".", 1)[0])
+            return
+        if name.endswith("library.custom_op") and "::" in lit:
+            self.fi.ops.add(lit)  # the call form: `torch.library.custom_op("ns::op", fn, ...)`
             return
         if name.endswith("library.impl") and len(call.args) > 1 and "::" in lit:
             dev = call.args[1]
