@@ -307,6 +307,12 @@ class SemanticModel:
                     # (a metric), `(anchors, gt_instances, ...)` (a training-time prior): the
                     # loss convention by signature, where the class name does not say it
                     continue
+                if _returns_loss_first(c.methods["forward"]) and c.name not in exported_names:
+                    # `return loss, stats, weight` (funasr's ASR models), `return self.loss, acc,
+                    # ppl` (an RNN decoder): a training step, whose inference entry is another
+                    # method; a loss returned after the output (`quantize, indices, loss`, a VQ
+                    # layer) stays a root
+                    continue
                 work.append((c.methods["forward"], c, None, {}, "forward", None))
         for ec in self.export_calls:
             if ec.model is not None and isinstance(ec.model, cst.Name):
@@ -521,6 +527,35 @@ def _requires_ground_truth(fn: cst.FunctionDef) -> bool:
     """Whether a forward has a parameter named for ground truth without a default."""
     params = list(fn.params.posonly_params) + list(fn.params.params)
     return any(p.default is None and ground_truth_param(p.name.value) for p in params[1:])
+
+
+def _returns_loss_first(fn: cst.FunctionDef) -> bool:
+    """Whether every `return` of a forward (outside nested functions) gives a tuple whose first
+    element is ``loss`` or ``<obj>.loss``: the forward of a training step."""
+    found: list[cst.Return] = []
+
+    class _V(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is fn
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Return(self, node: cst.Return) -> None:
+            found.append(node)
+
+    fn.visit(_V())
+    if not found:
+        return False
+    for r in found:
+        v = r.value
+        if not isinstance(v, cst.Tuple) or not v.elements:
+            return False
+        first = v.elements[0].value
+        if not ((isinstance(first, cst.Name) and first.value == "loss")
+                or (isinstance(first, cst.Attribute) and first.attr.value == "loss")):
+            return False
+    return True
 
 
 class _InitScanner:

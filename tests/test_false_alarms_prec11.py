@@ -1,0 +1,98 @@
+"""Issue 10 (branch prec11): false-alarm classes of the second fresh zoo population (funasr,
+mmagic, gluonts, pytorch-forecasting, torchgeo, segment-anything, flair), one reproducer each,
+with the controls that must keep firing."""
+
+from __future__ import annotations
+
+from conftest import codes_at as codes
+from conftest import line_of
+
+# ---------------------------------------------------------------------------------------
+# P-LOSSFIRST: a forward whose every return gives `loss` first is a training step
+# ---------------------------------------------------------------------------------------
+
+ASR = """
+import torch
+import torch.nn as nn
+
+class ASRModel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Linear(8, 8)
+        self.length_normalized_loss = True
+
+    def forward(self, speech, speech_lengths, text, text_lengths):
+        out = self.encoder(speech)
+        loss = out.pow(2).mean()
+        stats = {"loss": loss.detach()}
+        batch_size = speech.shape[0]
+        if self.length_normalized_loss:
+            batch_size = int((text_lengths + 1).sum())  # INT
+        return loss, stats, batch_size
+
+    def inference(self, speech):
+        return self.encoder(speech)
+"""
+
+
+def test_module_whose_forward_returns_loss_first_is_not_an_export_root():
+    # funasr's ASR models: `forward(speech, speech_lengths, text, text_lengths)` returns
+    # `loss, stats, weight` (a training step; their inference entry is `inference`/`export`)
+    assert (line_of(ASR, "INT"), "EXL102") not in codes(ASR)
+    attr = ASR.replace("return loss, stats, batch_size", "self.loss = loss\n        return self.loss, stats, batch_size")
+    assert (line_of(attr, "INT"), "EXL102") not in codes(attr)
+
+
+def test_loss_returned_after_the_output_or_on_one_path_only_stays_reported():
+    # controls: a VQ layer's `return quantize, indices, loss` (loss after the output), a forward
+    # that returns the output on another path, and a file that exports the class itself
+    after = ASR.replace("return loss, stats, batch_size", "return stats, batch_size, loss")
+    assert (line_of(after, "INT"), "EXL102") in codes(after)
+    one_path = ASR.replace("        return loss, stats, batch_size",
+                           "        if text is None:\n            return out\n        return loss, stats, batch_size")
+    assert (line_of(one_path, "INT"), "EXL102") in codes(one_path)
+    exported = ASR + """
+x = torch.randn(2, 8)
+torch.onnx.export(ASRModel(), (x, torch.tensor([8, 8]), x, torch.tensor([3, 3])), "m.onnx", dynamo=False)
+"""
+    assert (line_of(exported, "INT"), "EXL102") in codes(exported)
+
+
+# ---------------------------------------------------------------------------------------
+# P-ISCUDA: `.cuda()` under `if x.is_cuda:` follows a tensor already on the GPU
+# ---------------------------------------------------------------------------------------
+
+COLOR = """
+import torch
+import torch.nn as nn
+
+def xyz2lab(xyz):
+    sc = torch.Tensor((0.95047, 1., 1.08883))[None, :, None, None]
+    if (xyz.is_cuda):
+        sc = sc.cuda()  # FOLLOW
+    return xyz / sc
+
+class Colorizer(nn.Module):
+    def forward(self, x):
+        return xyz2lab(x)
+"""
+
+
+def test_cuda_move_under_an_is_cuda_test_is_not_reported():
+    # mmagic inst_colorization color_utils: the move runs only when the input already is on the
+    # GPU (a CPU export does not run it; a GPU export's graph is on cuda anyway)
+    assert (line_of(COLOR, "FOLLOW"), "EXL301") not in codes(COLOR)
+    typed = COLOR.replace("if (xyz.is_cuda):", 'if xyz.device.type == "cuda":')
+    assert (line_of(typed, "FOLLOW"), "EXL301") not in codes(typed)
+
+
+def test_cuda_move_unguarded_in_the_else_or_under_another_test_stays_reported():
+    # controls: the same move with no test, in the `else` of the test (it runs on a CPU export),
+    # and under `torch.cuda.is_available()` (true on a GPU machine whatever the input's device)
+    bare = COLOR.replace("    if (xyz.is_cuda):\n        sc = sc.cuda()", "    if True:\n        sc = sc.cuda()")
+    assert (line_of(bare, "FOLLOW"), "EXL301") in codes(bare)
+    other = COLOR.replace("if (xyz.is_cuda):\n        sc = sc.cuda()  # FOLLOW",
+                          "if (xyz.is_cuda):\n        pass\n    else:\n        sc = sc.cuda()  # FOLLOW")
+    assert (line_of(other, "FOLLOW"), "EXL301") in codes(other)
+    avail = COLOR.replace("if (xyz.is_cuda):", "if torch.cuda.is_available():")
+    assert (line_of(avail, "FOLLOW"), "EXL301") in codes(avail)
