@@ -96,3 +96,49 @@ def test_cuda_move_unguarded_in_the_else_or_under_another_test_stays_reported():
     assert (line_of(other, "FOLLOW"), "EXL301") in codes(other)
     avail = COLOR.replace("if (xyz.is_cuda):", "if torch.cuda.is_available():")
     assert (line_of(avail, "FOLLOW"), "EXL301") in codes(avail)
+
+
+# ---------------------------------------------------------------------------------------
+# P-DOCTYPE: an unannotated forward parameter that the docstring types as a Python scalar
+# ---------------------------------------------------------------------------------------
+
+SINGAN = '''
+import torch
+import torch.nn as nn
+
+class SinGANGenerator(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([nn.Conv2d(3, 3, 3, padding=1) for _ in range(4)])
+
+    def forward(self, input_sample, fixed_noises, curr_scale):
+        """Forward function.
+
+        Args:
+            input_sample (Tensor): The input for the generator.
+            fixed_noises (list[Tensor]): The fixed noises.
+            curr_scale (int): The scale for the current inference or training.
+        """
+        g_res = input_sample
+        for stage in range(curr_scale + 1):  # LOOP
+            g_res = self.blocks[stage](g_res + fixed_noises[stage])
+            if stage != curr_scale:  # COND
+                g_res = nn.functional.interpolate(g_res, scale_factor=2)
+        return g_res
+'''
+
+
+def test_forward_parameter_documented_as_an_int_is_not_tensor_data():
+    # mmagic SinGAN / PE-SinGAN generators: `curr_scale (int)` in the forward's docstring
+    assert (line_of(SINGAN, "LOOP"), "EXL103") not in codes(SINGAN)
+    assert (line_of(SINGAN, "COND"), "EXL101") not in codes(SINGAN)
+    numpy_style = SINGAN.replace("curr_scale (int): The scale", "curr_scale : int\\n                The scale")
+    assert (line_of(numpy_style, "COND"), "EXL101") not in codes(numpy_style)
+
+
+def test_forward_parameter_documented_as_a_tensor_or_undocumented_stays_tensor_data():
+    # controls: documented as a Tensor (or `int | Tensor`), or not documented at all
+    for doc in ("curr_scale (Tensor): The scale", "curr_scale (int | Tensor): The scale",
+                "scale: The scale"):
+        changed = SINGAN.replace("curr_scale (int): The scale", doc)
+        assert (line_of(changed, "COND"), "EXL101") in codes(changed), doc

@@ -295,6 +295,10 @@ class FunctionFacts:
                         # one used only as a size next to sizes (`forward(self, i, j)` of a bias
                         # table: `if self.bias.shape[-1] >= j`, `arange(j - i, j)`)
                         k = UNKNOWN
+                    if k == TENSOR and self.why == "forward" and p.annotation is None and _documented_scalar(fn, name, self.model):
+                        # `curr_scale (int): The scale for the current inference` in the forward's
+                        # docstring (mmagic SinGAN): the author's type, as an annotation would say
+                        k = UNKNOWN
                 else:
                     k = self._default_kind(p.default)
             if (arg_kinds is not None and p.default is not None and literal_value(p.default) is False
@@ -2135,3 +2139,49 @@ def _attr_write_counts(model) -> dict[str, int]:
         model.__dict__["_attr_write_counts"] = got
     return got
 
+
+
+_SCALAR_DOC_TYPES = frozenset({"int", "float", "bool", "str"})
+
+
+def _documented_scalar(fn: cst.FunctionDef, name: str, model: Any = None) -> bool:
+    """Whether the function's docstring gives ``name`` only Python scalar types: Google style
+    ``name (int): ...`` / ``name (int, optional): ...`` or numpy style ``name : int``. A type
+    that names anything else (``Tensor``, ``list[int]``, ``int | Tensor``) does not count. The
+    reduced parse (semantics/reduce.py) drops docstrings: then the function is found by name and
+    parameters in the file's whole text (only where such a line is in the file at all)."""
+    esc = re.escape(name)
+    google = re.compile(rf"^\s*\**{esc}\s*\(([^)\n]*)\)\s*:", re.M)
+    numpy = re.compile(rf"^\s*{esc}\s*:\s*([^\n]+?)\s*$", re.M)
+    try:
+        doc = fn.get_docstring(clean=True)
+    except Exception:  # noqa: BLE001  (a docstring libcst cannot evaluate)
+        doc = None
+    if not doc:
+        text = getattr(model, "source_text", None)
+        if not text or name not in text or not (google.search(text) or numpy.search(text)):
+            return False
+        doc = _docstring_in_text(text, fn)
+    if not doc or name not in doc:
+        return False
+    m = google.search(doc) or numpy.search(doc)
+    if m is None:
+        return False
+    words = [w.strip() for w in re.split(r"[|,]| or ", m.group(1)) if w.strip()]
+    words = [w for w in words if w.lower() != "optional" and not w.lower().startswith("default")]
+    return bool(words) and all(w in _SCALAR_DOC_TYPES for w in words)
+
+
+def _docstring_in_text(text: str, fn: cst.FunctionDef) -> Optional[str]:
+    """The docstring of the one function of the whole text with ``fn``'s name and parameters."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    params = [p.name.value for p in list(fn.params.posonly_params) + list(fn.params.params)]
+    found = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+             and n.name == fn.name.value
+             and [a.arg for a in n.args.posonlyargs + n.args.args] == params]
+    return ast.get_docstring(found[0]) if len(found) == 1 else None
