@@ -142,3 +142,12 @@ def test_forward_parameter_documented_as_a_tensor_or_undocumented_stays_tensor_d
                 "scale: The scale"):
         changed = SINGAN.replace("curr_scale (int): The scale", doc)
         assert (line_of(changed, "COND"), "EXL101") in codes(changed), doc
+
+
+def test_module_whose_forward_returns_a_dict_with_loss_first_is_not_an_export_root():
+    # funasr's Whisper wrapper: `return {"loss": loss, "stats": stats}`; control: a dict whose
+    # first key is the output (`{"logits": out, "loss": loss}`) stays a root
+    as_dict = ASR.replace("return loss, stats, batch_size", 'return {"loss": loss, "stats": stats, "weight": batch_size}')
+    assert (line_of(as_dict, "INT"), "EXL102") not in codes(as_dict)
+    out_first = ASR.replace("return loss, stats, batch_size", 'return {"logits": out, "loss": loss, "weight": batch_size}')
+    assert (line_of(out_first, "INT"), "EXL102") in codes(out_first)

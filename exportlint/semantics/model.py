@@ -531,7 +531,8 @@ def _requires_ground_truth(fn: cst.FunctionDef) -> bool:
 
 def _returns_loss_first(fn: cst.FunctionDef) -> bool:
     """Whether every `return` of a forward (outside nested functions) gives a tuple whose first
-    element is ``loss`` or ``<obj>.loss``: the forward of a training step."""
+    element is ``loss`` or ``<obj>.loss``, or a dict display whose first key is ``"loss"``: the
+    forward of a training step."""
     found: list[cst.Return] = []
 
     class _V(cst.CSTVisitor):
@@ -549,6 +550,11 @@ def _returns_loss_first(fn: cst.FunctionDef) -> bool:
         return False
     for r in found:
         v = r.value
+        if isinstance(v, cst.Dict) and v.elements and isinstance(v.elements[0], cst.DictElement):
+            # `return {"loss": loss, "stats": stats}` (funasr's Whisper wrapper)
+            if literal_value(v.elements[0].key) != "loss":
+                return False
+            continue
         if not isinstance(v, cst.Tuple) or not v.elements:
             return False
         first = v.elements[0].value
