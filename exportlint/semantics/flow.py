@@ -2161,7 +2161,7 @@ def _documented_scalar(fn: cst.FunctionDef, name: str, model: Any = None) -> boo
         text = getattr(model, "source_text", None)
         if not text or name not in text or not (google.search(text) or numpy.search(text)):
             return False
-        doc = _docstring_in_text(text, fn)
+        doc = _docstring_in_text(text, fn, model)
     if not doc or name not in doc:
         return False
     m = google.search(doc) or numpy.search(doc)
@@ -2172,16 +2172,24 @@ def _documented_scalar(fn: cst.FunctionDef, name: str, model: Any = None) -> boo
     return bool(words) and all(w in _SCALAR_DOC_TYPES for w in words)
 
 
-def _docstring_in_text(text: str, fn: cst.FunctionDef) -> Optional[str]:
-    """The docstring of the one function of the whole text with ``fn``'s name and parameters."""
+def _docstring_in_text(text: str, fn: cst.FunctionDef, model: Any = None) -> Optional[str]:
+    """The docstring of the one function of the whole text with ``fn``'s name and parameters
+    (the text is parsed once per model: its functions' docstrings by name and parameters)."""
     import ast
 
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
-    params = [p.name.value for p in list(fn.params.posonly_params) + list(fn.params.params)]
-    found = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-             and n.name == fn.name.value
-             and [a.arg for a in n.args.posonlyargs + n.args.args] == params]
-    return ast.get_docstring(found[0]) if len(found) == 1 else None
+    table = getattr(model, "_exl_doc_table", None) if model is not None else None
+    if table is None:
+        table = {}
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            tree = None
+        if tree is not None:
+            for n in ast.walk(tree):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    key = (n.name, tuple(a.arg for a in n.args.posonlyargs + n.args.args))
+                    table[key] = None if key in table else ast.get_docstring(n)
+        if model is not None:
+            model._exl_doc_table = table
+    params = tuple(p.name.value for p in list(fn.params.posonly_params) + list(fn.params.params))
+    return table.get((fn.name.value, params))
