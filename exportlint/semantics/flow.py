@@ -2149,25 +2149,40 @@ def _documented_scalar(fn: cst.FunctionDef, name: str, model: Any = None) -> boo
     ``name (int): ...`` / ``name (int, optional): ...`` or numpy style ``name : int``. A type
     that names anything else (``Tensor``, ``list[int]``, ``int | Tensor``) does not count. The
     reduced parse (semantics/reduce.py) drops docstrings: then the function is found by name and
-    parameters in the file's whole text (only where such a line is in the file at all)."""
-    esc = re.escape(name)
-    google = re.compile(rf"^\s*\**{esc}\s*\(([^)\n]*)\)\s*:", re.M)
-    numpy = re.compile(rf"^\s*{esc}\s*:\s*([^\n]+?)\s*$", re.M)
+    parameters in the file's whole text (only where such a line for ``name`` is in the file)."""
+    text = getattr(model, "source_text", None)
+    if text is not None:
+        names = getattr(model, "_exl_doc_scalars", None)
+        if names is None:
+            names = model._exl_doc_scalars = _scalar_doc_names(text)
+        if name not in names:
+            return False
     try:
         doc = fn.get_docstring(clean=True)
     except Exception:  # noqa: BLE001  (a docstring libcst cannot evaluate)
         doc = None
-    if not doc:
-        text = getattr(model, "source_text", None)
-        if not text or name not in text or not (google.search(text) or numpy.search(text)):
-            return False
+    if not doc and text is not None:
         doc = _docstring_in_text(text, fn, model)
     if not doc or name not in doc:
         return False
-    m = google.search(doc) or numpy.search(doc)
-    if m is None:
-        return False
-    words = [w.strip() for w in re.split(r"[|,]| or ", m.group(1)) if w.strip()]
+    esc = re.escape(name)
+    m = (re.search(rf"^\s*\**{esc}\s*\(([^)\n]*)\)\s*:", doc, re.M)
+         or re.search(rf"^\s*{esc}\s*:\s*([^\n]+?)\s*$", doc, re.M))
+    return m is not None and _scalar_types(m.group(1))
+
+
+_DOC_LINE = re.compile(r"^\s*\**(\w+)\s*(?:\(([^)\n]*)\)\s*:|:\s*([^\n]+?)\s*$)", re.M)
+
+
+def _scalar_doc_names(text: str) -> frozenset:
+    """Names that some line of the text documents with Python scalar types only (one scan of the
+    file: the candidates for ``_documented_scalar``)."""
+    return frozenset(m.group(1) for m in _DOC_LINE.finditer(text)
+                     if _scalar_types(m.group(2) if m.group(2) is not None else m.group(3)))
+
+
+def _scalar_types(spec: str) -> bool:
+    words = [w.strip() for w in re.split(r"[|,]| or ", spec) if w.strip()]
     words = [w for w in words if w.lower() != "optional" and not w.lower().startswith("default")]
     return bool(words) and all(w in _SCALAR_DOC_TYPES for w in words)
 

@@ -532,36 +532,37 @@ def _requires_ground_truth(fn: cst.FunctionDef) -> bool:
 def _returns_loss_first(fn: cst.FunctionDef) -> bool:
     """Whether every `return` of a forward (outside nested functions) gives a tuple whose first
     element is ``loss`` or ``<obj>.loss``, or a dict display whose first key is ``"loss"``: the
-    forward of a training step."""
-    found: list[cst.Return] = []
-
-    class _V(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is fn
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-        def visit_Return(self, node: cst.Return) -> None:
-            found.append(node)
-
-    fn.visit(_V())
-    if not found:
+    forward of a training step. Asked only where the body's last statement is such a return (the
+    walk over the whole body is for the other returns)."""
+    body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    if not (isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Return)
+            and _loss_first(last.body[-1].value)):
         return False
-    for r in found:
-        v = r.value
-        if isinstance(v, cst.Dict) and v.elements and isinstance(v.elements[0], cst.DictElement):
-            # `return {"loss": loss, "stats": stats}` (funasr's Whisper wrapper)
-            if literal_value(v.elements[0].key) != "loss":
+    stack: list[cst.CSTNode] = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, cst.Return):
+            if not _loss_first(n.value):
                 return False
             continue
-        if not isinstance(v, cst.Tuple) or not v.elements:
-            return False
-        first = v.elements[0].value
-        if not ((isinstance(first, cst.Name) and first.value == "loss")
-                or (isinstance(first, cst.Attribute) and first.attr.value == "loss")):
-            return False
+        if isinstance(n, cst.BaseExpression):
+            continue  # no statement inside an expression (lambdas aside)
+        stack.extend(child_nodes(n))
     return True
+
+
+def _loss_first(v: Optional[cst.BaseExpression]) -> bool:
+    if isinstance(v, cst.Dict) and v.elements and isinstance(v.elements[0], cst.DictElement):
+        # `return {"loss": loss, "stats": stats}` (funasr's Whisper wrapper)
+        return literal_value(v.elements[0].key) == "loss"
+    if not isinstance(v, cst.Tuple) or not v.elements:
+        return False
+    first = v.elements[0].value
+    return ((isinstance(first, cst.Name) and first.value == "loss")
+            or (isinstance(first, cst.Attribute) and first.attr.value == "loss"))
 
 
 class _InitScanner:
