@@ -24,7 +24,7 @@ class ASRModel(nn.Module):
     def forward(self, speech, speech_lengths, text, text_lengths):
         out = self.encoder(speech)
         loss = out.pow(2).mean()
-        stats = {"loss": loss.detach()}
+        stats = dict(loss=loss.detach())
         batch_size = speech.shape[0]
         if self.length_normalized_loss:
             batch_size = int((text_lengths + 1).sum())  # INT
@@ -41,11 +41,16 @@ def test_module_whose_forward_returns_loss_first_is_not_an_export_root():
     assert (line_of(ASR, "INT"), "EXL102") not in codes(ASR)
     attr = ASR.replace("return loss, stats, batch_size", "self.loss = loss\n        return self.loss, stats, batch_size")
     assert (line_of(attr, "INT"), "EXL102") not in codes(attr)
+    display = ASR.replace("stats = dict(loss=loss.detach())", 'stats = {"loss": loss.detach()}')
+    assert (line_of(display, "INT"), "EXL102") not in codes(display)
 
 
 def test_loss_returned_after_the_output_or_on_one_path_only_stays_reported():
-    # controls: a VQ layer's `return quantize, indices, loss` (loss after the output), a forward
+    # controls: a VQ layer's `return quantize, indices, loss` (loss after the output), MONAI's
+    # VectorQuantizer `return loss, quantized` (loss first, no dict of statistics), a forward
     # that returns the output on another path, and a file that exports the class itself
+    no_stats = ASR.replace("return loss, stats, batch_size", "return loss, out")
+    assert (line_of(no_stats, "INT"), "EXL102") in codes(no_stats)
     after = ASR.replace("return loss, stats, batch_size", "return stats, batch_size, loss")
     assert (line_of(after, "INT"), "EXL102") in codes(after)
     one_path = ASR.replace("        return loss, stats, batch_size",

@@ -308,10 +308,9 @@ class SemanticModel:
                     # loss convention by signature, where the class name does not say it
                     continue
                 if _returns_loss_first(c.methods["forward"]) and c.name not in exported_names:
-                    # `return loss, stats, weight` (funasr's ASR models), `return self.loss, acc,
-                    # ppl` (an RNN decoder): a training step, whose inference entry is another
-                    # method; a loss returned after the output (`quantize, indices, loss`, a VQ
-                    # layer) stays a root
+                    # `return loss, stats, weight` with `stats = dict(...)` (funasr's ASR
+                    # models): a training step, whose inference entry is another method; a loss
+                    # returned next to the output (`loss, quantized`, a VQ layer) stays a root
                     continue
                 work.append((c.methods["forward"], c, None, {}, "forward", None))
         for ec in self.export_calls:
@@ -530,27 +529,43 @@ def _requires_ground_truth(fn: cst.FunctionDef) -> bool:
 
 
 def _returns_loss_first(fn: cst.FunctionDef) -> bool:
-    """Whether every `return` of a forward (outside nested functions) gives a tuple whose first
-    element is ``loss`` or ``<obj>.loss``, or a dict display whose first key is ``"loss"``: the
-    forward of a training step. Asked only where the body's last statement is such a return (the
-    walk over the whole body is for the other returns)."""
+    """Whether every `return` of a forward (outside nested functions) gives ``loss`` first with
+    a dict of statistics: a tuple whose first element is ``loss`` or ``<obj>.loss`` and another a
+    name the function binds to a dict (``stats = dict(loss=...)``; ``return loss, stats,
+    weight``), or a dict display whose first key is ``"loss"``: the forward of a training step. A
+    layer returning its loss next to its output (MONAI's ``VectorQuantizer``: ``return loss,
+    quantized``) is not one. Asked only where the body's last statement is such a return."""
     body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
     last = body[-1] if body else None
     if not (isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Return)
             and _loss_first(last.body[-1].value)):
         return False
+    returns: list[cst.Return] = []
+    dicts: set[str] = set()
     stack: list[cst.CSTNode] = list(body)
     while stack:
         n = stack.pop()
         if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
         if isinstance(n, cst.Return):
-            if not _loss_first(n.value):
-                return False
+            returns.append(n)
+            continue
+        if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name):
+            v = n.value
+            if isinstance(v, cst.Dict) or (isinstance(v, cst.Call) and isinstance(v.func, cst.Name)
+                                           and v.func.value == "dict"):
+                dicts.add(n.targets[0].target.value)
             continue
         if isinstance(n, cst.BaseExpression):
             continue  # no statement inside an expression (lambdas aside)
         stack.extend(child_nodes(n))
+    for r in returns:
+        v = r.value
+        if not _loss_first(v):
+            return False
+        if isinstance(v, cst.Tuple) and not any(
+                isinstance(e.value, cst.Name) and e.value.value in dicts for e in v.elements[1:]):
+            return False
     return True
 
 
