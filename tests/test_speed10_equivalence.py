@@ -73,15 +73,13 @@ class M(nn.Module):
 def test_one_walk_answers_the_data_and_del_questions_on_real_files(tmp_path):
     files = _real_files()
     assert len(files) > 40, "torch's own nn/modules are installed wherever the tests run"
+    files = files[::3]  # (every file's whole model: a third of them is enough)
     (tmp_path / "m.py").write_text(_DATA_AND_DEL)
     files.append(str(tmp_path / "m.py"))
     functions = with_data = with_del = 0
     for f in files:
         text = Path(f).read_text("utf-8")
-        try:
-            model = SemanticModel(parse_module(text))
-        except Exception:  # (a file the model refuses is not this test's concern)
-            continue
+        model = SemanticModel(parse_module(text))
         for fn in model.functions:
             functions += 1
             slow = (any(isinstance(n, cst.Attribute) and n.attr.value == "data" for n in fn.nodes()),
@@ -89,7 +87,7 @@ def test_one_walk_answers_the_data_and_del_questions_on_real_files(tmp_path):
             assert tensor_data._data_attr_or_del(fn) == slow, (f, fn.node.name.value)
             with_data += slow[0]
             with_del += slow[1]
-    assert functions > 300
+    assert functions > 100
     assert with_data > 0 and with_del > 0
 
 
