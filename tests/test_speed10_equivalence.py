@@ -142,3 +142,36 @@ def test_self_call_is_the_same_answer_when_asked_again(monkeypatch):
     monkeypatch.setattr(project_mod, "_self_call", twice)
     lint_paths(files, Config(), use_cache=False, jobs=1, isolate=False)
     assert asked[0] > 10
+
+
+def _has_export_call_by_regex(text: str) -> bool:
+    """``index._has_export_call`` as it was: the words found with ``re.finditer``."""
+    import re
+
+    from exportlint.semantics import index
+
+    if "export" not in text and "trace" not in text:
+        return False
+    seen = -1
+    for m in re.finditer(r"export|trace", text):
+        j = m.start()
+        while j > 0 and index._IS_WORD.match(text, j - 1):
+            j -= 1
+        if j != seen:
+            seen = j
+            if index._EXPORT_CALL_RE.match(text, j):
+                return True
+    return False
+
+
+def test_export_words_found_with_str_find_answer_as_the_regex_did():
+    from exportlint.semantics import index
+
+    texts = [Path(f).read_text("utf-8") for f in _real_files()]
+    texts += ["exportrace(x)", "x = retrace(y)", "torch.onnx.export (m, x)", "exportexport(", "tracetrace (",
+              "a.trace_module(", "export", "xexport(", "f(export)", "trace\n(", "exportrace\n", "torch.jit.trace(m, x)"]
+    found = 0
+    for t in texts:
+        assert index._has_export_call(t) == _has_export_call_by_regex(t), t[:200]
+        found += index._has_export_call(t)
+    assert found > 3
