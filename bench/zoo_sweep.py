@@ -59,13 +59,22 @@ ZOOS = [
     ("peft", "peft/tuners"),
     ("mmaction2", "mmaction/models"),
     ("torchaudio", "torchaudio/models"),  # a platform wheel: only its pure-Python source is read
+    # added for issue 10's fresh population (prec10): never linted here before
+    ("vit-pytorch", "vit_pytorch"),
+    ("sentence-transformers", "sentence_transformers"),
+    ("mmpose", "mmpose/models"),
+    ("neuralforecast", "neuralforecast"),
+    ("demucs", "demucs"),
+    ("asteroid", "asteroid"),
 ]
 
 
-def fetch() -> dict[str, Path]:
+def fetch(only: list[str] | None = None) -> dict[str, Path]:
     CORPUS.mkdir(parents=True, exist_ok=True)
     out = {}
     for dist, sub in ZOOS:
+        if only and not any(o in dist for o in only):
+            continue
         key = dist.replace("-", "_").replace(".", "_").lower()
         wheels = [w for w in CORPUS.glob("*.whl") if w.name.lower().startswith(key + "-")]
         if not wheels:
@@ -125,11 +134,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--code", type=Path, default=ROOT, help="the exportlint checkout to run (default: this one)")
     ap.add_argument("--json", type=Path, help="write the findings per zoo here")
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"), help="compare two --json outputs")
+    ap.add_argument("--corpus", type=Path, help=f"fetch and unpack the wheels here (default: {CORPUS})")
+    ap.add_argument("--zoo", action="append", default=[], help="only the zoos whose distribution contains this")
     args = ap.parse_args(argv)
+    if args.corpus:
+        globals()["CORPUS"] = args.corpus
     if args.compare:
         compare(json.loads(args.compare[0].read_text()), json.loads(args.compare[1].read_text()))
         return 0
-    trees = fetch()
+    trees = fetch(args.zoo)
     results = {}
     for zoo, tree in trees.items():
         found = lint(args.code, tree)

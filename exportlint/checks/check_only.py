@@ -72,3 +72,22 @@ def check_only_nodes(model) -> set[int]:
                     if part is not None:
                         out.update(id(x) for x in iter_nodes(part))
     return out
+
+
+def fallback_copies(model, named: dict[int, str]) -> set[int]:
+    """ids of the nodes of ``named`` (node id -> API name) that sit in an ``except`` handler of a
+    ``try`` whose body calls the same API: `try: return torch.linalg.solve(a, b)` / `except
+    RuntimeError: a = condition(a); return torch.linalg.solve(a, b)`. The handler runs only when
+    the try body raised; an export that reaches the op fails (or passes) at the try body's call,
+    reported there, and the fallback's copy is never run (asteroid's stable_solve/cholesky)."""
+    out: set[int] = set()
+    for fn in model.functions:
+        for n in fn.nodes():
+            if type(n) is not cst.Try:
+                continue
+            tried = {named[id(x)] for x in iter_nodes(n.body) if id(x) in named}
+            if not tried:
+                continue
+            for h in n.handlers:
+                out.update(id(x) for x in iter_nodes(h.body) if named.get(id(x)) in tried)
+    return out

@@ -299,10 +299,24 @@ class ShapeBranch(Rule):
             dyn = declared_dims(ctx, fn.cls.name) if getattr(ctx, "project_dynamic", None) and fn.cls else file_dyn
             params = _tensor_params(fn)
             for br in fn.branches:
-                if br.kind != SHAPE or br.construct == "assert":
+                check = br.construct == "assert" or (br.construct in ("if", "elif") and _only_raises(br.stmt))
+                if br.kind == SHAPE and check:
+                    hit = _divisibility_on_declared_dim(ctx, fn, br.node)
+                    if hit is not None:
+                        ctx.report(
+                            br.node,
+                            f"{_CONSTRUCT[br.construct]} that a size is a multiple of something "
+                            f"(`{snippet(ctx, hit)}`) on {_dim_words(ctx, fn, hit)}, a dimension the project's "
+                            "export declares dynamic: torch.export turns the check into a guard the declared "
+                            "range does not satisfy ('Constraints violated ... satisfy the generated guard "
+                            "Eq(Mod(h, 14), 0)'). Declare the dim as a multiple (`h = 14 * Dim('_h', ...)`), "
+                            "or pad to the multiple instead of checking. The ONNX exporters keep the "
+                            "example's value (legacy) or retry with torch's suggested fix (dynamo).",
+                            exporters=("export-strict", "export-nonstrict"),
+                        )
                     continue
-                if br.construct in ("if", "elif") and _only_raises(br.stmt):
-                    continue  # an input check: exporters keep it as a guard/assert
+                if br.kind != SHAPE or check:
+                    continue  # (an input check: exporters keep it as a guard/assert)
                 if data_size_branch(ctx, fn, br) is not None:
                     continue  # the size of a data-dependent tensor: EXL124
                 culprit = br.culprit if br.culprit is not None else br.node
@@ -338,6 +352,65 @@ class ShapeBranch(Rule):
 def _tensor_params(fn) -> set[str]:
     ps = list(fn.node.params.posonly_params) + list(fn.node.params.params)
     return {p.name.value for p in ps if fn.env.get(p.name.value) in TENSORISH}
+
+
+def _shape_dim(fn, e) -> Optional[int]:
+    """The dim index a size read ``e`` takes of its tensor: ``x.shape[d]``, ``x.size(d)``, or a
+    name bound once in fn by such a read or by unpacking ``x.shape`` / ``x.size()`` (``_, _, H, W
+    = x.shape``: H is dim 2); a negative index only where the unpacking gives the rank."""
+    if isinstance(e, cst.Subscript) and isinstance(e.value, cst.Attribute) and e.value.attr.value == "shape" \
+            and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index):
+        d = literal_value(e.slice[0].slice.value)
+        return d if isinstance(d, int) and d >= 0 else None
+    if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "size" \
+            and len(e.args) == 1:
+        d = literal_value(e.args[0].value)
+        return d if isinstance(d, int) and d >= 0 else None
+    if not isinstance(e, cst.Name):
+        return None
+    found: list[Optional[int]] = []
+    for n in fn.nodes():
+        if not (isinstance(n, cst.Assign) and len(n.targets) == 1):
+            continue
+        t, v = n.targets[0].target, n.value
+        if isinstance(t, cst.Name) and t.value == e.value:
+            found.append(_shape_dim(fn, v) if not isinstance(v, cst.Name) else None)
+        elif isinstance(t, (cst.Tuple, cst.List)):
+            names = [el.value.value if isinstance(el.value, cst.Name) else None for el in t.elements]
+            if e.value not in names:
+                continue
+            whole = (isinstance(v, cst.Attribute) and v.attr.value == "shape") or (
+                isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value == "size"
+                and not v.args)
+            found.append(names.index(e.value) if whole else None)
+    return found[0] if len(found) == 1 else None
+
+
+def _divisibility_on_declared_dim(ctx, fn, test) -> Optional[cst.BaseExpression]:
+    """The ``size % n`` of a check (``assert H % p == 0``, ``if W % p != 0: raise``) whose size is
+    a dim index some export call of the project declares dynamic (its exported class, or any
+    class of this file), None otherwise. ``n`` must not be 1."""
+    declared: set = set()
+    for dims in dynamic_dims(ctx).values():
+        declared.update(d for d in dims if isinstance(d, int))
+    for cls_dims in (getattr(ctx, "project_dynamic", None) or {}).values():
+        for dims in cls_dims.values():
+            declared.update(d for d in dims if isinstance(d, int))
+    if not declared:
+        return None
+    for n in iter_nodes(test):
+        if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Modulo):
+            if literal_value(n.right) == 1:
+                continue
+            d = _shape_dim(fn, n.left)
+            if d is not None and d in declared:
+                return n
+    return None
+
+
+def _dim_words(ctx, fn, hit) -> str:
+    d = _shape_dim(fn, hit.left)
+    return f"`{snippet(ctx, hit.left)}` (dim {d} of a tensor)"
 
 
 def _only_raises(stmt) -> bool:

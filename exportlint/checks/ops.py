@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator, Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.check_only import check_only_nodes
+from exportlint.checks.check_only import check_only_nodes, fallback_copies
 from exportlint.checks.common import assignments_in_scope, call_exporters, snippet
 from exportlint.checks.data_sink import only_feeds_data_rewrites
 from exportlint.findings import Severity
@@ -97,8 +97,11 @@ def _has_star(call: cst.Call) -> bool:
     return any(a.star for a in call.args)
 
 
-def call_values(call: cst.Call, params: dict[str, Any], method: bool) -> dict[str, Any]:
-    """Literal values of the keywords a record depends on (default when absent, UNKNOWN when not literal)."""
+def call_values(call: cst.Call, params: dict[str, Any], method: bool, attr=None) -> dict[str, Any]:
+    """Literal values of the keywords a record depends on (default when absent, UNKNOWN when not
+    literal). ``attr(name)``: the literal ``self.<name>`` holds in every instance the project
+    builds (``semantics.ctor_values``), for arguments written ``self.<name>`` whose default is a
+    bool (``antialias=self.antialias``)."""
     out: dict[str, Any] = {}
     positional = [a for a in call.args if a.keyword is None and not a.star]
     star = _has_star(call)
@@ -116,6 +119,12 @@ def call_values(call: cst.Call, params: dict[str, Any], method: bool) -> dict[st
             out[name] = optable.UNKNOWN if star else default
             continue
         v = literal_value(arg.value)
+        a = arg.value
+        if (v is MISSING and attr is not None and isinstance(default, bool) and isinstance(a, cst.Attribute)
+                and isinstance(a.value, cst.Name) and a.value.value == "self"):
+            got = attr(a.attr.value)
+            if isinstance(got, bool):
+                v = got
         out[name] = optable.UNKNOWN if v is MISSING else v
     return out
 
@@ -220,7 +229,7 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                     seen.add(id(call.node))
                     if _global_pool(q, call.node, 0 if method else 1):
                         continue
-                    values = call_values(call.node, rec.get("params", {}), method)
+                    values = call_values(call.node, rec.get("params", {}), method, _attr_values(ctx, fn))
                     yield _Site(call.node, name, rec, values, q, fn)
                     continue
             # self.sub(x) where self.sub = torch.nn.X(...) in __init__
@@ -261,6 +270,21 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                     continue
                 name, rec, _ = hit
                 yield _Site(ctor, name, rec, call_values(ctor, rec.get("params", {}), False), mq)
+
+
+def _attr_values(ctx, fn):
+    """``self.<name>`` -> the literal every construction of ``fn``'s class in the project sets
+    (``semantics.ctor_values``); None without a project or a class."""
+    if ctx.project is None or fn.cls is None:
+        return None
+
+    def get(name: str):
+        from exportlint.semantics.ctor_values import attr_constant
+
+        fi = ctx.project.index_path(ctx.path)
+        return attr_constant(ctx.project, fi, fn.cls.name, name, ctx.project_calls()["deps"])
+
+    return get
 
 
 def _global_pool(q: str, call: cst.Call, index: int) -> bool:
@@ -314,7 +338,11 @@ class UntranslatableOp(Rule):
             return ()
         targets = _targets(ctx)
         in_checks: Optional[set[int]] = None
-        for site in _sites(ctx, tbl):
+        sites = _sites(ctx, tbl)
+        fallbacks = fallback_copies(ctx.model, {id(s.node): s.name for s in sites})
+        for site in sites:
+            if id(site.node) in fallbacks:
+                continue  # the `except` fallback's copy of the try body's op (reported there)
             fails, variant = optable.failures(site.rec, site.values)
             exps = [e for e in ALL if e in fails and e in targets]
             if "onnx-legacy" in exps:
@@ -525,11 +553,25 @@ class CustomOpWithoutTranslation(Rule):
                     continue
                 scan = scan_of()
                 no_fake = local is not None and opname not in scan.fake and local not in scan.fake
+                defined = None
+                if local is None and ctx.project is not None and opname not in scan.fake:
+                    # `torch.ops.ns.op` of an op another project file defines (`custom_op`,
+                    # `Library.define`): torch.export needs its fake kernel, registered there,
+                    # in its package folder or a package `__init__` above it
+                    from exportlint.semantics.decorated import has_fake_kernel, op_definition
+
+                    defined = op_definition(ctx.project, opname, ctx.path)
+                    if defined is not None:
+                        no_fake = not has_fake_kernel(ctx.project, defined, opname)
                 exps = _custom_op_exporters(scan, opname, no_fake, targets)
                 if not exps:
                     continue
                 why = []
-                if no_fake:
+                if no_fake and defined is not None:
+                    why.append(f"it is defined in {os.path.basename(defined.path)} with no fake (meta) kernel in its "
+                               "package, so torch.export cannot trace it (register one with "
+                               f"`torch.library.register_fake(\"{opname}\")`)")
+                elif no_fake:
                     why.append("it has no fake (meta) kernel in this file, so torch.export cannot trace it "
                                "(add `@" + local + ".register_fake`)")
                 why += _onnx_reasons(opname, exps)

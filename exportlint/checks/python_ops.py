@@ -313,19 +313,42 @@ def _carried_attrs(functions) -> set[str]:
                 continue
             yield attr, ev, prefix + path
 
+    mode_ifs: dict[int, bool] = {}
+
+    def mode_if(i: int) -> bool:
+        if not mode_ifs:
+            for g in functions:
+                params = _param_names(g.node)
+                for n in g.nodes():
+                    if type(n) is cst.If:
+                        mode_ifs[id(n)] = _mode_test(n.test, params)
+        return mode_ifs.get(i, False)
+
     def first_reads(f) -> set[str]:
         # a read is carried unless an earlier write can have run in the same call: a write in
         # another arm of an `if` the read sits in (`if fresh: self.x = ...` / `elif ...: use
         # self.x`) cannot, it was made by an earlier call
         writes: dict[str, list[dict]] = {}
         out: set[str] = set()
-        for attr, ev, path in events(f, frozenset({id(f.node)}), ()):
+        evs = list(events(f, frozenset({id(f.node)}), ()))
+        unmet: dict[str, list[dict]] = {}
+        for attr, ev, path in evs:
             if ev == "read":
                 arms = dict(path)
                 if not any(all(arms.get(i, a) == a for i, a in w.items()) for w in writes.get(attr, ())):
                     out.add(attr)
+                    unmet.setdefault(attr, []).append(arms)
             else:
                 writes.setdefault(attr, []).append(dict(path))
+        for attr in list(out):
+            # P-MODESTATE: `forward(self, x, mode)` writing `self.mean` under `if mode == "norm":`
+            # and reading it under `elif mode == "denorm":` (RevIN): the state is handed from one
+            # mode's call to the other's, which the parent module makes in one forward (measured
+            # g1d: all four exporters pass and match); carried only if a read that no earlier
+            # write of the same call meets has no such write
+            w_paths = [dict(p) for a, e, p in evs if a == attr and e != "read"]
+            if w_paths and all(any(_diverge_at_mode(r, w, mode_if) for w in w_paths) for r in unmet[attr]):
+                out.discard(attr)
         return out
 
     carried: set[str] = set()
@@ -333,6 +356,37 @@ def _carried_attrs(functions) -> set[str]:
         if id(f.node) not in expanded:
             carried |= first_reads(f)
     return carried
+
+
+def _param_names(fn: cst.FunctionDef) -> set[str]:
+    ps = list(fn.params.posonly_params) + list(fn.params.params) + list(fn.params.kwonly_params)
+    return {p.name.value for p in ps[1:]} if ps else set()
+
+
+def _str_literals(e) -> bool:
+    if isinstance(e, (cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    if isinstance(e, (cst.Tuple, cst.List, cst.Set)):
+        return bool(e.elements) and all(isinstance(x.value, cst.SimpleString) for x in e.elements)
+    return False
+
+
+def _mode_test(t, params: set[str]) -> bool:
+    """`mode == "norm"` / `mode in ("a", "b")` / `"norm" == mode` on a parameter of the function:
+    the caller picks the arm with a string, per call."""
+    if not (isinstance(t, cst.Comparison) and len(t.comparisons) == 1):
+        return False
+    op = t.comparisons[0].operator
+    if not isinstance(op, (cst.Equal, cst.NotEqual, cst.In, cst.NotIn)):
+        return False
+    a, b = t.left, t.comparisons[0].comparator
+    return ((isinstance(a, cst.Name) and a.value in params and _str_literals(b))
+            or (isinstance(b, cst.Name) and b.value in params and _str_literals(a)))
+
+
+def _diverge_at_mode(r: dict, w: dict, mode_if) -> bool:
+    """The read's and the write's paths take different arms of one `if` on a mode string."""
+    return any(i in w and w[i] != a and mode_if(i) for i, a in r.items())
 
 
 def _helper_cache_fill(functions, fn, attr: str) -> bool:
@@ -350,7 +404,41 @@ def _helper_cache_fill(functions, fn, attr: str) -> bool:
                 r = g.cls.find_method(name)
                 if r is not None and r[1] is fn.node:
                     sites.append((g, c))
-    return bool(sites) and all(g._under_unset_test(attr, c.conds) for g, c in sites)
+    if not sites:
+        return False
+    if all(g._under_unset_test(attr, c.conds) for g, c in sites):
+        return True
+    # `if seq_len > self.max_seq_len_cached: self._set_cos_sin_cache(seq_len)`: the attribute is
+    # the length of a tensor cache the helper rebuilds (registers a buffer / stores a tensor), and
+    # every call grows it only when this call needs more: a cache grown on demand, as for
+    # `n > self.table.size(0)` (a running maximum with no tensor rebuilt stays reported)
+    return _rebuilds_tensor_cache(fn) and all(_grows_on_demand(g, attr, c.conds) for g, c in sites)
+
+
+def _rebuilds_tensor_cache(fn) -> bool:
+    for c in fn.calls:
+        if c.receiver_kind == "self" and c.method == "register_buffer":
+            return True
+    return any(w.target.startswith("self.") and isinstance(w.node, cst.Assign)
+               and fn.kind(w.node.value) in (TENSOR,) for w in fn.state_writes)
+
+
+def _grows_on_demand(g, attr: str, conds) -> bool:
+    """An enclosing test ``n > self.<attr>`` / ``self.<attr> < n`` (``>=`` / ``<=`` too)."""
+    for t in conds or ():
+        if not (isinstance(t, cst.Comparison) and len(t.comparisons) == 1):
+            continue
+        op, left, right = t.comparisons[0].operator, t.left, t.comparisons[0].comparator
+
+        def is_attr(e) -> bool:
+            return (isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == g.self_name
+                    and e.attr.value == attr)
+
+        if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)) and is_attr(right) and not is_attr(left):
+            return True
+        if isinstance(op, (cst.LessThan, cst.LessThanEqual)) and is_attr(left) and not is_attr(right):
+            return True
+    return False
 
 
 def _is_buffer(fn, attr: str) -> bool:

@@ -86,6 +86,11 @@ def project_dims(config: Any, paths: Sequence[Path] = ()) -> list[dict]:
                 ints = sorted(d for d in dims if isinstance(d, int) and d >= 0)
                 if not ints or not isinstance(k, str):
                     continue
+                if k.startswith("#"):  # the i-th positional input of a tuple of specs
+                    i = int(k[1:])
+                    if i >= len(params):
+                        continue
+                    k = params[i]
                 names = [k]
                 if ec.input_names and k in ec.input_names and params:
                     i = ec.input_names.index(k)

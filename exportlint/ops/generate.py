@@ -476,9 +476,11 @@ def _kw_stft():
         def build():
             return torch.stft, (_r(64),), dict(n_fft=16, window=torch.hann_window(16), center=center, return_complex=return_complex)
 
-        return {"center": center}, build
+        return {"center": center, "return_complex": return_complex}, build
 
-    return {"center": [5, True]}, [v(True), v(False)]
+    # `return_complex=False` (real output, the older API: asteroid, open-unmix) is what the legacy
+    # exporter's STFT symbolic supports; it refuses complex output only
+    return {"center": [5, True], "return_complex": [9, None]}, [v(True), v(False), v(True, False), v(False, False)]
 
 
 def _kw_affine_grid():

@@ -151,6 +151,17 @@ def training_target(param: str) -> bool:
     return param == "labels"
 
 
+def ground_truth_param(param: str) -> bool:
+    """A parameter named for ground truth (``targets``, ``y_true``, ``gt``, ``gt_instances``,
+    ``ground_truth``): a module whose forward *requires* one compares a prediction with it (a
+    loss, a metric, a matcher, a training-time prior): an inference export has no ground truth to
+    pass. Left out: ``labels`` (class-conditional models take class labels as an inference
+    input) and a singular ``target`` (a likelihood head exported as `forward(hidden, target)`
+    returning `dist.log_prob(target)`, bench/cases/time_series_student_t.py)."""
+    p = param.lower().strip("_")
+    return p in ("targets", "y_true", "gt", "gts", "ground_truth", "ground_truths") or p.startswith("gt_")
+
+
 #: words of a parameter name that say it holds a size, not a tensor: ``hw_shape``, ``seq_len``,
 #: ``output_size``, ``length``, ``patch_resolution`` (plurals such as ``lengths`` are often
 #: tensors of lengths, and stay tensors)
@@ -213,6 +224,18 @@ TENSOR_ATTRS_CONST = frozenset(
     }
 )
 TENSOR_ATTRS_SHAPE = frozenset({"shape"})
+#: attributes of a ``torch.Tensor`` (read, not called) whose value is a tensor
+TENSOR_ATTRS_TENSOR = frozenset({"T", "mT", "H", "mH", "data", "real", "imag", "grad", "_base", "_grad"})
+#: every other non-method attribute a ``torch.Tensor`` has (``dir(torch.Tensor)``, torch 2.13): a
+#: value read with an attribute outside these and the sets above is no tensor (a tensor would
+#: raise AttributeError), e.g. a data sample's ``.metainfo``, a mask object's ``.mask``
+TENSOR_ATTRS_OTHER = frozenset(
+    {
+        "grad_dtype", "is_ipu", "is_maia", "is_mtia", "is_sparse_csr", "is_vulkan", "is_xla", "name",
+        "output_nr", "retains_grad", "volatile", "_version", "_cdata", "_grad_fn", "_backward_hooks",
+        "_post_accumulate_grad_hooks", "_has_symbolic_sizes_strides", "_python_dispatch",
+    }
+)
 
 #: Python builtins whose result is a fixed Python value whatever the argument
 CONST_BUILTINS = frozenset({"isinstance", "issubclass", "hasattr", "callable", "type", "id", "repr", "str", "print", "format"})

@@ -42,6 +42,8 @@ def is_data_sized(fn: Any, model: Any, e: cst.BaseExpression, dds: set) -> bool:
     the names of fn known to be."""
     if isinstance(e, cst.Name):
         return e.value in dds
+    if isinstance(e, (cst.Subscript, cst.Attribute)) and container_of(fn, model, e, dds) == "-":
+        return True  # an element of a list of such tensors, a field of a dict / record holding one
     if isinstance(e, cst.Subscript):
         if isinstance(e.value, cst.Name) and e.value.value in dds:
             return True  # a slice or row selection of such a tensor keeps it
@@ -70,6 +72,156 @@ def is_data_sized(fn: Any, model: Any, e: cst.BaseExpression, dds: set) -> bool:
         if q == "torch.index_select" and len(e.args) == 3 and literal_value(e.args[1].value) == 0:
             return is_data_sized(fn, model, e.args[2].value, dds)
     return False
+
+
+# ---------------------------------------------------------------------------------------
+# containers: lists of data-sized tensors, dicts / records with data-sized fields
+# ---------------------------------------------------------------------------------------
+# A container's marker (also what ``_result`` returns for a function returning one, carried
+# across files in ``call_returns`` like the tuple positions): "[E]" a list every element of which
+# is E; "{a|b}" a dict display (or a record built with keywords) whose keys / fields a and b hold
+# data-sized tensors; "-" a data-sized tensor itself.
+
+
+def container_of(fn: Any, model: Any, e: cst.BaseExpression, dds: set) -> Optional[str]:
+    """The marker of what ``e`` holds, when it is a known container (or an element / field of
+    one), else None."""
+    conts = _conts(model, fn)
+    if isinstance(e, cst.Name):
+        return conts.get(e.value)
+    if isinstance(e, cst.Subscript) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index):
+        inner = container_of(fn, model, e.value, dds)
+        if inner is None:
+            return None
+        key = literal_value(e.slice[0].slice.value)
+        if inner.startswith("[") and inner.endswith("]") and not isinstance(key, str):
+            return inner[1:-1]  # an element of the list
+        if inner.startswith("{") and isinstance(key, str):
+            return "-" if key in inner[1:-1].split("|") else None
+        return None
+    if isinstance(e, cst.Attribute):
+        inner = container_of(fn, model, e.value, dds)
+        if inner is not None and inner.startswith("{"):
+            return "-" if e.attr.value in inner[1:-1].split("|") else None
+    return None
+
+
+def _display_marker(fn: Any, model: Any, e: cst.BaseExpression, dds: set) -> Optional[str]:
+    """A dict display with string keys (or a call with keyword arguments only: a record's
+    construction, read through its fields) whose data-sized values give "{k|...}"."""
+    keys: list[str] = []
+    if isinstance(e, cst.Dict):
+        for el in e.elements:
+            if not isinstance(el, cst.DictElement):
+                return None
+            k = literal_value(el.key)
+            if not isinstance(k, str):
+                return None
+            if is_data_sized(fn, model, el.value, dds):
+                keys.append(k)
+    elif isinstance(e, cst.Call) and e.args and all(a.keyword is not None and not a.star for a in e.args):
+        kind = fn.kind(e)
+        if not kind.startswith("obj{"):
+            return None  # only an instance of a known project record (semantics/objects.py)
+        for a in e.args:
+            if is_data_sized(fn, model, a.value, dds):
+                keys.append(a.keyword.value)
+    else:
+        return None
+    return "{" + "|".join(sorted(keys)) + "}" if keys else None
+
+
+def _element_marker(fn: Any, model: Any, e: cst.BaseExpression, dds: set) -> Optional[str]:
+    if is_data_sized(fn, model, e, dds):
+        return "-"
+    return _display_marker(fn, model, e, dds) or container_of(fn, model, e, dds)
+
+
+def _conts(model: Any, fn: Any) -> dict:
+    return model.__dict__.setdefault("_data_sized_conts", {}).get(id(fn), {})
+
+
+def _containers(model: Any, fn: Any, binds: list, dds: set, cur: dict) -> tuple[dict, set]:
+    """(name -> marker of the containers fn binds, names of loop targets that walk a list of
+    data-sized tensors). A list name counts when it is bound once, to ``[]`` or a list display,
+    and only ``.append(x)`` changes it, every element with the same marker."""
+    table = model.__dict__.setdefault("_data_sized_conts", {})
+    conts: dict[str, str] = {}
+    table[id(fn)] = conts
+    bound: dict[str, list] = {}
+    for n, v, at in binds:
+        bound.setdefault(n, []).append((v, at))
+    appends: dict[str, list] = {}
+    other_use: set = set()
+    for node in fn.nodes():
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            name = node.func.value.value
+            if node.func.attr.value == "append" and len(node.args) == 1:
+                appends.setdefault(name, []).append(node.args[0].value)
+            elif node.func.attr.value in ("extend", "insert", "pop", "remove", "clear", "sort", "reverse",
+                                          "update", "setdefault", "__setitem__"):
+                other_use.add(name)
+        elif isinstance(node, (cst.AssignTarget, cst.AugAssign)):
+            t = node.target
+            if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name):
+                other_use.add(t.value.value)
+    for _ in range(3):
+        before = dict(conts)
+        for n, vs in bound.items():
+            if n in other_use or n in dds or len(vs) != 1:
+                continue
+            v, at = vs[0]
+            m = None
+            if at is None and isinstance(v, cst.List):
+                items = [el.value for el in v.elements]
+                ms = {_element_marker(fn, model, x, dds) for x in items + appends.get(n, [])}
+                m = "[" + ms.pop() + "]" if len(ms) == 1 and None not in ms else None
+            elif at is None and isinstance(v, cst.Dict):
+                m = None if n in appends else _display_marker(fn, model, v, dds)
+            elif at is None and isinstance(v, cst.Call) and n not in appends:
+                got = _result_positions(model, fn, v, cur)
+                if got and got[0] in "[{":
+                    m = got
+                elif got is None:
+                    m = _display_marker(fn, model, v, dds)
+            elif at is None and isinstance(v, (cst.Subscript, cst.Attribute)):
+                got = container_of(fn, model, v, dds)
+                m = got if got and got != "-" else None
+            if m is not None:
+                conts[n] = m
+            else:
+                conts.pop(n, None)
+        if conts == before:
+            break
+    # loop targets over a list of data-sized tensors (``for t in kept``, ``for i, t in
+    # enumerate(kept)``): data-sized at the reads of the loop body before t is rebound there
+    spans: list = []
+    for node in fn.nodes():
+        if not isinstance(node, cst.For):
+            continue
+        it, tgt = node.iter, node.target
+        if (isinstance(it, cst.Call) and (dotted(it.func) or "") in ("enumerate", "builtins.enumerate")
+                and it.args and isinstance(tgt, cst.Tuple) and len(tgt.elements) == 2):
+            it, tgt = it.args[0].value, tgt.elements[1].value
+        m = container_of(fn, model, it, dds)
+        if not (m and m.startswith("[") and isinstance(tgt, cst.Name)):
+            continue
+        elem = m[1:-1]
+        name = tgt.value
+        if elem != "-":
+            continue
+        ids: set = set()
+        for st in body_statements(node.body):
+            rebinds = any(isinstance(x, cst.AssignTarget) and isinstance(x.target, cst.Name) and x.target.value == name
+                          for x in iter_nodes(st))
+            if not rebinds:
+                ids.update(id(x) for x in iter_nodes(st))
+                continue
+            if isinstance(st, (cst.If, cst.While)):
+                ids.update(id(x) for x in iter_nodes(st.test))
+            break
+        spans.append((ids, name))
+    return conts, spans
 
 
 def _where_one(model: Any, call: cst.Call) -> bool:
@@ -146,6 +298,20 @@ def _binds(fn: Any) -> list:
 
 
 def _names(model: Any, fn: Any, binds: list, cur: dict, sites: dict) -> set:
+    dds = _names_only(model, fn, binds, cur, sites)
+    _, spans = _containers(model, fn, binds, dds, cur)
+    if _conts(model, fn) or spans:  # names bound to a container's element / field, then again
+        dds = _names_only(model, fn, binds, cur, sites)
+        _, spans = _containers(model, fn, binds, dds, cur)
+    loops = model.__dict__.setdefault("_data_sized_loops", {})
+    if spans:
+        loops[id(fn)] = spans
+    else:
+        loops.pop(id(fn), None)
+    return dds
+
+
+def _names_only(model: Any, fn: Any, binds: list, cur: dict, sites: dict) -> set:
     sized = _sized_params(model, fn, cur, sites)
     dds: set = set(sized)
     for _ in range(3):
@@ -181,30 +347,51 @@ def _top_index(fn: Any) -> dict[int, int]:
     return got
 
 
-def _late(model: Any, fn: Any, names: list, binds: list, dds: set, cur: dict) -> dict[str, int]:
-    """``x = x[mask]`` after other bindings of ``x``: name -> the index of the body statement
-    after which it is data-sized, where its last binding is a statement of the function's body
-    itself (not under an ``if`` or a loop) that binds a data-sized tensor."""
+def _late(model: Any, fn: Any, names: list, binds: list, dds: set, cur: dict) -> dict[str, list]:
+    """Names also bound to something else (``x = x[mask]`` after other bindings of ``x``; ``keep``
+    rebound to another result later): name -> the spans ``(first, last)`` of indices of body
+    statements where it holds a data-sized tensor (``last`` None: to the end). A span starts after
+    a binding that is a statement of the function's body itself (not under an ``if`` or a loop)
+    and binds a data-sized tensor; it ends at the next binding (the statement of a plain rebinding
+    still reads the old value on its right-hand side; a rebinding under a compound statement ends
+    it before that statement). Bindings are judged with the names data-sized at their statement,
+    other late names included (two rounds)."""
     top = _top_index(fn)
     body = list(body_statements(fn.node.body))
-    out: dict[str, int] = {}
-    for n in names:
-        mine = sorted(((top.get(id(v), -1), i, v, at) for i, (m, v, at) in enumerate(binds) if m == n),
-                      key=lambda b: (b[0], b[1]))
-        status, since = False, 0
-        for k, (j, _, v, at) in enumerate(mine):
-            st = body[j] if 0 <= j < len(body) else None
-            alone = sum(1 for b in mine if b[0] == j) == 1
-            simple = (alone and isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1
-                      and isinstance(st.body[0], cst.Assign))
-            if simple and _bind_sized(model, fn, v, at, dds | {n} if status else dds, cur):
-                if not status:
-                    status, since = True, j + 1
-            else:
+    spans: dict[str, list] = {}
+    for _ in range(3):
+        out: dict[str, list] = {}
+        for n in names:
+            mine = sorted(((top.get(id(v), -1), i, v, at) for i, (m, v, at) in enumerate(binds) if m == n),
+                          key=lambda b: (b[0], b[1]))
+            status, since = False, 0
+            got: list = []
+            for j, _, v, at in mine:
+                st = body[j] if 0 <= j < len(body) else None
+                alone = sum(1 for b in mine if b[0] == j) == 1
+                simple = (alone and isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1
+                          and isinstance(st.body[0], cst.Assign))
+                here = dds | _covering(spans, j)
+                if simple and _bind_sized(model, fn, v, at, here | {n} if status else here - {n}, cur):
+                    if not status:
+                        status, since = True, j + 1
+                    continue
+                if status and j >= since:
+                    got.append((since, j if simple else j - 1))
                 status = False
-        if status:
-            out[n] = since
-    return out
+            if status:
+                got.append((since, None))
+            got = [(a, b) for a, b in got if b is None or b >= a]
+            if got:
+                out[n] = got
+        if out == spans:
+            break
+        spans = out
+    return spans
+
+
+def _covering(spans: dict, j: int) -> set:
+    return {n for n, ss in spans.items() if any(a <= j and (b is None or j <= b) for a, b in ss)}
 
 
 def names_at(model: Any, fn: Any, node: cst.CSTNode) -> set:
@@ -214,13 +401,16 @@ def names_at(model: Any, fn: Any, node: cst.CSTNode) -> set:
 
 
 def _at(model: Any, fn: Any, node: cst.CSTNode, dds: set) -> set:
+    loops = model.__dict__.get("_data_sized_loops", {}).get(id(fn))
+    if loops:
+        dds = dds | {n for ids, n in loops if id(node) in ids}
     late = model.__dict__.get("_data_sized_late", {}).get(id(fn))
     if not late:
         return dds
     j = _top_index(fn).get(id(node))
     if j is None:
         return dds
-    return dds | {n for n, i in late.items() if j >= i}
+    return dds | _covering(late, j)
 
 
 def _table(model: Any) -> dict:
@@ -338,6 +528,11 @@ def _result(model: Any, fn: Any, cur: dict) -> Optional[str]:
     rets = [(r.value, _at(model, fn, r, own)) for r in found]
     if all(is_data_sized(fn, model, r, dds) for r, dds in rets):
         return "-"
+    ms = {_display_marker(fn, model, r, dds) or container_of(fn, model, r, dds) for r, dds in rets}
+    if len(ms) == 1:
+        m = ms.pop()
+        if m is not None and m[0] in "[{":
+            return m  # a list of data-sized tensors, a dict / record holding some
     if not all(isinstance(r, cst.Tuple) for r, _ in rets):
         return None
     arity = {len(r.elements) for r, _ in rets}

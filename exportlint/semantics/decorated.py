@@ -113,4 +113,50 @@ def has_fake_kernel(project: Any, target: Any, opname: str, deps: Optional[set] 
     return False
 
 
-__all__ = ["DISABLE", "decorators_of", "disabled_by", "custom_op_name", "has_fake_kernel"]
+def op_definition(project: Any, opname: str, near: str, deps: Optional[set] = None) -> Optional[Any]:
+    """Where the project defines the custom op ``ns::op`` that a ``torch.ops.ns.op`` call in the
+    file ``near`` runs: a ``Target`` in the defining file (``qual`` the op's name), searched in the
+    files of the run and in ``near``'s folder; None when no file there defines it (an op of an
+    installed package or a C++ extension: unknown stays unknown)."""
+    from exportlint.semantics.project import Target
+
+    ns, _, op = opname.partition("::")
+    st = project.__dict__.get("_op_defs")
+    if st is None or st[0] is not project.run_files or project.run_files is None:
+        # one run's answers (files may be edited between runs; none kept without a run)
+        st = project.__dict__["_op_defs"] = (project.run_files, {})
+    cache = st[1]
+    key = (opname, os.path.dirname(os.path.abspath(near)))
+    if key in cache:
+        hit = cache[key]
+    else:
+        paths: list[str] = sorted(project.run_files or ())
+        folder = os.path.dirname(os.path.abspath(near))
+        try:
+            paths += [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
+        except OSError:
+            pass
+        hit = None
+        seen: set = set()
+        for p in paths:
+            if p in seen or not p.endswith(".py"):
+                continue
+            seen.add(p)
+            try:
+                with open(p, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+            except OSError:
+                continue
+            if op not in text or ns not in text:
+                continue
+            fi = project.index_path(p)
+            if fi is not None and opname in fi.ops:
+                hit = Target(fi.path, fi.module, op, False)
+                break
+        cache[key] = hit
+    if hit is not None and deps is not None:
+        deps.add(hit.path)
+    return hit
+
+
+__all__ = ["DISABLE", "decorators_of", "disabled_by", "custom_op_name", "has_fake_kernel", "op_definition"]

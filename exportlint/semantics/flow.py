@@ -45,7 +45,9 @@ from exportlint.semantics.apis import (  # noqa: F401
     NEVER_DURING_EXPORT_NAMES,
     SCALAR_CONVERSIONS,
     TENSOR_ATTRS_CONST,
+    TENSOR_ATTRS_OTHER,
     TENSOR_ATTRS_SHAPE,
+    TENSOR_ATTRS_TENSOR,
     TENSOR_METHODS_CONST,
     TENSOR_METHODS_DATA,
     TENSOR_METHODS_MASK,
@@ -92,6 +94,12 @@ _CONVERSIONS = frozenset({"to", "type", "float", "half", "double", "bfloat16", "
                           "contiguous", "type_as"})
 
 
+
+def _tensor_attribute(attr: str) -> bool:
+    """Whether a ``torch.Tensor`` has this (non-method) attribute."""
+    return (attr in TENSOR_ATTRS_TENSOR or attr in TENSOR_ATTRS_CONST or attr in TENSOR_ATTRS_SHAPE
+            or attr in TENSOR_ATTRS_OTHER or (attr.startswith("__") and attr.endswith("__")))
+
 class FunctionFacts:
     """Kinds and sites of one function on the export path."""
 
@@ -136,6 +144,12 @@ class FunctionFacts:
         self.absent_params: set[str] = set()
         #: parameters with a `False` default that no call on the export path passes (never rebound)
         self.unset_flags: set[str] = set()
+        #: those of them that hold their default only because the forward is taken as exported
+        #: directly (P-ENTRYFLAG): not forwarded to callees as unset (a real inference option of
+        #: a model, `interpolate_pos_encoding=False`, that a user's call may set)
+        self.entry_flags: set[str] = set()
+        #: unannotated forward parameters read with attributes no tensor has (P-NOTTENSOR)
+        self.object_params: set[str] = set()
         self._arms: list[tuple[int, int]] = []
         #: self.<attr> = value: the join of the kinds written (an analysed __init__ gives its
         #: instances these attribute kinds: semantics/objects.py)
@@ -250,6 +264,12 @@ class FunctionFacts:
                     k = UNKNOWN
                 elif ck is not None:
                     k = ck
+            if (k == TENSOR and ck == TENSOR and name not in self.annotated_only
+                    and self._foreign_attribute_read(name)):
+                # a caller's object parameter (P-NOTTENSOR, passed on as the tensor guess) read here
+                # with attributes no tensor has: an object here too
+                k = UNKNOWN
+                self.object_params.add(name)
             if k == UNKNOWN and p.annotation is not None:
                 if arg_kinds is None and tensor_sequence_annotation(p.annotation):
                     k = TENSORS
@@ -258,6 +278,13 @@ class FunctionFacts:
             if k is None or k == NONE:
                 if p.default is None:
                     k = TENSOR if self.why in ("forward", "export-call") or autograd_ctx else UNKNOWN
+                    if k == TENSOR and not autograd_ctx and self._foreign_attribute_read(name):
+                        # `forward(self, q, k, v, attn_mask)` reading `attn_mask.mask`: an object
+                        # with attributes no tensor has, not a tensor (its truth is Python's);
+                        # its attributes keep the guess a tensor's would get (`batch.batch` of a
+                        # graph batch: a tensor, `_attribute`)
+                        k = UNKNOWN
+                        self.object_params.add(name)
                     if k == TENSOR and self.why == "forward" and (
                             (i > 0 and size_named(name) and not self._attribute_read(name)
                              and not self._read_in_callee(name))
@@ -279,6 +306,7 @@ class FunctionFacts:
                 # `forward(self, x, update: bool = False)` exported directly: the exporters call it
                 # with the example inputs, a Python `False` default stays False (P-ENTRYFLAG)
                 self.unset_flags.add(name)
+                self.entry_flags.add(name)
             if (training_target(name) and p.default is not None and literal_value(p.default) is None
                     and (arg_kinds is None or ck in (None, NONE, UNKNOWN))):
                 # `labels=None`: training targets, absent from an inference export
@@ -289,6 +317,8 @@ class FunctionFacts:
             if ((arg_kinds is not None or entry_flags) and p.default is not None
                     and literal_value(p.default) is False and p.name.value not in kw_kinds):
                 self.unset_flags.add(p.name.value)
+                if arg_kinds is None:
+                    self.entry_flags.add(p.name.value)
             k = annotation_kind(p.annotation, self.imports)
             if k is None or k == NONE:
                 k = self._default_kind(p.default) if p.default is not None else UNKNOWN
@@ -1071,6 +1101,24 @@ class FunctionFacts:
                 return True
         return False
 
+    def _foreign_attribute_read(self, name: str) -> bool:
+        """Whether the function reads (not calls) an attribute of ``name`` that no tensor has
+        (``attn_mask.mask``, ``data_sample.metainfo``): ``name`` then holds no tensor."""
+        called = {id(n.func) for n in self.nodes() if type(n) is cst.Call}
+        for n in self.nodes():  # (source order: reads after a re-binding may be of the new value,
+            # `images, targets = self.transform(images, targets)` then `images.tensors`)
+            t = type(n)
+            if t in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr):
+                tgts = [x.target for x in n.targets] if t is cst.Assign else [n.target]
+                if any(type(x) is cst.Name and x.value == name
+                       or name in {e.value.value for e in getattr(x, "elements", ()) if type(e.value) is cst.Name}
+                       for x in tgts):
+                    return False
+            if (t is cst.Attribute and type(n.value) is cst.Name and n.value.value == name
+                    and id(n) not in called and not _tensor_attribute(n.attr.value)):
+                return True
+        return False
+
     def _read_in_callee(self, name: str) -> bool:
         """Whether ``name`` is handed, as it is, to a function that reads an attribute or calls a
         method of that parameter (``crop(x, length)`` where ``crop`` does ``length.item()``): the
@@ -1602,6 +1650,8 @@ class FunctionFacts:
                     return UNKNOWN
             return UNKNOWN
         bk = self.eval(base)
+        if bk == UNKNOWN and type(base) is cst.Name and base.value in self.object_params:
+            bk = TENSOR  # (P-NOTTENSOR) an object's attributes: what the tensor guess gave them
         if bk[:4] == OBJ_PREFIX:
             return (obj_attrs(bk) or {}).get(attr, UNKNOWN)
         if bk == TENSORS and (attr in TENSOR_ATTRS_SHAPE or attr in TENSOR_ATTRS_CONST):
@@ -1858,8 +1908,18 @@ class FunctionFacts:
                 # unknown arity: bail out of positional mapping
                 pos.append(UNKNOWN)
                 continue
+            if (k == UNKNOWN and type(a.value) is cst.Name and a.value.value in self.object_params
+                    and self.env.get(a.value.value) == UNKNOWN):
+                k = TENSOR  # (P-NOTTENSOR) the object goes on with the tensor guess; the callee
+                # reads it as an object again where it uses attributes no tensor has
             if a.keyword is None:
                 pos.append(k)
+            elif (type(a.value) is cst.Name and a.value.value in self.unset_flags
+                  and a.value.value not in self.entry_flags and not self._rebound(a.value.value)):
+                # `_stable_cholesky(x, upper=upper)` where this function's `upper=False` is never
+                # passed on the export path: it forwards False, as a call that leaves it out (the
+                # callee's own `if upper:` never runs either)
+                continue
             else:
                 kw[a.keyword.value] = k
         if local:

@@ -77,6 +77,9 @@ class FileIndex:
     #: fake (meta) kernels registered at module level: "ns::op" names and qualified names of
     #: the custom-op functions whose ``.register_fake`` is used (semantics/decorated.py)
     fakes: set = field(default_factory=set)
+    #: custom ops this file defines at module level, "ns::op": ``@torch.library.custom_op("ns::op")``,
+    #: ``torch.library.define("ns::op", ...)``, ``lib.define("op(...)")`` on a ``torch.library.Library("ns", ...)``
+    ops: set = field(default_factory=set)
 
     def package(self) -> str:
         return self.module if self.is_package else self.module.rpartition(".")[0]
@@ -286,6 +289,8 @@ class _Indexer:
     def __init__(self, fi: FileIndex) -> None:
         self.fi = fi
         self.pkg = fi.package()
+        #: module-level ``torch.library.Library("ns", ...)`` objects: name -> namespace
+        self._libs: dict[str, str] = {}
 
     def run(self, tree: ast.Module, text: str, ends: Optional[dict] = None, may_export: Optional[bool] = None,
             whole: Optional[list] = None) -> None:
@@ -331,10 +336,13 @@ class _Indexer:
                 self._decorators(st.name, st)
             elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
                 self._fake_call(st.value)
+                self._op_call(st.value)
             elif isinstance(st, ast.ClassDef):
                 self._class(st)
             elif isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+                if isinstance(st, ast.Assign) and isinstance(st.value, ast.Call):
+                    self._library(targets, st.value)
                 for t in targets:
                     if isinstance(t, ast.Name):
                         fi.assigned.add(t.id)
@@ -397,9 +405,51 @@ class _Indexer:
                 self._fake_call(call)
             elif name.endswith((".register_fake", ".impl_abstract")):
                 self.fi.fakes.add(name.rsplit(".", 1)[0])
+            if call is not None and isinstance(first, str) and "::" in first and name.endswith("custom_op"):
+                self.fi.ops.add(first)
             out.append([name, call is not None, first, rec_false])
         if out:
             self.fi.decorators[qual] = out
+
+    def _library(self, targets: list, call: ast.Call) -> None:
+        """``lib = torch.library.Library("ns", "DEF" | "FRAGMENT")``: remember ``lib``'s namespace."""
+        name = _resolve(self.fi.imports, _dotted(call.func)) or ""
+        if not name.endswith("library.Library") or not call.args:
+            return
+        ns = call.args[0]
+        if isinstance(ns, ast.Constant) and isinstance(ns.value, str):
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    self._libs[t.id] = ns.value
+
+    def _op_call(self, call: ast.Call) -> None:
+        """Module-level op definitions and kernels: ``torch.library.define("ns::op", ...)``,
+        ``lib.define("op(Tensor x) -> Tensor")``, ``lib.impl("op", fn, "Meta")`` (a fake kernel;
+        ``CompositeImplicitAutograd`` too: it decomposes, torch.export traces through it)."""
+        name = _resolve(self.fi.imports, _dotted(call.func)) or ""
+        first = call.args[0] if call.args else None
+        lit = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+        if lit is None:
+            return
+        if name.endswith("library.define") and "::" in lit:
+            self.fi.ops.add(lit.split("(", 1)[0].split(".", 1)[0])
+            return
+        if name.endswith("library.impl") and len(call.args) > 1 and "::" in lit:
+            dev = call.args[1]
+            if isinstance(dev, ast.Constant) and dev.value == "CompositeImplicitAutograd":
+                self.fi.fakes.add(lit.split(".", 1)[0])
+            return
+        f = call.func
+        libs = self._libs
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in libs):
+            return
+        op = f"{libs[f.value.id]}::{lit.split('(', 1)[0].split('.', 1)[0].strip()}"
+        if f.attr == "define":
+            self.fi.ops.add(op)
+        elif f.attr == "impl":
+            dev = call.args[2] if len(call.args) > 2 else next((k.value for k in call.keywords if k.arg == "dispatch_key"), None)
+            if isinstance(dev, ast.Constant) and dev.value in ("Meta", "CompositeImplicitAutograd"):
+                self.fi.fakes.add(op)
 
     def _fake_call(self, call: ast.Call) -> None:
         """``torch.library.register_fake("ns::op")`` / ``impl("ns::op", "Meta")`` /
@@ -475,6 +525,17 @@ class _Indexer:
                     kk = _literal(k) if k is not None else _MISSING
                     if isinstance(kk, str):
                         ef.dynamic.setdefault(kk, set()).update(_dims(val, key))
+            elif key == "dynamic_shapes" and isinstance(v, (ast.Tuple, ast.List)) and not any(
+                    isinstance(el, ast.Starred) for el in v.elts):
+                # one spec per positional input: "#i" (the project maps it to forward's i-th
+                # parameter, ``Project.export_facts``)
+                for i, el in enumerate(v.elts):
+                    if isinstance(el, (ast.Dict, ast.Tuple, ast.List)):
+                        dims = _dims(el, key)
+                        if dims:
+                            ef.dynamic.setdefault(f"#{i}", set()).update(dims)
+                    elif not (isinstance(el, ast.Constant) and el.value is None):
+                        ef.dynamic.setdefault("*", set()).add("*")
             else:
                 ef.dynamic.setdefault("*", set()).add("*")
         self.fi.export_calls.append(ef)
@@ -486,6 +547,7 @@ class _Indexer:
         class whose forward takes the declared names."""
         decl = None
         has_args = False
+        model_q = None
         classes: list[ast.ClassDef] = []
         for st in tree.body:
             if isinstance(st, ast.ClassDef):
@@ -493,9 +555,25 @@ class _Indexer:
             elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
                 if st.targets[0].id == "example_args":
                     has_args = True
-                elif st.targets[0].id == "dynamic_shapes" and isinstance(st.value, ast.Dict):
+                elif st.targets[0].id == "dynamic_shapes" and isinstance(st.value, (ast.Dict, ast.Tuple, ast.List)):
                     decl = st
+                elif st.targets[0].id == "model" and isinstance(st.value, ast.Call):
+                    model_q = _resolve(self.fi.imports, _dotted(st.value.func))
         if decl is None or not has_args:
+            return
+        if not isinstance(decl.value, ast.Dict):
+            # `model = Model(...)` (this file's class or an imported one) and one spec per
+            # positional input: "#i", mapped to forward's i-th parameter by the project
+            if not model_q or any(isinstance(el, ast.Starred) for el in decl.value.elts):
+                return
+            ef = ExportFacts("dynamic_shapes", decl.lineno, model_q, model_q, None, declares_dynamic=True)
+            for i, el in enumerate(decl.value.elts):
+                if isinstance(el, (ast.Dict, ast.Tuple, ast.List)):
+                    dims = {d for d in _dims(el, "dynamic_shapes") if isinstance(d, int)}
+                    if dims:
+                        ef.dynamic.setdefault(f"#{i}", set()).update(dims)
+            if ef.dynamic:
+                self.fi.export_calls.append(ef)
             return
         keys = {k.value for k in decl.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
         cls = None

@@ -39,6 +39,7 @@ def _to_json(fi: FileIndex) -> dict[str, Any]:
                          for e in fi.export_calls],
         "has_forward": fi.has_forward, "assigned": sorted(fi.assigned),
         "decorators": fi.decorators, "fakes": sorted(fi.fakes),
+        "ops": sorted(fi.ops),
     }
 
 
@@ -55,6 +56,7 @@ def _from_json(d: dict[str, Any]) -> FileIndex:
     fi.assigned = set(d["assigned"])
     fi.decorators = d["decorators"]
     fi.fakes = set(d["fakes"])
+    fi.ops = set(d.get("ops", ()))
     return fi
 
 

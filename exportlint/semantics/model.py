@@ -57,6 +57,7 @@ from exportlint.semantics.apis import (  # noqa: F401  (re-exported)
     NEVER_DURING_EXPORT,
     NEVER_DURING_EXPORT_NAMES,
     NON_EXPORT_CLASS_SUFFIXES,
+    ground_truth_param,
     non_export_class,
     NON_TENSOR_NAMESPACES,
     NON_TENSOR_TORCH_FUNCS,
@@ -319,6 +320,11 @@ class SemanticModel:
             if c.is_module and "forward" in c.methods:
                 if non_export_class(c.name) and c.name not in exported_names:
                     continue
+                if _requires_ground_truth(c.methods["forward"]) and c.name not in exported_names:
+                    # `forward(self, score, target)` (mmseg OhemCrossEntropy), `(y_pred, y_true)`
+                    # (a metric), `(anchors, gt_instances, ...)` (a training-time prior): the
+                    # loss convention by signature, where the class name does not say it
+                    continue
                 work.append((c.methods["forward"], c, None, {}, "forward", None))
         for ec in self.export_calls:
             if ec.model is not None and isinstance(ec.model, cst.Name):
@@ -531,6 +537,12 @@ def _plain_assign(self_name: str, attr: str, value: tuple) -> cst.Assign:
 
 def _no_validate(self: cst.CSTNode) -> None:
     return None
+
+
+def _requires_ground_truth(fn: cst.FunctionDef) -> bool:
+    """Whether a forward has a parameter named for ground truth without a default."""
+    params = list(fn.params.posonly_params) + list(fn.params.params)
+    return any(p.default is None and ground_truth_param(p.name.value) for p in params[1:])
 
 
 class _InitScanner:

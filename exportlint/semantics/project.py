@@ -398,6 +398,13 @@ class Project:
                     params = self.forward_params(rc[0], rc[1])
             d = dynamic.setdefault(name, {})
             for k, dims in ec.dynamic.items():
+                if k.startswith("#"):  # the i-th positional input (a tuple of specs)
+                    i = int(k[1:])
+                    if i < len(params):
+                        d.setdefault(params[i], set()).update(dims)
+                    else:
+                        d.setdefault("*", set()).add("*")
+                    continue
                 d.setdefault(k, set()).update(dims)
                 if ec.input_names and k in ec.input_names and params:
                     i = ec.input_names.index(k)

@@ -1,0 +1,1 @@
+ENCODER_CFG = {"channels": (2, 8, 4), "kernel_size": 3, "padding": "same"}

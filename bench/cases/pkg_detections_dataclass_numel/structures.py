@@ -1,0 +1,9 @@
+from dataclasses import dataclass
+
+import torch
+
+
+@dataclass
+class Detections:
+    boxes: torch.Tensor
+    scores: torch.Tensor

@@ -1,0 +1,3 @@
+from .image_list import ImageList
+
+__all__ = ["ImageList"]

@@ -1,0 +1,1 @@
+from . import fake, ops  # noqa: F401

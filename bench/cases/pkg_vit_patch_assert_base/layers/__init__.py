@@ -1,0 +1,3 @@
+from .patch_embed import PatchEmbedBase
+
+__all__ = ["PatchEmbedBase"]
