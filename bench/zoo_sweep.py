@@ -66,6 +66,14 @@ ZOOS = [
     ("neuralforecast", "neuralforecast"),
     ("demucs", "demucs"),
     ("asteroid", "asteroid"),
+    # added for issue 10's second fresh population (prec11): never linted here before
+    ("pytorch-forecasting", "pytorch_forecasting/models"),
+    ("torchgeo", "torchgeo/models"),
+    ("segment-anything", "segment_anything"),
+    ("flair", "flair/models"),
+    ("mmagic", "mmagic/models"),
+    ("funasr", "funasr/models"),
+    ("gluonts", "gluonts/torch"),
 ]
 
 

@@ -171,6 +171,30 @@ def _first_tensor_name(fn) -> Optional[str]:
     return None
 
 
+def _is_cuda_test(test) -> bool:
+    """`x.is_cuda` / `x.device.type == "cuda"`: true only where a tensor already is on the GPU."""
+    if isinstance(test, cst.Attribute):
+        return test.attr.value == "is_cuda"
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        c = test.comparisons[0]
+        left, right = test.left, c.comparator
+        return (isinstance(c.operator, cst.Equal) and isinstance(left, cst.Attribute) and left.attr.value == "type"
+                and isinstance(left.value, cst.Attribute) and left.value.attr.value == "device"
+                and literal_value(right) == "cuda")
+    return False
+
+
+def _under_is_cuda(fn) -> set[int]:
+    """ids of nodes in the body of an `if x.is_cuda:` (not its `else`): `mask.cuda()` there
+    follows a tensor already on the GPU; on a CPU export it does not run, and on a GPU export the
+    graph is on cuda anyway (inst_colorization `if rgb.is_cuda: mask = mask.cuda()`)."""
+    out: set[int] = set()
+    for n in iter_nodes(fn.node.body):
+        if isinstance(n, cst.If) and _is_cuda_test(n.test):
+            out.update(id(x) for x in iter_nodes(n.body))
+    return out
+
+
 @register
 class HardcodedDevice(Rule):
     code = "EXL301"
@@ -180,10 +204,15 @@ class HardcodedDevice(Rule):
 
     def check(self, ctx):
         for fn in ctx.model.functions:
+            guarded: Optional[set[int]] = None
             for call in fn.calls:
                 node = call.node
                 m = call.method
                 if m == "cuda" and call.receiver_kind not in ("self", "super"):
+                    if guarded is None:
+                        guarded = _under_is_cuda(fn)
+                    if id(node) in guarded:
+                        continue
                     ctx.report(
                         node,
                         f"`{snippet(ctx, node)}` hard-codes the GPU in forward: export on a CPU machine fails "

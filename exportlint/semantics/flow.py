@@ -295,6 +295,10 @@ class FunctionFacts:
                         # one used only as a size next to sizes (`forward(self, i, j)` of a bias
                         # table: `if self.bias.shape[-1] >= j`, `arange(j - i, j)`)
                         k = UNKNOWN
+                    if k == TENSOR and self.why == "forward" and p.annotation is None and _documented_scalar(fn, name, self.model):
+                        # `curr_scale (int): The scale for the current inference` in the forward's
+                        # docstring (mmagic SinGAN): the author's type, as an annotation would say
+                        k = UNKNOWN
                 else:
                     k = self._default_kind(p.default)
             if (arg_kinds is not None and p.default is not None and literal_value(p.default) is False
@@ -2135,3 +2139,72 @@ def _attr_write_counts(model) -> dict[str, int]:
         model.__dict__["_attr_write_counts"] = got
     return got
 
+
+
+_SCALAR_DOC_TYPES = frozenset({"int", "float", "bool", "str"})
+
+
+def _documented_scalar(fn: cst.FunctionDef, name: str, model: Any = None) -> bool:
+    """Whether the function's docstring gives ``name`` only Python scalar types: Google style
+    ``name (int): ...`` / ``name (int, optional): ...`` or numpy style ``name : int``. A type
+    that names anything else (``Tensor``, ``list[int]``, ``int | Tensor``) does not count. The
+    reduced parse (semantics/reduce.py) drops docstrings: then the function is found by name and
+    parameters in the file's whole text (only where such a line for ``name`` is in the file)."""
+    text = getattr(model, "source_text", None)
+    if text is not None:
+        names = getattr(model, "_exl_doc_scalars", None)
+        if names is None:
+            names = model._exl_doc_scalars = _scalar_doc_names(text)
+        if name not in names:
+            return False
+    try:
+        doc = fn.get_docstring(clean=True)
+    except Exception:  # noqa: BLE001  (a docstring libcst cannot evaluate)
+        doc = None
+    if not doc and text is not None:
+        doc = _docstring_in_text(text, fn, model)
+    if not doc or name not in doc:
+        return False
+    esc = re.escape(name)
+    m = (re.search(rf"^\s*\**{esc}\s*\(([^)\n]*)\)\s*:", doc, re.M)
+         or re.search(rf"^\s*{esc}\s*:\s*([^\n]+?)\s*$", doc, re.M))
+    return m is not None and _scalar_types(m.group(1))
+
+
+_DOC_LINE = re.compile(r"^\s*\**(\w+)\s*(?:\(([^)\n]*)\)\s*:|:\s*([^\n]+?)\s*$)", re.M)
+
+
+def _scalar_doc_names(text: str) -> frozenset:
+    """Names that some line of the text documents with Python scalar types only (one scan of the
+    file: the candidates for ``_documented_scalar``)."""
+    return frozenset(m.group(1) for m in _DOC_LINE.finditer(text)
+                     if _scalar_types(m.group(2) if m.group(2) is not None else m.group(3)))
+
+
+def _scalar_types(spec: str) -> bool:
+    words = [w.strip() for w in re.split(r"[|,]| or ", spec) if w.strip()]
+    words = [w for w in words if w.lower() != "optional" and not w.lower().startswith("default")]
+    return bool(words) and all(w in _SCALAR_DOC_TYPES for w in words)
+
+
+def _docstring_in_text(text: str, fn: cst.FunctionDef, model: Any = None) -> Optional[str]:
+    """The docstring of the one function of the whole text with ``fn``'s name and parameters
+    (the text is parsed once per model: its functions' docstrings by name and parameters)."""
+    import ast
+
+    table = getattr(model, "_exl_doc_table", None) if model is not None else None
+    if table is None:
+        table = {}
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            tree = None
+        if tree is not None:
+            for n in ast.walk(tree):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    key = (n.name, tuple(a.arg for a in n.args.posonlyargs + n.args.args))
+                    table[key] = None if key in table else ast.get_docstring(n)
+        if model is not None:
+            model._exl_doc_table = table
+    params = tuple(p.name.value for p in list(fn.params.posonly_params) + list(fn.params.params))
+    return table.get((fn.name.value, params))

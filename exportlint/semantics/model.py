@@ -325,6 +325,11 @@ class SemanticModel:
                     # (a metric), `(anchors, gt_instances, ...)` (a training-time prior): the
                     # loss convention by signature, where the class name does not say it
                     continue
+                if _returns_loss_first(c.methods["forward"]) and c.name not in exported_names:
+                    # `return loss, stats, weight` with `stats = dict(...)` (funasr's ASR
+                    # models): a training step, whose inference entry is another method; a loss
+                    # returned next to the output (`loss, quantized`, a VQ layer) stays a root
+                    continue
                 work.append((c.methods["forward"], c, None, {}, "forward", None))
         for ec in self.export_calls:
             if ec.model is not None and isinstance(ec.model, cst.Name):
@@ -543,6 +548,58 @@ def _requires_ground_truth(fn: cst.FunctionDef) -> bool:
     """Whether a forward has a parameter named for ground truth without a default."""
     params = list(fn.params.posonly_params) + list(fn.params.params)
     return any(p.default is None and ground_truth_param(p.name.value) for p in params[1:])
+
+
+def _returns_loss_first(fn: cst.FunctionDef) -> bool:
+    """Whether every `return` of a forward (outside nested functions) gives ``loss`` first with
+    a dict of statistics: a tuple whose first element is ``loss`` or ``<obj>.loss`` and another a
+    name the function binds to a dict (``stats = dict(loss=...)``; ``return loss, stats,
+    weight``), or a dict display whose first key is ``"loss"``: the forward of a training step. A
+    layer returning its loss next to its output (MONAI's ``VectorQuantizer``: ``return loss,
+    quantized``) is not one. Asked only where the body's last statement is such a return."""
+    body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    if not (isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Return)
+            and _loss_first(last.body[-1].value)):
+        return False
+    returns: list[cst.Return] = []
+    dicts: set[str] = set()
+    stack: list[cst.CSTNode] = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, cst.Return):
+            returns.append(n)
+            continue
+        if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name):
+            v = n.value
+            if isinstance(v, cst.Dict) or (isinstance(v, cst.Call) and isinstance(v.func, cst.Name)
+                                           and v.func.value == "dict"):
+                dicts.add(n.targets[0].target.value)
+            continue
+        if isinstance(n, cst.BaseExpression):
+            continue  # no statement inside an expression (lambdas aside)
+        stack.extend(child_nodes(n))
+    for r in returns:
+        v = r.value
+        if not _loss_first(v):
+            return False
+        if isinstance(v, cst.Tuple) and not any(
+                isinstance(e.value, cst.Name) and e.value.value in dicts for e in v.elements[1:]):
+            return False
+    return True
+
+
+def _loss_first(v: Optional[cst.BaseExpression]) -> bool:
+    if isinstance(v, cst.Dict) and v.elements and isinstance(v.elements[0], cst.DictElement):
+        # `return {"loss": loss, "stats": stats}` (funasr's Whisper wrapper)
+        return literal_value(v.elements[0].key) == "loss"
+    if not isinstance(v, cst.Tuple) or not v.elements:
+        return False
+    first = v.elements[0].value
+    return ((isinstance(first, cst.Name) and first.value == "loss")
+            or (isinstance(first, cst.Attribute) and first.attr.value == "loss"))
 
 
 class _InitScanner:
