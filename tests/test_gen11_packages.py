@@ -1,0 +1,93 @@
+"""Classes fixed from the generalisation batch 10b and the held-out batch 11 of multi-file
+real-issue cases (issue 10).
+
+Measured with torch 2.13 (bench/data/cases_truth.json, rules/op_support.json):
+
+- ``pkg_compilable_check_helper``: ``torch._check_tensor_all_with(ValueError, cond, msg)`` (and
+  ``torch._check_tensor_all``) on a tensor condition lowers to ``aten._is_all_true``, which
+  onnx-dynamo cannot translate ("No ONNX function found for
+  <OpOverload(op='aten._is_all_true', overload='default')>"); the other three exporters pass.
+  The ONNX exporter locates the node at the call of the project helper that wraps the check
+  (transformers' ``torch_compilable_check``), in another file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import write_package
+
+from exportlint.config import Config
+from exportlint.engine import lint_paths
+
+
+def _pkg(tmp_path: Path, files: dict[str, str]) -> list[str]:
+    return write_package(tmp_path, files, "app11")
+
+
+def _lint(files):
+    r = lint_paths(files, Config(), jobs=1, use_cache=False, isolate=False)
+    assert not r.errors, r.errors
+    return [f for f in r.findings]
+
+
+def _exl401(findings):
+    return sorted((Path(f.path).name, f.line, tuple(f.exporters)) for f in findings if f.code == "EXL401")
+
+
+_HELPER = """import torch
+
+
+def compilable_check(cond, msg, error_type=ValueError):
+    if isinstance(cond, torch.Tensor):
+        torch._check_tensor_all_with(error_type, cond, lambda: msg)
+    else:
+        torch._check_with(error_type, cond, lambda: msg)
+"""
+
+_ATTN = """import torch.nn as nn
+
+from .utils import compilable_check
+
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(8, 8)
+
+    def forward(self, hidden, shapes):
+        n = hidden.shape[1]
+        compilable_check({cond}, "shapes do not match the sequence")
+        return self.proj(hidden)
+"""
+
+
+def _files(cond):
+    return {"utils/__init__.py": "from .generic import compilable_check\n", "utils/generic.py": _HELPER,
+            "attention.py": _ATTN.format(cond=cond)}
+
+
+def test_tensor_condition_handed_to_a_check_tensor_all_helper_breaks_onnx_dynamo(tmp_path):
+    got = _exl401(_lint(_pkg(tmp_path, _files("(shapes[:, 0] * shapes[:, 1]).sum() == n"))))
+    assert ("attention.py", 13, ("onnx-dynamo",)) in got
+    # and the check itself, where the helper calls it (reached from the export path)
+    assert ("generic.py", 6, ("onnx-dynamo",)) in got
+
+
+def test_size_condition_takes_the_helpers_bool_branch_and_stays_silent(tmp_path):
+    # `n > 0` is a Python bool: the helper calls torch._check_with, which onnx-dynamo exports
+    got = _exl401(_lint(_pkg(tmp_path, _files("n > 0"))))
+    assert not [g for g in got if g[0] == "attention.py"], got
+
+
+def test_direct_check_tensor_all_in_forward_is_reported_for_onnx_dynamo_only(tmp_path):
+    src = ("import torch\nimport torch.nn as nn\n\n\nclass M(nn.Module):\n    def forward(self, x):\n"
+           "        torch._check_tensor_all(x.sum() > 0, lambda: 'empty')\n        return x * 2\n")
+    got = _exl401(_lint(_pkg(tmp_path, {"m.py": src})))
+    assert got == [("m.py", 7, ("onnx-dynamo",))]
+
+
+def test_check_with_on_a_size_is_not_an_untranslatable_op(tmp_path):
+    src = ("import torch\nimport torch.nn as nn\n\n\nclass M(nn.Module):\n    def forward(self, x):\n"
+           "        torch._check_with(ValueError, x.shape[0] > 0, lambda: 'empty')\n        return x * 2\n")
+    assert _exl401(_lint(_pkg(tmp_path, {"m.py": src}))) == []
