@@ -91,3 +91,46 @@ def test_check_with_on_a_size_is_not_an_untranslatable_op(tmp_path):
     src = ("import torch\nimport torch.nn as nn\n\n\nclass M(nn.Module):\n    def forward(self, x):\n"
            "        torch._check_with(ValueError, x.shape[0] > 0, lambda: 'empty')\n        return x * 2\n")
     assert _exl401(_lint(_pkg(tmp_path, {"m.py": src}))) == []
+
+
+# --- F.pad with pad amounts that are 0-d tensors (batch 10b: pkg_imagelist_pad_from_tensors) ---
+# measured (torch 2.13): strict torch.export fails with PendingUnbackedSymbolNotFound ("Pending
+# unbacked symbols {u0} not in returned outputs"), non-strict passes; int pads pass both.
+
+_PAD = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class M(nn.Module):
+    def forward(self, x, y):
+{body}
+"""
+
+
+def _exl104(tmp_path, body):
+    files = _pkg(tmp_path, {"m.py": _PAD.format(body=body)})
+    return [(f.line, tuple(f.exporters)) for f in _lint(files) if f.code == "EXL104"]
+
+
+def test_pad_amount_from_sizes_stacked_into_a_tensor_breaks_strict_export(tmp_path):
+    body = ("        m = torch.stack([torch.as_tensor(x.shape[-1]), torch.as_tensor(y.shape[-1])]).max()\n"
+            "        pad = [0, m - x.shape[-1], 0, 0]\n"
+            "        return F.pad(x, pad)\n")
+    assert _exl104(tmp_path, body) == [(10, ("export-strict",))]
+
+
+def test_pad_amount_from_data_breaks_strict_export(tmp_path):
+    body = "        n = (y > 0).sum()\n        return F.pad(x, (0, n, 0, 0))\n"
+    assert _exl104(tmp_path, body) == [(9, ("export-strict",))]
+
+
+def test_int_pad_amounts_from_sizes_stay_silent(tmp_path):
+    body = "        m = max(x.shape[-1], y.shape[-1])\n        return F.pad(x, (0, m - x.shape[-1], 0, 0))\n"
+    assert _exl104(tmp_path, body) == []
+
+
+def test_pad_list_rebound_is_unknown_and_stays_silent(tmp_path):
+    body = ("        n = (y > 0).sum()\n        pad = [0, n, 0, 0]\n        pad = [0, 1, 0, 0]\n"
+            "        return F.pad(x, pad)\n")
+    assert _exl104(tmp_path, body) == []
