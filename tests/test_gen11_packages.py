@@ -134,3 +134,13 @@ def test_pad_list_rebound_is_unknown_and_stays_silent(tmp_path):
     body = ("        n = (y > 0).sum()\n        pad = [0, n, 0, 0]\n        pad = [0, 1, 0, 0]\n"
             "        return F.pad(x, pad)\n")
     assert _exl104(tmp_path, body) == []
+
+
+def test_pad_amount_from_a_submodule_forward_parameter_stays_silent(tmp_path):
+    # `forward(self, x, H, W)` of a submodule takes ints from its caller: arithmetic on a
+    # parameter is no tensor the function makes (bench/cases/pkg_swin_np_ceil_helper)
+    src = ("import torch.nn as nn\nimport torch.nn.functional as F\n\n\nclass Stage(nn.Module):\n"
+           "    def forward(self, x, H, W):\n        pad_r = (7 - W % 7) % 7\n"
+           "        return F.pad(x, (0, 0, 0, pad_r))\n")
+    files = _pkg(tmp_path, {"m.py": src})
+    assert [f for f in _lint(files) if f.code == "EXL104"] == []

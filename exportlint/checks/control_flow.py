@@ -372,9 +372,29 @@ def _tensor_pad_amounts(fn):
         for el in seq.elements:
             if isinstance(el, cst.StarredElement):
                 break
-            if fn.kind(el.value) in TENSORISH:
+            if fn.kind(el.value) in TENSORISH and _made_by_a_tensor_call(fn, el.value):
                 yield call, el.value
                 break
+
+
+def _made_by_a_tensor_call(fn, e) -> bool:
+    """``e`` holds a call with a tensor result (`(y > 0).sum()`), itself or through a name bound
+    once in ``fn`` to one (`m = torch.stack(...).max()`): a tensor the function makes, not a
+    parameter whose kind is assumed (a submodule's `forward(x, H, W)` takes ints from its caller)."""
+    def has_call(x) -> bool:
+        return any(isinstance(n, cst.Call) and fn.kind(n) in TENSORISH for n in iter_nodes(x))
+
+    if has_call(e):
+        return True
+    for n in iter_nodes(e):
+        if not isinstance(n, cst.Name):
+            continue
+        bound = [st for st in iter_nodes(fn.node.body) if isinstance(st, (cst.Assign, cst.AugAssign, cst.AnnAssign))
+                 and any(isinstance(t, cst.Name) and t.value == n.value for t in _targets_of(st))]
+        if len(bound) == 1 and isinstance(bound[0], cst.Assign) and len(bound[0].targets) == 1 \
+                and isinstance(bound[0].targets[0].target, cst.Name) and has_call(bound[0].value):
+            return True
+    return False
 
 
 def _targets_of(st):
