@@ -287,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
                          "(target <= 0.5) and warm / ruff --select E,F --no-cache (target <= 1.0)")
     ap.add_argument("--code", default=None,
                     help="with --timm or --one-file: the exportlint checkout to measure (default: this one), for before/after")
+    ap.add_argument("--also", action="append", default=[], metavar="CODE",
+                    help="with --timm: also time the cold -j1 run of this checkout in every round (interleaved A/B); "
+                         "prints per-round wall and CPU ratios to the floor and their medians for each checkout")
     ap.add_argument("--one-file", nargs="?", const="", default=None, metavar="FILE",
                     help="only the one-file call: FILE (default: the installed transformers' modeling_bert.py) "
                          "cold and warm, next to `python -c 'import libcst'` (target <= 1.5x, better 1.2x)")
@@ -589,12 +592,21 @@ def timm_main(args: argparse.Namespace) -> int:
     repeat = args.repeat or 3
     print(f"timm {troot.parent.name}: models+layers, {len(files)} files, {lines:,} lines; exportlint code: {code}")
 
-    def timed(cmd: list[str]) -> float:
+    cpu_s: dict[str, list[float]] = {}
+    wall_s: dict[str, list[float]] = {}
+
+    def timed(cmd: list[str], key: str = "", run_env: dict | None = None) -> float:
         t = time.perf_counter()
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=tmp)
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=run_env or env, cwd=tmp)
+        err = p.stderr.read() if p.stderr else b""
+        _, status, ru = os.wait4(p.pid, 0)
         w = time.perf_counter() - t
-        if p.returncode not in (0, 1):
-            raise SystemExit(f"{cmd[:4]} failed ({p.returncode}): {p.stderr.decode()[-2000:]}")
+        rc = os.waitstatus_to_exitcode(status)
+        if rc not in (0, 1):
+            raise SystemExit(f"{cmd[:4]} failed ({rc}): {err.decode()[-2000:]}")
+        if key:
+            wall_s.setdefault(key, []).append(w)
+            cpu_s.setdefault(key, []).append(ru.ru_utime + ru.ru_stime)
         return w
 
     el = [sys.executable, "-m", "exportlint", "-j", "1", "--format", "concise"]
@@ -605,19 +617,33 @@ def timm_main(args: argparse.Namespace) -> int:
         "ruff check --select E,F --no-cache": [str(ruff), "check", "--select", "E,F", "--no-cache", "--quiet",
                                                "--exit-zero"] + files,
     }
+    envs: dict[str, dict] = {}
+    for other in args.also:
+        k = f"cold -j1 of {Path(other).resolve()}"
+        cmds[k] = el + ["--no-cache"] + files
+        envs[k] = dict(os.environ, PYTHONPATH=str(Path(other).resolve()))
     timed(cmds["exportlint warm cache -j1"])  # fills the cache (and the page cache)
     best: dict[str, float] = {}
     for rnd in range(repeat):
         for k, c in cmds.items():
-            w = timed(c)
+            w = timed(c, k, envs.get(k))
             best[k] = min(w, best.get(k, w))
-            print(f"  round {rnd + 1}/{repeat}  {k:36s} {w:7.2f} s", flush=True)
+            print(f"  round {rnd + 1}/{repeat}  {k:36s} {w:7.2f} s  cpu {cpu_s[k][-1]:7.2f} s", flush=True)
     print("\nbest wall seconds")
     for k, v in best.items():
         print(f"  {k:36s} {v:7.2f}")
     r1 = best["exportlint cold -j1 --no-cache"] / best["floor: libcst.parse_module -j1"]
     r2 = best["exportlint warm cache -j1"] / best["ruff check --select E,F --no-cache"]
     print(f"  cold -j1 / libcst floor   {fmt_ratio(r1, '<= 0.5', r1 <= 0.5)}")
+    fl = "floor: libcst.parse_module -j1"
+    print("\ncold -j1 / floor per round (same round's floor), wall and CPU, and their medians")
+    for k in ["exportlint cold -j1 --no-cache"] + [k for k in cmds if k.startswith("cold -j1 of ")]:
+        rw = [a / b for a, b in zip(wall_s[k], wall_s[fl])]
+        rc = [a / b for a, b in zip(cpu_s[k], cpu_s[fl])]
+        name = str(code) if k == "exportlint cold -j1 --no-cache" else k[len("cold -j1 of "):]
+        print(f"  {name}")
+        print(f"    wall {' '.join(f'{x:.3f}' for x in rw)}  median {statistics.median(rw):.3f}")
+        print(f"    cpu  {' '.join(f'{x:.3f}' for x in rc)}  median {statistics.median(rc):.3f}")
     print(f"  warm / ruff E,F no-cache  {fmt_ratio(r2, '<= 1.0', r2 <= 1.0)}")
     return 0
 

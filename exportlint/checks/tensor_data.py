@@ -129,8 +129,7 @@ def rewrites_data(fn) -> bool:
         # function: with no such Attribute among its nodes (most functions: the walk is shared
         # with EXL213, ``fn.nodes()``), none; else only those three node types are asked (exact
         # types: an ``isinstance`` per node through the ABC machinery was most of the time)
-        attribute = cst.Attribute
-        if any(type(n) is attribute and n.attr.value == "data" for n in fn.nodes()):
+        if _data_attr_or_del(fn)[0]:
             line, kinds = cst.SimpleStatementLine, (cst.Assign, cst.AugAssign, cst.Call)
             for st in fn.statements():
                 if type(st) is line and any(
@@ -193,14 +192,34 @@ def rewrites_weights(fn) -> bool:
     got = fn.__dict__.get("_rewrites_weights")
     if got is None:
         got = rewrites_data(fn)
-        if not got and ("data" in _names(fn) or any(isinstance(st, cst.Del) for st in fn.nodes())):
+        if not got and any(_data_attr_or_del(fn)):
             got = any(unseen_weight_rewrite(fn, n) for n in fn.nodes())
         fn.__dict__["_rewrites_weights"] = got
     return got
 
 
-def _names(fn) -> set[str]:
-    return {n.attr.value for n in fn.nodes() if type(n) is cst.Attribute}
+def _data_attr_or_del(fn) -> tuple[bool, bool]:
+    """(an Attribute `.data` among the function's nodes, a `del` statement among them): one walk
+    of ``fn.nodes()`` for EXL213, ``rewrites_data`` and ``rewrites_weights``, which each asked
+    one of these with a walk of its own (exact types: libcst's concrete nodes have no subclasses,
+    and an ``isinstance`` through the ABC machinery per node was most of a walk's time)."""
+    got = fn.__dict__.get("_data_attr_or_del")
+    if got is None:
+        attribute, delete = cst.Attribute, cst.Del
+        has_data = has_del = False
+        for n in fn.nodes():
+            t = type(n)
+            if t is attribute:
+                if not has_data and n.attr.value == "data":
+                    has_data = True
+                    if has_del:
+                        break
+            elif t is delete:
+                has_del = True
+                if has_data:
+                    break
+        got = fn.__dict__["_data_attr_or_del"] = (has_data, has_del)
+    return got
 
 
 @register
@@ -214,14 +233,12 @@ class TensorDataInForward(Rule):
     def check(self, ctx):
         if ".data" not in ctx.text:
             return ()
-        attribute, line = cst.Attribute, cst.SimpleStatementLine
+        line = cst.SimpleStatementLine
         for fn in ctx.model.functions:
             # every finding is at (or beside) an Attribute `.data` node of the function: none, no
-            # statement to walk. (``fn.nodes()`` is walked once and shared with other rules; exact
-            # types: libcst's concrete nodes have no subclasses, and ``isinstance`` against them
-            # goes through the ABC machinery, which per node of every statement was most of this
-            # rule's time on timm)
-            if not any(type(n) is attribute and n.attr.value == "data" for n in fn.nodes()):
+            # statement to walk. (``fn.nodes()`` is walked once and shared with other rules, the
+            # answer too: ``_data_attr_or_del``)
+            if not _data_attr_or_del(fn)[0]:
                 continue
             for st in fn.statements():
                 if type(st) is line:

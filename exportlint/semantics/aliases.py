@@ -26,8 +26,11 @@ from exportlint.semantics.nodes import iter_nodes
 def is_pairs(nodes) -> set[frozenset]:
     """`a is b` tests (the left operand of an `or`) between two names among ``nodes``."""
     out: set[frozenset] = set()
+    boolean, or_ = cst.BooleanOperation, cst.Or
     for n in nodes:
-        if isinstance(n, cst.BooleanOperation) and isinstance(n.operator, cst.Or):
+        # (exact types: libcst's concrete nodes have no subclasses; an isinstance per node goes
+        # through the ABC machinery)
+        if type(n) is boolean and type(n.operator) is or_:
             p = is_test(n.left)
             if p is not None:
                 out.add(p)

@@ -205,7 +205,6 @@ def _may_export(text: str) -> bool:
 _FORWARD_RE = re.compile(r"\bdef\s+forward\b")
 _EXPORT_CALL_RE = re.compile(r"\b(?:export|trace|trace_module|dynamo_export|draft_export|export_for_training|export_for_inference)\s*\(")
 _DEF_FORWARD = re.compile(r"def\s+forward\b")
-_EXPORT_WORD = re.compile(r"export|trace")
 _IS_WORD = re.compile(r"\w")
 
 
@@ -259,8 +258,8 @@ def _has_export_call(text: str) -> bool:
     if "export" not in text and "trace" not in text:
         return False
     seen = -1
-    for m in _EXPORT_WORD.finditer(text):
-        j = m.start()
+    for i in _word_hits(text):
+        j = i
         while j > 0 and _IS_WORD.match(text, j - 1):
             j -= 1
         if j != seen:
@@ -268,6 +267,22 @@ def _has_export_call(text: str) -> bool:
             if _EXPORT_CALL_RE.match(text, j):
                 return True
     return False
+
+
+def _word_hits(text: str) -> list[int]:
+    """The positions of ``export`` and ``trace`` in ``text``, in order: the starts of the
+    matches of ``re.finditer("export|trace", text)``, plus those of an occurrence overlapping one of them
+    (``exportrace``), which lies in the same identifier (``_has_export_call`` tests each
+    identifier's start once). ``str.find`` instead of the regex, whose scan tries the pattern
+    at every ``e`` and ``t`` of the text (a fifth of the worker's regex time on timm)."""
+    out: list[int] = []
+    for word in ("export", "trace"):
+        i = text.find(word)
+        while i >= 0:
+            out.append(i)
+            i = text.find(word, i + 1)
+    out.sort()
+    return out
 
 
 class _Indexer:

@@ -497,6 +497,9 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set,
     from exportlint.semantics.imports import dotted
 
     out = []
+    #: (class, method) -> ``_self_call``'s answer: the same `self.m(...)` is called from many
+    #: functions of a class (its deps, added by the first ask, are this call's ``deps`` too)
+    self_calls: dict[tuple[int, str], Optional[Target]] = {}
     for facts in model.functions:
         cls = facts.cls
         loop_vars: dict[str, Any] = {}
@@ -518,7 +521,11 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set,
             target: Optional[Target] = None
             skip = 0
             if site.receiver_kind == "self" and cls is not None and site.method:
-                target = _self_call(project, fi, model, cls, site.method, deps)
+                sk = (id(cls), site.method)
+                if sk in self_calls:
+                    target = self_calls[sk]
+                else:
+                    target = self_calls[sk] = _self_call(project, fi, model, cls, site.method, deps)
             elif site.receiver_kind == "super" and cls is not None and site.method:
                 if not any(b.find_method(site.method) for b in cls.local_bases):
                     target = project.find_method(fi, cls.name, site.method, deps, skip_own=True)
