@@ -144,3 +144,44 @@ def test_pad_amount_from_a_submodule_forward_parameter_stays_silent(tmp_path):
            "        return F.pad(x, (0, 0, 0, pad_r))\n")
     files = _pkg(tmp_path, {"m.py": src})
     assert [f for f in _lint(files) if f.code == "EXL104"] == []
+
+
+_HELPER_TRACING = """import os
+
+import torch
+
+
+def is_tracing():
+    return False
+
+
+def compilable_check(cond, msg, error_type=ValueError):
+    if os.getenv("DISABLE_CHECKS", "0") == "1":
+        return
+    if is_tracing():
+        {early}
+        return
+    if isinstance(cond, torch.Tensor):
+        torch._check_tensor_all_with(error_type, cond, lambda: msg)
+    else:
+        torch._check_with(error_type, cond, lambda: msg)
+"""
+
+
+def _tracing_files(early):
+    return {"utils/__init__.py": "from .generic import compilable_check\n",
+            "utils/generic.py": _HELPER_TRACING.format(early=early),
+            "attention.py": _ATTN.format(cond="(shapes[:, 0] * shapes[:, 1]).sum() == n")}
+
+
+def test_helper_whose_tracing_branch_also_checks_the_tensor_is_reported(tmp_path):
+    # transformers 5.23's torch_compilable_check: `if is_tracing(): torch._check_tensor_all(cond); return`
+    # (measured: onnx-dynamo fails with "No ONNX function found for aten._is_all_true" through it)
+    early = "if isinstance(cond, torch.Tensor):\n            torch._check_tensor_all(cond)"
+    got = _exl401(_lint(_pkg(tmp_path, _tracing_files(early))))
+    assert [g for g in got if g[0] == "attention.py"] == [("attention.py", 13, ("onnx-dynamo",))]
+
+
+def test_helper_whose_tracing_branch_returns_without_the_check_stays_silent(tmp_path):
+    got = _exl401(_lint(_pkg(tmp_path, _tracing_files("pass"))))
+    assert [g for g in got if g[0] == "attention.py"] == []

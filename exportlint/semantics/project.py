@@ -695,7 +695,14 @@ def tensor_check_params(project: Project, t: Target, deps: Optional[set] = None)
     def qual(e: ast.AST) -> Optional[str]:
         return _resolve(imports, _dotted(e))
 
-    def scan(body: list, params: list[str], guarded_param: Optional[str]) -> None:
+    def is_env_test(e: ast.AST) -> bool:
+        # `if os.getenv("X_DISABLE_CHECK", "0") == "1": return`: a switch of the environment,
+        # off by default (the run is judged in the default environment)
+        return any(isinstance(n, ast.Call) and qual(n.func) in ("os.getenv", "os.environ.get")
+                   or isinstance(n, ast.Attribute) and qual(n) == "os.environ" for n in ast.walk(e))
+
+    def scan(body: list, params: list[str], guarded_param: Optional[str], found: dict) -> None:
+        skipped: Optional[set] = set()  # params whose later checks an earlier exit may skip (None: all)
         for st in body:
             if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
                 c = st.value
@@ -704,20 +711,39 @@ def tensor_check_params(project: Project, t: Target, deps: Optional[set] = None)
                     i = 1 if q.endswith("_with") else 0
                     cond = c.args[i] if len(c.args) > i else next(
                         (k.value for k in c.keywords if k.arg == "cond"), None)
-                    if isinstance(cond, ast.Name) and cond.id in params:
+                    if isinstance(cond, ast.Name) and cond.id in params and skipped is not None \
+                            and cond.id not in skipped:
                         if guarded_param is None or guarded_param == cond.id:
-                            out.setdefault(params.index(cond.id), (q, guarded_param is not None, c.lineno))
-            elif isinstance(st, ast.If) and guarded_param is None:
+                            found.setdefault(params.index(cond.id), (q, guarded_param is not None, c.lineno))
+                continue
+            exits = any(isinstance(n, (ast.Return, ast.Raise)) for n in ast.walk(st))
+            if isinstance(st, ast.If) and guarded_param is None:
                 tst = st.test
                 if (isinstance(tst, ast.Call) and isinstance(tst.func, ast.Name) and tst.func.id == "isinstance"
                         and len(tst.args) == 2 and isinstance(tst.args[0], ast.Name)
                         and tst.args[0].id in params and qual(tst.args[1]) == "torch.Tensor"):
-                    scan(st.body, params, tst.args[0].id)
+                    if not exits and skipped is not None and tst.args[0].id not in skipped:
+                        scan(st.body, params, tst.args[0].id, found)
+                    continue
+                if exits and is_env_test(tst) and not st.orelse:
+                    continue
+                if exits and not st.orelse:
+                    # an early branch that may return: later checks count only for the params
+                    # it checks too (`if is_tracing(): torch._check_tensor_all(cond); return`)
+                    sub: dict = {}
+                    scan(st.body, params, None, sub)
+                    if skipped is not None:
+                        skipped |= {p for j, p in enumerate(params) if j not in sub}
+                    for j, v in sub.items():
+                        found.setdefault(j, v)
+                    continue
+            if exits:
+                skipped = None
 
     for st in tree.body if tree is not None else ():
         if isinstance(st, ast.FunctionDef) and st.name == t.qual:
             ps = [a.arg for a in list(st.args.posonlyargs) + list(st.args.args)]
-            scan(st.body, ps, None)
+            scan(st.body, ps, None, out)
     _TENSOR_CHECKS[key] = out
     if deps is not None:
         deps.add(t.path)
