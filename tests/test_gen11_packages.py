@@ -185,3 +185,17 @@ def test_helper_whose_tracing_branch_also_checks_the_tensor_is_reported(tmp_path
 def test_helper_whose_tracing_branch_returns_without_the_check_stays_silent(tmp_path):
     got = _exl401(_lint(_pkg(tmp_path, _tracing_files("pass"))))
     assert [g for g in got if g[0] == "attention.py"] == []
+
+
+def test_a_return_inside_a_nested_message_function_is_no_early_exit(tmp_path):
+    # `if not callable(msg): def msg_callable(): return msg` (the helper of
+    # bench/cases/pkg_compilable_check_helper): the nested def's return does not leave the helper
+    helper = ("import torch\n\n\ndef compilable_check(cond, msg, error_type=ValueError):\n"
+              "    if not callable(msg):\n        def msg_callable():\n            return msg\n"
+              "    else:\n        msg_callable = msg\n"
+              "    if isinstance(cond, torch.Tensor):\n        torch._check_tensor_all_with(error_type, cond, msg_callable)\n"
+              "    else:\n        torch._check_with(error_type, cond, msg_callable)\n")
+    files = {"utils/__init__.py": "from .generic import compilable_check\n", "utils/generic.py": helper,
+             "attention.py": _ATTN.format(cond="(shapes[:, 0] * shapes[:, 1]).sum() == n")}
+    got = _exl401(_lint(_pkg(tmp_path, files)))
+    assert ("attention.py", 13, ("onnx-dynamo",)) in got

@@ -701,6 +701,17 @@ def tensor_check_params(project: Project, t: Target, deps: Optional[set] = None)
         return any(isinstance(n, ast.Call) and qual(n.func) in ("os.getenv", "os.environ.get")
                    or isinstance(n, ast.Attribute) and qual(n) == "os.environ" for n in ast.walk(e))
 
+    def may_exit(st: ast.AST) -> bool:
+        # a `return` / `raise` of this function (not of a nested def, lambda or class)
+        stack = [st]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (ast.Return, ast.Raise)):
+                return True
+            stack.extend(c for c in ast.iter_child_nodes(n)
+                         if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
+        return False
+
     def scan(body: list, params: list[str], guarded_param: Optional[str], found: dict) -> None:
         skipped: Optional[set] = set()  # params whose later checks an earlier exit may skip (None: all)
         for st in body:
@@ -716,7 +727,7 @@ def tensor_check_params(project: Project, t: Target, deps: Optional[set] = None)
                         if guarded_param is None or guarded_param == cond.id:
                             found.setdefault(params.index(cond.id), (q, guarded_param is not None, c.lineno))
                 continue
-            exits = any(isinstance(n, (ast.Return, ast.Raise)) for n in ast.walk(st))
+            exits = may_exit(st)
             if isinstance(st, ast.If) and guarded_param is None:
                 tst = st.test
                 if (isinstance(tst, ast.Call) and isinstance(tst.func, ast.Name) and tst.func.id == "isinstance"
