@@ -260,6 +260,15 @@ CLASSES: dict[str, str] = {
     "pkg_rotary_cache_base": "pkg negative: rotary cache rebuilt on a longer sequence, in a base class, dynamic sequence",
     "pkg_library_fragment_fake": "pkg: Library FRAGMENT op with its fake kernel in another file, called via torch.ops",
     "pkg_pad_multiple_64_helper": "pkg: pad to a multiple of 64 in a helper, dynamic H/W",
+    # held-out batch 11: case packages from further public reports (written and scored before any fix)
+    "pkg_pool_kernel_from_shape": "pkg: avg_pool2d kernel computed from H/W in a helper, dynamic H/W",
+    "pkg_fft_block_opset17": "pkg: torch.fft.fft2 in a block in another file, opset 17",
+    "pkg_longrope_decorator_update": "pkg: branch on torch.max(position_ids) in a helper called by a forward decorator",
+    "pkg_repeat_interleave_counts": "pkg negative: repeat_interleave with tensor repeats in a helper",
+    "pkg_repeat_interleave_flat_dyn": "pkg negative: repeat_interleave with no dim, dynamic batch, opset 17",
+    "pkg_conv_blocks_dyn_batch": "pkg negative: conv/bn blocks, dynamic batch up to 64",
+    "pkg_pos_embed_scale_factor": "pkg: interpolate position embeddings with scale_factor from Python casts of H/W in a helper",
+    "pkg_cond_nonzero_branches": "pkg: torch.cond whose branches return nonzero indices, in a helper",
 }
 
 

@@ -309,11 +309,20 @@ class DataDependentSlice(Rule):
     code = "EXL104"
     name = "data-dependent-slice"
     severity = Severity.ERROR
-    exporters = ("export-nonstrict", "onnx-legacy")
+    exporters = ("export-strict", "export-nonstrict", "onnx-legacy")
     summary = "Indexing/slicing bounds or size arguments come from tensor data as Python numbers."
 
     def check(self, ctx):
         for fn in ctx.model.functions:
+            for call, elem in _tensor_pad_amounts(fn):
+                ctx.report(
+                    call.node,
+                    f"`F.pad` with a pad amount that is a 0-d tensor (`{snippet(ctx, elem)}`): strict "
+                    "torch.export turns it into an unbacked size it cannot return ('Pending unbacked symbols "
+                    "{u0} not in returned outputs'); non-strict torch.export passes. Compute "
+                    "the pad amounts from sizes as Python ints (`max(h for h, _ in sizes) - h`).",
+                    exporters=("export-strict",),
+                )
             for call, arg in size_arg_sites(fn):
                 exps = _size_exporters(fn, arg.value)
                 ctx.report(
@@ -337,6 +346,64 @@ class DataDependentSlice(Rule):
                         exporters=exps,
                     )
         return ()
+
+
+def _tensor_pad_amounts(fn):
+    """(call, element) for ``F.pad(x, pad)`` calls whose ``pad`` sequence (a list / tuple display,
+    or a name bound once in the function to one) holds an element known to be a tensor (measured,
+    torch 2.13: pads that are 0-d tensors, from sizes stacked into tensors or from data, fail
+    strict torch.export with PendingUnbackedSymbolNotFound; non-strict passes; int pads pass)."""
+    for call in fn.calls:
+        if call.qualname != "torch.nn.functional.pad" or call.guarded:
+            continue
+        pos = call.positional()
+        arg = pos[1] if len(pos) > 1 else call.kwarg("pad")
+        if arg is None:
+            continue
+        seq = arg.value
+        if isinstance(seq, cst.Name):
+            bound = [st for st in iter_nodes(fn.node.body) if isinstance(st, (cst.Assign, cst.AugAssign, cst.AnnAssign))
+                     and any(isinstance(t, cst.Name) and t.value == seq.value for t in _targets_of(st))]
+            if len(bound) != 1 or not isinstance(bound[0], cst.Assign) or len(bound[0].targets) != 1:
+                continue
+            seq = bound[0].value
+        if not isinstance(seq, (cst.List, cst.Tuple)):
+            continue
+        for el in seq.elements:
+            if isinstance(el, cst.StarredElement):
+                break
+            if fn.kind(el.value) in TENSORISH and _made_by_a_tensor_call(fn, el.value):
+                yield call, el.value
+                break
+
+
+def _made_by_a_tensor_call(fn, e) -> bool:
+    """``e`` holds a call with a tensor result (`(y > 0).sum()`), itself or through a name bound
+    once in ``fn`` to one (`m = torch.stack(...).max()`): a tensor the function makes, not a
+    parameter whose kind is assumed (a submodule's `forward(x, H, W)` takes ints from its caller)."""
+    def has_call(x) -> bool:
+        return any(isinstance(n, cst.Call) and fn.kind(n) in TENSORISH for n in iter_nodes(x))
+
+    if has_call(e):
+        return True
+    for n in iter_nodes(e):
+        if not isinstance(n, cst.Name):
+            continue
+        bound = [st for st in iter_nodes(fn.node.body) if isinstance(st, (cst.Assign, cst.AugAssign, cst.AnnAssign))
+                 and any(isinstance(t, cst.Name) and t.value == n.value for t in _targets_of(st))]
+        if len(bound) == 1 and isinstance(bound[0], cst.Assign) and len(bound[0].targets) == 1 \
+                and isinstance(bound[0].targets[0].target, cst.Name) and has_call(bound[0].value):
+            return True
+    return False
+
+
+def _targets_of(st):
+    if isinstance(st, cst.Assign):
+        out = []
+        for t in st.targets:
+            out.extend(iter_nodes(t.target))
+        return out
+    return list(iter_nodes(st.target))
 
 
 @register

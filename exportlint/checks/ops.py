@@ -375,7 +375,50 @@ class UntranslatableOp(Rule):
             msg = f"{what} {verb} (trial export, torch {tbl.versions.get('torch', '?')}) with " + \
                 "; ".join(parts) + "." + hint
             ctx.report(site.node, msg, exporters=exps)
+        self._tensor_check_helpers(ctx, tbl, targets)
         return ()
+
+    def _tensor_check_helpers(self, ctx, tbl, targets) -> None:
+        """A call of a project helper in another file that hands its argument, as it is, to
+        ``torch._check_tensor_all(_with)`` (transformers' ``torch_compilable_check``): the record
+        of that check, at the helper's call (measured, torch 2.13: onnx-dynamo fails, "No ONNX
+        function found for aten._is_all_true", and locates the node at the helper's call). A check
+        under ``if isinstance(cond, torch.Tensor):`` counts only where the argument is known to
+        be a tensor."""
+        if ctx.project is None:
+            return
+        from exportlint.semantics.kinds import TENSORISH
+        from exportlint.semantics.project import tensor_check_params
+
+        pc = ctx.project_calls()
+        for _facts, node, target, root, _key in pc["calls"]:
+            if target.is_method or any(a.star for a in node.args):
+                continue
+            checks = tensor_check_params(ctx.project, target, pc["deps"])
+            for i, (api, guarded, line) in sorted(checks.items()):
+                if i >= len(root.pos):
+                    continue
+                kind = root.pos[i]
+                if guarded and not (kind in TENSORISH or kind.startswith("tensor")):
+                    continue  # a Python bool takes the helper's other branch
+                hit = tbl.lookup(api)
+                if hit is None:
+                    continue
+                fails, _ = optable.failures(hit[1], {})
+                exps = [e for e in ALL if e in fails and e in targets]
+                if not exps:
+                    continue
+                parts = []
+                for e in exps:
+                    at = f" at opset {tbl.default_opset(e)}" if e in ONNX else ""
+                    parts.append(f"{e}{at}: {_shorten(fails[e])}")
+                rel = os.path.basename(target.path)
+                msg = (f"`{target.qual}(...)` hands this tensor condition to `{api}` ({rel}:{line}), which "
+                       f"fails to export (trial export, torch {tbl.versions.get('torch', '?')}) with "
+                       + "; ".join(parts) + ". A check on Python ints (sizes: `torch._check_with(ValueError, "
+                       "x.shape[0] > 0, ...)`) exports with onnx-dynamo.")
+                ctx.report(node, msg, exporters=exps)
+                break
 
 
 @register

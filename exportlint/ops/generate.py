@@ -527,6 +527,25 @@ def _kw_fftfreq(name):
     return {}, [({}, build)]
 
 
+def _kw_check_tensor_all(name):
+    def build():
+        import torch
+
+        f = getattr(torch, name)
+
+        def call(x):  # a check on a tensor condition computed from an input, as models do
+            cond = x.abs().sum() >= 0
+            if name == "_check_tensor_all_with":
+                f(ValueError, cond, lambda: "bad input")
+            else:
+                f(cond, lambda: "bad input")
+            return x * 2
+
+        return call, (_r(2, 3),), {}
+
+    return {}, [({}, build)]
+
+
 def _kw_jit_wrapped(name):
     def build():
         import torch
@@ -645,6 +664,9 @@ KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.nn.functional.upsample": lambda: _kw_interpolate("upsample"),
     "torch.fft.fftfreq": lambda: _kw_fftfreq("fftfreq"),
     "torch.fft.rfftfreq": lambda: _kw_fftfreq("rfftfreq"),
+    # checks on tensor conditions (`torch_compilable_check` helpers): lowered to aten._is_all_true
+    "torch._check_tensor_all": lambda: _kw_check_tensor_all("_check_tensor_all"),
+    "torch._check_tensor_all_with": lambda: _kw_check_tensor_all("_check_tensor_all_with"),
     "torch.nn.utils.rnn.pack_padded_sequence": _kw_pack_padded,
     "torch.nn.utils.rnn.pad_sequence": _kw_pad_sequence,
     # a TorchScript module kept as a submodule (the record says what calling it in forward does)

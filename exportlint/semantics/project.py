@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from exportlint.semantics.index import FileIndex, index_source
+from exportlint.semantics.index import FileIndex, _dotted, _resolve, index_source
 
 #: how deep re-exports / base classes are followed
 _MAX_DEPTH = 12
@@ -648,6 +648,114 @@ def param_reads(project: Project, fi: FileIndex, qual: str, deps: Optional[set] 
                      and isinstance(n.value, ast.Name) and n.attr not in ("index", "count")}
             out = (ps, reads & set(ps))
     _PARAM_READS[key] = out
+    if deps is not None:
+        deps.add(t.path)
+    return out
+
+
+#: checks whose tensor condition lowers to ``aten._is_all_true`` (rules/op_support.json records them)
+TENSOR_CHECKS = ("torch._check_tensor_all", "torch._check_tensor_all_with")
+#: (path, digest, function) -> {parameter index: (check API, guarded by isinstance(param, torch.Tensor))}
+_TENSOR_CHECKS: dict[tuple[str, str, str], dict[int, tuple[str, bool, int]]] = {}
+
+
+def tensor_check_params(project: Project, t: Target, deps: Optional[set] = None) -> dict[int, tuple[str, bool, int]]:
+    """For a module-level function ``t`` of a project file: the positional parameters it hands,
+    as they are, as the condition of ``torch._check_tensor_all(cond, ...)`` /
+    ``torch._check_tensor_all_with(exc, cond, ...)`` -> (that API, whether the check sits under
+    ``if isinstance(param, torch.Tensor):``, the check's line). Only checks at the function's top
+    level or directly under that ``isinstance`` test count (any other condition: unknown, left
+    out). Read with the stdlib ``ast``."""
+    import ast
+
+    if t.is_method:
+        return {}
+    text = project._texts.get(t.path)
+    if text is None:
+        try:
+            with open(t.path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            return {}
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = (t.path, digest, t.qual)
+    got = _TENSOR_CHECKS.get(key)
+    if got is not None:
+        return got
+    if len(_TENSOR_CHECKS) > 4096:
+        _TENSOR_CHECKS.clear()
+    out: dict[int, tuple[str, bool, int]] = {}
+    fi = project.index_path(t.path)
+    imports = fi.imports if fi is not None else {}
+    try:
+        tree = ast.parse(text, t.path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = None
+
+    def qual(e: ast.AST) -> Optional[str]:
+        return _resolve(imports, _dotted(e))
+
+    def is_env_test(e: ast.AST) -> bool:
+        # `if os.getenv("X_DISABLE_CHECK", "0") == "1": return`: a switch of the environment,
+        # off by default (the run is judged in the default environment)
+        return any(isinstance(n, ast.Call) and qual(n.func) in ("os.getenv", "os.environ.get")
+                   or isinstance(n, ast.Attribute) and qual(n) == "os.environ" for n in ast.walk(e))
+
+    def may_exit(st: ast.AST) -> bool:
+        # a `return` / `raise` of this function (not of a nested def, lambda or class)
+        stack = [st]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (ast.Return, ast.Raise)):
+                return True
+            stack.extend(c for c in ast.iter_child_nodes(n)
+                         if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
+        return False
+
+    def scan(body: list, params: list[str], guarded_param: Optional[str], found: dict) -> None:
+        skipped: Optional[set] = set()  # params whose later checks an earlier exit may skip (None: all)
+        for st in body:
+            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+                c = st.value
+                q = qual(c.func)
+                if q in TENSOR_CHECKS and not any(isinstance(a, ast.Starred) for a in c.args):
+                    i = 1 if q.endswith("_with") else 0
+                    cond = c.args[i] if len(c.args) > i else next(
+                        (k.value for k in c.keywords if k.arg == "cond"), None)
+                    if isinstance(cond, ast.Name) and cond.id in params and skipped is not None \
+                            and cond.id not in skipped:
+                        if guarded_param is None or guarded_param == cond.id:
+                            found.setdefault(params.index(cond.id), (q, guarded_param is not None, c.lineno))
+                continue
+            exits = may_exit(st)
+            if isinstance(st, ast.If) and guarded_param is None:
+                tst = st.test
+                if (isinstance(tst, ast.Call) and isinstance(tst.func, ast.Name) and tst.func.id == "isinstance"
+                        and len(tst.args) == 2 and isinstance(tst.args[0], ast.Name)
+                        and tst.args[0].id in params and qual(tst.args[1]) == "torch.Tensor"):
+                    if not exits and skipped is not None and tst.args[0].id not in skipped:
+                        scan(st.body, params, tst.args[0].id, found)
+                    continue
+                if exits and is_env_test(tst) and not st.orelse:
+                    continue
+                if exits and not st.orelse:
+                    # an early branch that may return: later checks count only for the params
+                    # it checks too (`if is_tracing(): torch._check_tensor_all(cond); return`)
+                    sub: dict = {}
+                    scan(st.body, params, None, sub)
+                    if skipped is not None:
+                        skipped |= {p for j, p in enumerate(params) if j not in sub}
+                    for j, v in sub.items():
+                        found.setdefault(j, v)
+                    continue
+            if exits:
+                skipped = None
+
+    for st in tree.body if tree is not None else ():
+        if isinstance(st, ast.FunctionDef) and st.name == t.qual:
+            ps = [a.arg for a in list(st.args.posonlyargs) + list(st.args.args)]
+            scan(st.body, ps, None, out)
+    _TENSOR_CHECKS[key] = out
     if deps is not None:
         deps.add(t.path)
     return out
