@@ -634,11 +634,9 @@ class CustomOpWithoutTranslation(Rule):
                     # `torch.ops.ns.op` of an op another project file defines (`custom_op`,
                     # `Library.define`): torch.export needs its fake kernel, registered there,
                     # in its package folder or a package `__init__` above it
-                    from exportlint.semantics.decorated import has_fake_kernel, op_definition
-
-                    defined = op_definition(ctx.project, opname, ctx.path)
+                    defined, fake = _package_fake(ctx, opname)
                     if defined is not None:
-                        no_fake = not has_fake_kernel(ctx.project, defined, opname)
+                        no_fake = not fake
                 exps = _custom_op_exporters(scan, opname, no_fake, targets)
                 if not exps:
                     continue
@@ -697,12 +695,10 @@ class CustomOpWithoutTranslation(Rule):
                 no_fake = opname not in scan.fake
                 if no_fake and ctx.project is not None:
                     # a fake kernel registered in another file of the op's package (as for a
-                    # reached call: `has_fake_kernel`) makes torch.export pass
-                    from exportlint.semantics.decorated import has_fake_kernel, op_definition
-
-                    defined = op_definition(ctx.project, opname, ctx.path)
+                    # reached call) makes torch.export pass
+                    defined, fake = _package_fake(ctx, opname)
                     if defined is not None:
-                        no_fake = not has_fake_kernel(ctx.project, defined, opname)
+                        no_fake = not fake
                 exps = _custom_op_exporters(scan, opname, no_fake, targets)
                 if not exps:
                     return
@@ -747,6 +743,18 @@ class CustomOpWithoutTranslation(Rule):
             msg = (f"`{snippet(ctx, call)}` runs the custom op `{opname}`, which does not export with "
                    + ", ".join(exps) + ": " + "; ".join(why) + ".")
             ctx.report(call, msg, exporters=tuple(exps))
+
+
+def _package_fake(ctx, opname: str) -> tuple[Any, bool]:
+    """(where the project defines the custom op ``opname``, whether a fake kernel for it is
+    registered in that file, its package folder or a package ``__init__`` above it); (None, False)
+    when no project file defines it (unknown: the caller keeps its own answer)."""
+    from exportlint.semantics.decorated import has_fake_kernel, op_definition
+
+    defined = op_definition(ctx.project, opname, ctx.path)
+    if defined is None:
+        return None, False
+    return defined, has_fake_kernel(ctx.project, defined, opname)
 
 
 def _custom_op_exporters(scan: "_LibraryScan", opname: str, no_fake: bool, targets) -> list[str]:

@@ -19,6 +19,8 @@ import ast
 import os
 from typing import Any, Optional
 
+from exportlint.semantics.index import ast_dotted
+
 #: "no known constant"
 UNKNOWN = object()
 
@@ -246,7 +248,7 @@ def _value_of(project: Any, site_fi: Any, expr: ast.AST, scope: Any, deps: Optio
             return param_constant(project, site_fi, cls_node.name, init, expr.id, deps, depth + 1, rest)
     # an instance of a project class built here: `Encoder(Config(use_cache=True))`
     if isinstance(expr, ast.Call) and rest:
-        d = _dotted(expr.func)
+        d = ast_dotted(expr.func)
         hit = _class_named(project, site_fi, d) if d else None
         if hit is None:
             return UNKNOWN
@@ -317,7 +319,7 @@ def _construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]) ->
                 if hit is not None and hit[0].path == fi.path and hit[1] == cls:
                     return []
         for call, scope in _calls_with_scope(tree):
-            d = _dotted(call.func)
+            d = ast_dotted(call.func)
             if d is None or d.rsplit(".", 1)[-1] != cls:
                 continue
             hit = _class_named(project, sfi, d)
@@ -357,17 +359,6 @@ def _calls_with_scope(tree: ast.Module):
             yield from walk(child, s)
 
     yield from walk(tree, None)
-
-
-def _dotted(e: ast.AST) -> Optional[str]:
-    parts = []
-    while isinstance(e, ast.Attribute):
-        parts.append(e.attr)
-        e = e.value
-    if isinstance(e, ast.Name):
-        parts.append(e.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 __all__ = ["UNKNOWN", "attr_constant", "param_constant"]

@@ -109,7 +109,8 @@ def absolute(module_pkg: str, level: int, name: Optional[str]) -> str:
     return base
 
 
-def _dotted(e: ast.AST) -> Optional[str]:
+def ast_dotted(e: ast.AST) -> Optional[str]:
+    """``a.b.c`` of a stdlib-ast Name/Attribute chain; None for anything else."""
     parts = []
     while isinstance(e, ast.Attribute):
         parts.append(e.attr)
@@ -358,7 +359,7 @@ class _Indexer:
 
     def _class(self, st: ast.ClassDef) -> None:
         fi = self.fi
-        bases = [_resolve(fi.imports, _dotted(b)) or "" for b in st.bases]
+        bases = [_resolve(fi.imports, ast_dotted(b)) or "" for b in st.bases]
         ci = ClassInfo(st.name, st.lineno, bases)
         init = None
         for item in st.body:
@@ -392,7 +393,7 @@ class _Indexer:
         out = []
         for d in getattr(fn, "decorator_list", ()):
             call = d if isinstance(d, ast.Call) else None
-            name = _resolve(self.fi.imports, _dotted(call.func if call is not None else d))
+            name = _resolve(self.fi.imports, ast_dotted(call.func if call is not None else d))
             if not name:
                 continue
             first = None
@@ -413,7 +414,7 @@ class _Indexer:
 
     def _library(self, targets: list, call: ast.Call) -> None:
         """``lib = torch.library.Library("ns", "DEF" | "FRAGMENT")``: remember ``lib``'s namespace."""
-        name = _resolve(self.fi.imports, _dotted(call.func)) or ""
+        name = _resolve(self.fi.imports, ast_dotted(call.func)) or ""
         if not name.endswith("library.Library") or not call.args:
             return
         ns = call.args[0]
@@ -427,7 +428,7 @@ class _Indexer:
         ``torch.library.custom_op("ns::op", fn, ...)``,
         ``lib.define("op(Tensor x) -> Tensor")``, ``lib.impl("op", fn, "Meta")`` (a fake kernel;
         ``CompositeImplicitAutograd`` too: it decomposes, torch.export traces through it)."""
-        name = _resolve(self.fi.imports, _dotted(call.func)) or ""
+        name = _resolve(self.fi.imports, ast_dotted(call.func)) or ""
         first = call.args[0] if call.args else None
         lit = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
         if lit is None:
@@ -458,7 +459,7 @@ class _Indexer:
     def _fake_call(self, call: ast.Call) -> None:
         """``torch.library.register_fake("ns::op")`` / ``impl("ns::op", "Meta")`` /
         ``op.register_fake(...)``: a fake kernel registered here."""
-        name = _resolve(self.fi.imports, _dotted(call.func)) or ""
+        name = _resolve(self.fi.imports, ast_dotted(call.func)) or ""
         first = call.args[0] if call.args else None
         lit = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
         if name.endswith(("library.register_fake", "library.impl_abstract", "library.register_meta")):
@@ -472,7 +473,7 @@ class _Indexer:
             self.fi.fakes.add(name.rsplit(".", 1)[0])
 
     def _ctors(self, call: ast.Call) -> list[str]:
-        q = _resolve(self.fi.imports, _dotted(call.func))
+        q = _resolve(self.fi.imports, ast_dotted(call.func))
         if q is None:
             return []
         if q in ("torch.nn.ModuleList", "torch.nn.Sequential") and call.args:
@@ -488,14 +489,14 @@ class _Indexer:
             out = []
             for e in elts:
                 if isinstance(e, ast.Call):
-                    d = _resolve(self.fi.imports, _dotted(e.func))
+                    d = _resolve(self.fi.imports, ast_dotted(e.func))
                     if d:
                         out.append(d)
             return out
         return [q]
 
     def _maybe_export(self, node: ast.Call) -> None:
-        q = _resolve(self.fi.imports, _dotted(node.func))
+        q = _resolve(self.fi.imports, ast_dotted(node.func))
         if q not in EXPORT_APIS:
             return
         kw = {k.arg: k.value for k in node.keywords if k.arg}
@@ -503,15 +504,15 @@ class _Indexer:
         model = None
         model_class = None
         if isinstance(model_e, ast.Call):
-            model = model_class = _resolve(self.fi.imports, _dotted(model_e.func))
+            model = model_class = _resolve(self.fi.imports, ast_dotted(model_e.func))
             if model is None and isinstance(model_e.func, ast.Attribute) and model_e.func.attr in ("eval", "to", "cpu", "float"):
                 inner = model_e.func.value
                 if isinstance(inner, ast.Call):
-                    model = model_class = _resolve(self.fi.imports, _dotted(inner.func))
+                    model = model_class = _resolve(self.fi.imports, ast_dotted(inner.func))
                 else:
-                    model = _dotted(inner)
+                    model = ast_dotted(inner)
         elif model_e is not None:
-            model = _resolve(self.fi.imports, _dotted(model_e))
+            model = _resolve(self.fi.imports, ast_dotted(model_e))
         opset = _literal(kw.get("opset_version"))
         ef = ExportFacts(q, node.lineno, model, model_class, opset if isinstance(opset, int) else None)
         names = _literal(kw.get("input_names"))
@@ -562,7 +563,7 @@ class _Indexer:
                 elif st.targets[0].id == "dynamic_shapes" and isinstance(st.value, (ast.Dict, ast.Tuple, ast.List)):
                     decl = st
                 elif st.targets[0].id == "model" and isinstance(st.value, ast.Call):
-                    model_q = _resolve(self.fi.imports, _dotted(st.value.func))
+                    model_q = _resolve(self.fi.imports, ast_dotted(st.value.func))
         if decl is None or not has_args:
             return
         if not isinstance(decl.value, ast.Dict):
@@ -606,7 +607,7 @@ class _Indexer:
                 while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in ("eval", "to", "cpu", "float", "half"):
                     v = v.func.value
                 if isinstance(v, ast.Call):
-                    q = _resolve(self.fi.imports, _dotted(v.func))
+                    q = _resolve(self.fi.imports, ast_dotted(v.func))
                     if q:
                         assigned.setdefault(node.targets[0].id, q)
         for ef in self.fi.export_calls:
