@@ -73,7 +73,9 @@ class M(nn.Module):
 def test_one_walk_answers_the_data_and_del_questions_on_real_files(tmp_path):
     files = _real_files()
     assert len(files) > 40, "torch's own nn/modules are installed wherever the tests run"
-    files = files[::3]  # (every file's whole model: a third of them is enough)
+    if len(files) > 150:
+        files = files[::3]  # (with the zoos installed, a third of the files is enough; torch's own
+        # nn/modules, ExportDB and the examples alone, as in CI, are all kept: 130+ functions)
     (tmp_path / "m.py").write_text(_DATA_AND_DEL)
     files.append(str(tmp_path / "m.py"))
     functions = with_data = with_del = 0
