@@ -1108,20 +1108,26 @@ class FunctionFacts:
     def _foreign_attribute_read(self, name: str) -> bool:
         """Whether the function reads (not calls) an attribute of ``name`` that no tensor has
         (``attn_mask.mask``, ``data_sample.metainfo``): ``name`` then holds no tensor."""
-        called = {id(n.func) for n in self.nodes() if type(n) is cst.Call}
-        for n in self.nodes():  # (source order: reads after a re-binding may be of the new value,
+        got = self.__dict__.get("_foreign_reads")
+        if got is None:
+            # one walk for every name: a name counts when such a read comes before its first
+            # re-binding in source order (reads after a re-binding may be of the new value,
             # `images, targets = self.transform(images, targets)` then `images.tensors`)
-            t = type(n)
-            if t in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr):
-                tgts = [x.target for x in n.targets] if t is cst.Assign else [n.target]
-                if any(type(x) is cst.Name and x.value == name
-                       or name in {e.value.value for e in getattr(x, "elements", ()) if type(e.value) is cst.Name}
-                       for x in tgts):
-                    return False
-            if (t is cst.Attribute and type(n.value) is cst.Name and n.value.value == name
-                    and id(n) not in called and not _tensor_attribute(n.attr.value)):
-                return True
-        return False
+            called = {id(n.func) for n in self.nodes() if type(n) is cst.Call}
+            rebound: set[str] = set()
+            got = set()
+            for n in self.nodes():
+                t = type(n)
+                if t in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr):
+                    for x in ([x.target for x in n.targets] if t is cst.Assign else [n.target]):
+                        if type(x) is cst.Name:
+                            rebound.add(x.value)
+                        rebound.update(e.value.value for e in getattr(x, "elements", ()) if type(e.value) is cst.Name)
+                elif (t is cst.Attribute and type(n.value) is cst.Name and n.value.value not in rebound
+                      and id(n) not in called and not _tensor_attribute(n.attr.value)):
+                    got.add(n.value.value)
+            self.__dict__["_foreign_reads"] = got
+        return name in got
 
     def _read_in_callee(self, name: str) -> bool:
         """Whether ``name`` is handed, as it is, to a function that reads an attribute or calls a
