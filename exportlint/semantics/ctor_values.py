@@ -143,17 +143,28 @@ def attr_constant(project: Any, fi: Any, cls: str, attr: Any, deps: Optional[set
     path = [attr] if isinstance(attr, str) else list(attr)
     if project is None or fi is None or _depth > _MAX_DEPTH or not path:
         return UNKNOWN
+    got = _init_attr(project, fi, cls, path, deps, False)
+    if got is UNKNOWN or got[0] == "const":
+        return got if got is UNKNOWN else got[1]
+    return param_constant(project, fi, cls, got[1], got[2], deps, _depth, path[1:])
+
+
+def _init_attr(project: Any, fi: Any, cls: str, path: list, deps: Optional[set], sealed: bool) -> Any:
+    """How the ``__init__`` of the project class ``cls`` (in ``fi``'s file) sets ``self.<path[0]>``:
+    ``("const", literal)`` (only for a one-step ``path``), ``("param", init, parameter)``, or
+    UNKNOWN (no ``__init__``, another statement of the run writes the attribute, any other
+    value; with ``sealed``, also a subclass in the project)."""
     tree = _tree(project, fi.path, deps)
     node = _class_node(tree, cls) if tree is not None else None
     init = _init_of(node) if node is not None else None
-    if init is None or _written_elsewhere(project, path[0], init, deps):
+    if init is None or (sealed and _has_subclass(project, fi, cls)) or _written_elsewhere(project, path[0], init, deps):
         return UNKNOWN
     how, what = _attr_source(init, path[0])
     if how == "const":
-        return what if len(path) == 1 else UNKNOWN
+        return ("const", what) if len(path) == 1 else UNKNOWN
     if how != "param":
         return UNKNOWN
-    return param_constant(project, fi, cls, init, what, deps, _depth, path[1:])
+    return ("param", init, what)
 
 
 def _written_elsewhere(project: Any, attr: str, init: ast.FunctionDef, deps: Optional[set]) -> bool:
@@ -253,16 +264,10 @@ def _value_of(project: Any, site_fi: Any, expr: ast.AST, scope: Any, deps: Optio
         if hit is None:
             return UNKNOWN
         cfi, cname = hit
-        tree = _tree(project, cfi.path, deps)
-        node = _class_node(tree, cname) if tree is not None else None
-        init = _init_of(node) if node is not None else None
-        if init is None or _has_subclass(project, cfi, cname) or _written_elsewhere(project, rest[0], init, deps):
-            return UNKNOWN
-        how, what = _attr_source(init, rest[0])
-        if how == "const":
-            return what if len(rest) == 1 else UNKNOWN
-        if how != "param":
-            return UNKNOWN
+        got = _init_attr(project, cfi, cname, rest, deps, True)
+        if got is UNKNOWN or got[0] == "const":
+            return got if got is UNKNOWN else got[1]
+        _, init, what = got
         cpos, cdefaults, _ = _params(init)
         if what not in cpos:
             return UNKNOWN
