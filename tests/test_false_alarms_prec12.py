@@ -178,3 +178,47 @@ t = torch.rand(2, 3)
 torch.onnx.export(BatchAssigner(), (p, t, (640, 640)), "assigner.onnx", dynamo=False)
 """
     assert (line_of(exported, "TOPK"), "EXL104") in codes(exported)
+
+
+# ---------------------------------------------------------------------------------------
+# P-CACHEPAIR: a cache hit returning the cached attributes themselves, as a tuple
+# ---------------------------------------------------------------------------------------
+
+FFT_NODES = """
+import numpy as np
+import torch
+import torch.nn as nn
+
+class Kernel(nn.Module):
+    def _omega(self, L, cache=True):
+        if cache and hasattr(self, "omega") and self.omega.size(-1) == L // 2 + 1:
+            return self.omega, self.z
+        omega = torch.tensor(np.exp(-2j * np.pi / L), dtype=torch.cfloat)
+        omega = omega ** torch.arange(0, L // 2 + 1)
+        z = 2 * (1 - omega) / (1 + omega)
+        if cache:
+            self.omega = omega  # OMEGA
+            self.z = z  # Z
+        return omega, z
+
+    def forward(self, x):
+        omega, z = self._omega(x.size(-1))
+        return x * omega.real.sum() + z.imag.sum()
+"""
+
+
+def test_attributes_refilled_after_a_tuple_cache_hit_are_not_state():
+    # espnet S4 `_omega` 681/682 (probe l4: all four exporters pass and match, fresh or warm)
+    found = codes(FFT_NODES)
+    assert (line_of(FFT_NODES, "OMEGA"), "EXL203") not in found
+    assert (line_of(FFT_NODES, "Z"), "EXL203") not in found
+
+
+def test_a_hit_returning_a_value_computed_from_the_cache_stays_reported():
+    # control: the hit returns something computed from the carried value (`self.omega * self.scale`),
+    # and a tuple holding an attribute the test does not read
+    computed = FFT_NODES.replace("return self.omega, self.z", "return self.omega * 2, self.z")
+    assert (line_of(computed, "Z"), "EXL203") in codes(computed)
+    untested = FFT_NODES.replace('hasattr(self, "omega") and self.omega.size(-1) == L // 2 + 1',
+                                 "L > 0").replace("if cache and L > 0:", "if cache and L > 0 and self.ready:")
+    assert (line_of(untested, "Z"), "EXL203") in codes(untested)
