@@ -172,6 +172,26 @@ def test_module_that_only_writes_ground_truth_or_counts_targets_stays_reported()
     sized = ASSIGNER.replace("batch_targets_normed", "num_targets").replace(
         "ks = torch.clamp(num_targets.sum(1).int(), min=1)", "ks = torch.clamp(cost.sum(1).int(), min=num_targets)")
     assert (line_of(sized, "TOPK"), "EXL104") in codes(sized)
+    detector = """
+import torch
+import torch.nn as nn
+
+class Detector(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Linear(4, 4)
+
+    def forward(self, inputs, data_samples, mode="tensor"):
+        feats = self.head(inputs)
+        if mode == "loss":
+            return (feats - data_samples[0].gt_instances.bboxes).pow(2).mean()
+        if self.training:
+            return feats.sum() - data_samples[0].gt_sem_seg.sum()
+        n = int(feats.sum().item())  # ITEM
+        return feats[:n]
+"""
+    # a model whose forward reads ground truth only on its loss / training path stays a root
+    assert (line_of(detector, "ITEM"), "EXL102") in codes(detector)
     exported = ASSIGNER + """
 p = torch.randn(2, 8, 4)
 t = torch.rand(2, 3)

@@ -559,7 +559,9 @@ def _reads_ground_truth(fn: cst.FunctionDef) -> bool:
     annotations with the images (mmdet/mmpose ``BatchSyncRandomResize``, mmdet ``BatchResize``),
     a label assigner: training-time modules, whose inputs an inference export does not have (the
     same convention as a ground-truth parameter). A field only assigned (``sample.gt_img =
-    inputs['img']``, a model packing its outputs) is not read."""
+    inputs['img']``, a model packing its outputs) is not read, nor one read only in the body of an
+    ``if`` on training (``if self.training:``, ``if mode == "loss":``): a model's forward that
+    takes the loss path there keeps its inference path."""
     first = fn.params.params[0].name.value if fn.params.params else None
     stack: list[cst.CSTNode] = [fn.body]
     targets: set[int] = set()
@@ -567,6 +569,10 @@ def _reads_ground_truth(fn: cst.FunctionDef) -> bool:
         n = stack.pop()
         t = type(n)
         if t is cst.FunctionDef or t is cst.ClassDef or t is cst.Lambda:
+            continue
+        if t is cst.If and _training_test(n.test):
+            if n.orelse is not None:
+                stack.append(n.orelse)
             continue
         if t is cst.Assign:
             targets.update(id(tg.target) for tg in n.targets)
@@ -579,6 +585,18 @@ def _reads_ground_truth(fn: cst.FunctionDef) -> bool:
             if not (type(root) is cst.Name and root.value == first):
                 return True
         stack.extend(child_nodes(n))
+    return False
+
+
+def _training_test(test: cst.BaseExpression) -> bool:
+    """Whether a test reads ``training`` (``self.training``, a ``training`` flag) or compares
+    with a string naming the training path (``mode == "loss"``, ``"train"``)."""
+    for x in iter_nodes(test):
+        tx = type(x)
+        if (tx is cst.Attribute and x.attr.value == "training") or (tx is cst.Name and x.value == "training"):
+            return True
+        if tx is cst.SimpleString and literal_value(x) in ("loss", "train", "training"):
+            return True
     return False
 
 
