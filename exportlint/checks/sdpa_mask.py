@@ -187,20 +187,20 @@ class _Eval:
             if isinstance(n, cst.FunctionDef) and n is not fn:
                 continue
             if isinstance(n, cst.Return) and n.value is not None:
-                out += self.ev(n.value, fn, _pos(fn, n) + 1, depth + 1)
+                out += self.ev(n.value, fn, _pos(self.ctx, fn, n) + 1, depth + 1)
         return out or [UNKNOWN]
 
     def name_vals(self, name: str, fn: cst.FunctionDef, before: int, depth: int) -> list[Val]:
         """The values of the assignments to name in fn above line `before` (every one: may)."""
         out: list[Val] = []
         for n in iter_nodes(fn.body):
-            if isinstance(n, cst.Assign) and _pos(fn, n) < before:
+            if isinstance(n, cst.Assign) and _pos(self.ctx, fn, n) < before:
                 if any(isinstance(t.target, cst.Name) and t.target.value == name for t in n.targets):
                     if isinstance(n.value, cst.Name) and n.value.value == "None":
                         continue
-                    out += self.ev(n.value, fn, _pos(fn, n), depth + 1)
+                    out += self.ev(n.value, fn, _pos(self.ctx, fn, n), depth + 1)
             elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.With)) and _binds(n, name) \
-                    and _pos(fn, n) < before:
+                    and _pos(self.ctx, fn, n) < before:
                 out.append(UNKNOWN)
         for p in fn.params.params + fn.params.kwonly_params + fn.params.posonly_params:
             if p.name.value == name:
@@ -229,17 +229,23 @@ def _binop(a: Val, b: Val) -> Val:
     return (g, False, r)
 
 
-_ORDER: dict[int, dict[int, int]] = {}
-_RANKS: dict[int, tuple] = {}
+def _state(ctx) -> dict:
+    """This rule's caches for one file's check (node order per function, `__init__` ranks), kept
+    on the rule context: no module-level state shared between concurrent lints."""
+    st = ctx.__dict__.get("_sdpa_mask")
+    if st is None:
+        st = ctx.__dict__["_sdpa_mask"] = {"order": {}}
+    return st
 
 
 def _init_ranks(ctx) -> dict[tuple[str, str], Optional[int]]:
     """(class, attr) -> dims of the tensor an `__init__` wraps in a Parameter / Buffer when it is
     a factory call with its sizes written (`torch.zeros(h, n, n)`, `torch.zeros((a, b))`); None
     when set more than once or otherwise."""
-    got = _RANKS.get(id(ctx))
-    if got is not None and got[0] is ctx:
-        return got[1]
+    st = _state(ctx)
+    got = st.get("ranks")
+    if got is not None:
+        return got
     out: dict[tuple[str, str], Optional[int]] = {}
     # ctx.text may be the reduced text (an __init__'s plain statements folded into marks): the
     # model keeps the file's own text then
@@ -262,8 +268,7 @@ def _init_ranks(ctx) -> dict[tuple[str, str], Optional[int]]:
                         key = (c.name, t.attr)
                         rank = _ast_param_rank(n.value)
                         out[key] = rank if key not in out else (rank if out[key] == rank else None)
-    _RANKS.clear()
-    _RANKS[id(ctx)] = (ctx, out)
+    st["ranks"] = out
     return out
 
 
@@ -290,9 +295,10 @@ def _ast_param_rank(v: ast.expr) -> Optional[int]:
     return len(inner.args)
 
 
-def _order(fn: cst.FunctionDef) -> dict[int, int]:
+def _order(ctx, fn: cst.FunctionDef) -> dict[int, int]:
     """Source order of the nodes of fn (pre-order, children left to right)."""
-    got = _ORDER.get(id(fn))
+    cache = _state(ctx)["order"]
+    got = cache.get(id(fn))
     if got is None or got.get(-1) is not fn:  # type: ignore[comparison-overlap]
         got = {}
         stack: list[cst.CSTNode] = [fn]
@@ -303,12 +309,12 @@ def _order(fn: cst.FunctionDef) -> dict[int, int]:
             i += 1
             stack.extend(reversed(child_nodes(n)))
         got[-1] = fn  # type: ignore[assignment]
-        _ORDER[id(fn)] = got
+        cache[id(fn)] = got
     return got
 
 
-def _pos(fn: cst.FunctionDef, node: cst.CSTNode) -> int:
-    return _order(fn).get(id(node), 1 << 30)
+def _pos(ctx, fn: cst.FunctionDef, node: cst.CSTNode) -> int:
+    return _order(ctx, fn).get(id(node), 1 << 30)
 
 
 def _hazard(v: Val) -> bool:
@@ -345,12 +351,10 @@ class SdpaGradMaskView(Rule):
                "and reshaped: onnx-dynamo fails (Cannot view a tensor).")
 
     def check(self, ctx):
-        _ORDER.clear()
         try:
             self._check(ctx)
         finally:
-            _ORDER.clear()
-            _RANKS.clear()
+            ctx.__dict__.pop("_sdpa_mask", None)
         return ()
 
     def _check(self, ctx) -> None:
@@ -365,7 +369,7 @@ class SdpaGradMaskView(Rule):
                 if mexpr is None or _no_grad_context(fn.node, call):
                     continue
                 ev = _Eval(ctx, fn.cls)
-                vals = ev.ev(mexpr, fn.node, _pos(fn.node, call.node))
+                vals = ev.ev(mexpr, fn.node, _pos(ctx, fn.node, call.node))
                 if not any(_hazard(v) for v in vals):
                     continue
                 tgt = _assigned_name(fn.node, call.node)
@@ -378,7 +382,7 @@ class SdpaGradMaskView(Rule):
                         and n.func.attr.value in ("reshape", "view", "flatten")):
                     continue
                 for name, (sd, _vals) in sdpa_out.items():
-                    if _transposed_of(n.func.value, name) and _pos(fn.node, n) > _pos(fn.node, sd):
+                    if _transposed_of(n.func.value, name) and _pos(ctx, fn.node, n) > _pos(ctx, fn.node, sd):
                         ctx.report(n, _MESSAGE.format(src=snippet(ctx, n), sdpa=snippet(ctx, sd.func)))
                         break
 
