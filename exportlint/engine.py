@@ -716,6 +716,18 @@ class Linter:
                 res.outs.append((t.path, Root(t.qual, [], {}, [(path, ec.line, 1, f"exported here ({ec.api})")],
                                               why="export-call")))
                 res.out_keys.append(None)
+        # project decorators' wrappers of this file's forwards run in other files
+        from exportlint.semantics.project import forward_wrappers
+
+        wraps = forward_wrappers(project, fi, model, deps)
+        if wraps:
+            at = resolve_positions(module, ptext, [(node, facts.anchor) for facts, node, _, _ in wraps])
+            for facts, node, target, root in wraps:
+                line, col = at.get(id(node), (1, 1))[:2]
+                hop = (path, line, col, f"{facts.qualname} is wrapped by {target.qual}() here")
+                root.chain = [tuple(c) for c in _chain_list(model, facts, (path, ptext, fi, module), entry_hops=True)] + [hop]
+                res.outs.append((target.path, root))
+                res.out_keys.append(None)
         if not calls:
             return fi
         found = _call_lines(ptext, fi, module, calls)

@@ -1,0 +1,166 @@
+"""Classes fixed from the held-out batch 11 of multi-file real-issue cases (issue 10), on the
+case-package branch of stop 23.
+
+Measured with torch 2.13 (bench/data/cases_truth.json; same-file probe in the test's text):
+
+- a project decorator on ``forward`` that defines and returns a wrapper
+  (transformers' ``@dynamic_rope_update``): the exporters call the wrapper with the forward's
+  arguments, and a data-dependent branch in a helper the wrapper calls fails strict
+  ("Data-dependent branching"), non-strict and onnx-dynamo ("Could not guard on data-dependent
+  expression") at the helper's line; legacy passes with a TracerWarning there. Same file or
+  another file of the project. A decorator whose wrapper only calls the forward (autocast off)
+  or one returning the function itself: every exporter passes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import write_package
+
+from exportlint.config import Config
+from exportlint.engine import lint_paths
+
+
+def _lint(files):
+    r = lint_paths(files, Config(), jobs=1, use_cache=False, isolate=False)
+    assert not r.errors, r.errors
+    return list(r.findings)
+
+
+def _codes(findings, code):
+    return sorted((Path(f.path).name, f.line) for f in findings if f.code == code)
+
+
+_ROPE_UTILS = """from functools import wraps
+
+import torch
+
+
+def longrope_frequency_update(module, position_ids):
+    seq_len = torch.max(position_ids) + 1
+    if seq_len > module.original_max_position_embeddings:
+        module.inv_freq = module.long_inv_freq
+    else:
+        module.inv_freq = module.original_inv_freq
+
+
+def dynamic_rope_update(rope_forward):
+    @wraps(rope_forward)
+    def wrapper(self, x, position_ids):
+        {call}
+        return rope_forward(self, x, position_ids)
+
+    return wrapper
+
+
+def mark(fn):
+    fn._marked = True
+    return fn
+"""
+
+_ROTARY = """import torch
+import torch.nn as nn
+
+from .rope_utils import dynamic_rope_update, mark
+
+
+class LongRopeEmbedding(nn.Module):
+    def __init__(self, dim=16, original_max_position_embeddings=4):
+        super().__init__()
+        self.original_max_position_embeddings = original_max_position_embeddings
+        inv = 1.0 / (10000 ** (torch.arange(0, dim, 2).float() / dim))
+        self.register_buffer("original_inv_freq", inv, persistent=False)
+        self.register_buffer("long_inv_freq", inv / 4, persistent=False)
+        self.inv_freq = inv
+
+    @{deco}
+    def forward(self, x, position_ids):
+        freqs = position_ids[..., None].float() * self.inv_freq
+        emb = torch.cat((freqs, freqs), dim=-1)
+        return x * emb.cos() + x * emb.sin()
+"""
+
+
+def _pkg(tmp_path, call="longrope_frequency_update(self, position_ids)", deco="dynamic_rope_update"):
+    return write_package(tmp_path, {"rope_utils.py": _ROPE_UTILS.format(call=call),
+                                    "rotary.py": _ROTARY.format(deco=deco)}, "app12")
+
+
+def test_wrapper_of_a_decorator_in_another_file_is_followed(tmp_path):
+    f = _lint(_pkg(tmp_path))
+    assert _codes(f, "EXL101") == [("rope_utils.py", 8)]
+    hit = [x for x in f if x.code == "EXL101"][0]
+    assert {"export-strict", "export-nonstrict", "onnx-dynamo"} <= set(hit.exporters)
+
+
+def test_wrapper_without_the_helper_call_is_silent(tmp_path):
+    f = _lint(_pkg(tmp_path, call="pass"))
+    assert _codes(f, "EXL101") == []
+
+
+def test_decorator_returning_the_function_adds_nothing(tmp_path):
+    # `mark` returns `forward` itself: the helper is never called on the export path
+    f = _lint(_pkg(tmp_path, deco="mark"))
+    assert _codes(f, "EXL101") == []
+
+
+_SAME = """from functools import wraps
+
+import torch
+import torch.nn as nn
+
+
+def longrope_frequency_update(module, position_ids):
+    seq_len = torch.max(position_ids) + 1
+    if seq_len > module.original_max_position_embeddings:
+        module.inv_freq = module.long_inv_freq
+    else:
+        module.inv_freq = module.original_inv_freq
+
+
+def dynamic_rope_update(rope_forward):
+    @wraps(rope_forward)
+    def wrapper(self, x, position_ids):
+        longrope_frequency_update(self, position_ids)
+        return rope_forward(self, x, position_ids)
+
+    return wrapper
+
+
+def no_autocast(fn):
+    @wraps(fn)
+    def wrapper(self, *args, **kwargs):
+        with torch.autocast("cpu", enabled=False):
+            return fn(self, *args, **kwargs)
+
+    return wrapper
+
+
+class LongRopeEmbedding(nn.Module):
+    def __init__(self, dim=16, original_max_position_embeddings=4):
+        super().__init__()
+        self.original_max_position_embeddings = original_max_position_embeddings
+        inv = 1.0 / (10000 ** (torch.arange(0, dim, 2).float() / dim))
+        self.register_buffer("original_inv_freq", inv, persistent=False)
+        self.register_buffer("long_inv_freq", inv / 4, persistent=False)
+        self.inv_freq = inv
+
+    @{deco}
+    def forward(self, x, position_ids):
+        freqs = position_ids[..., None].float() * self.inv_freq
+        emb = torch.cat((freqs, freqs), dim=-1)
+        return x * emb.cos() + x * emb.sin()
+"""
+
+
+def test_wrapper_of_a_decorator_in_the_same_file_is_followed(tmp_path):
+    p = tmp_path / "rope.py"
+    p.write_text(_SAME.format(deco="dynamic_rope_update"))
+    assert _codes(_lint([str(p)]), "EXL101") == [("rope.py", 9)]
+
+
+def test_same_file_wrapper_that_only_calls_forward_is_silent(tmp_path):
+    p = tmp_path / "rope.py"
+    p.write_text(_SAME.format(deco="no_autocast"))
+    assert _codes(_lint([str(p)]), "EXL101") == []
