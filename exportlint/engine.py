@@ -699,6 +699,11 @@ class Linter:
                     sized = data_sized_result(model, facts)
                     if sized:  # where its result is a data-sized tensor (semantics/data_sized.py)
                         res.returns[r.qual + DATA_SIZED_RESULT] = sized
+                    from exportlint.checks.static_size import helper_uses_static_size
+                    from exportlint.semantics.kinds import STATIC_SIZE_RESULT
+
+                    if helper_uses_static_size(model, facts):  # (checks/static_size.py, EXL127)
+                        res.returns[r.qual + STATIC_SIZE_RESULT] = "1"
                 if k is not None:
                     res.returns[r.qual] = k
         deps: set = pre["deps"]
@@ -1230,6 +1235,12 @@ def _data_sized_result(rets: dict[str, str], returns: dict[str, str], qual: str,
     k = returns.get(qual + DATA_SIZED_RESULT, "")
     prev = rets.get(key + DATA_SIZED_RESULT)
     rets[key + DATA_SIZED_RESULT] = k if prev is None or prev == k else ""
+    from exportlint.semantics.kinds import STATIC_SIZE_RESULT
+
+    # a size handed to a constant-only op argument (EXL127): "1" when any callee the key names does
+    s = returns.get(qual + STATIC_SIZE_RESULT)
+    if s:
+        rets[key + STATIC_SIZE_RESULT] = s
 
 
 def _root_to_json(r: Any) -> list:

@@ -164,3 +164,125 @@ def test_same_file_wrapper_that_only_calls_forward_is_silent(tmp_path):
     p = tmp_path / "rope.py"
     p.write_text(_SAME.format(deco="no_autocast"))
     assert _codes(_lint([str(p)]), "EXL101") == []
+
+
+# ---------------------------------------------------------------------------------------
+# EXL127: a size as a pooling kernel/stride or an interpolate scale_factor (batch 11's
+# pkg_pool_kernel_from_shape / pkg_pos_embed_scale_factor; probes in rules/EXL127.md)
+# ---------------------------------------------------------------------------------------
+_POOL_MODEL = """import torch
+import torch.nn.functional as F
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        h, w = x.shape[-2:]
+        return {expr}
+
+
+example_args = (torch.randn(1, 3, 32, 32),)
+dynamic_shapes = ({dims},)
+
+if __name__ == "__main__":
+    torch.export.export(M(), example_args, dynamic_shapes=dynamic_shapes)
+"""
+_HW = '{2: torch.export.Dim("H", min=16, max=64), 3: torch.export.Dim("W", min=16, max=64)}'
+
+
+def _pool(tmp_path, expr, dims=_HW):
+    p = tmp_path / "m.py"
+    p.write_text(_POOL_MODEL.format(expr=expr, dims=dims))
+    return [(x.line, x.severity.value) for x in _lint([str(p)]) if x.code == "EXL127"]
+
+
+def test_pool_kernel_from_sizes_is_reported(tmp_path):
+    assert _pool(tmp_path, "F.avg_pool2d(x, kernel_size=(h // 4, w // 4), stride=(h // 4, w // 4))") == [(8, "error")]
+
+
+def test_global_pool_by_kernel_size_is_reported(tmp_path):
+    assert _pool(tmp_path, "F.avg_pool2d(x, x.size()[2:])") == [(8, "error")]
+
+
+def test_scale_factor_from_size_is_reported(tmp_path):
+    assert _pool(tmp_path, "F.interpolate(x, scale_factor=h / 16)") == [(8, "error")]
+
+
+def test_constant_kernel_and_output_size_are_silent(tmp_path):
+    # measured: pass with all four exporters and match eager at other sizes
+    assert _pool(tmp_path, "F.avg_pool2d(x, 2) + F.interpolate(x, scale_factor=2.0)[..., ::2, ::2]") == []
+    assert _pool(tmp_path, "F.interpolate(x, size=(h // 2, w // 2))") == []
+
+
+def test_only_batch_dynamic_names_legacy_only(tmp_path):
+    # measured (batch Dim(min=2), example batch 2): strict and non-strict pass; legacy with
+    # dynamic_axes on the batch fails ("Failed to export a node ... not constant")
+    f = tmp_path / "m.py"
+    f.write_text(_POOL_MODEL.format(expr="F.avg_pool2d(x, x.size()[2:])",
+                                    dims='{0: torch.export.Dim("B", min=2, max=8)}'))
+    got = [(x.line, tuple(x.exporters)) for x in _lint([str(f)]) if x.code == "EXL127"]
+    assert got == [(8, ("onnx-legacy",))]
+
+
+def test_fixed_shapes_kernel_silent_scale_legacy(tmp_path):
+    # measured with fixed shapes: a kernel from sizes passes all four; a scale_factor from sizes
+    # still fails the legacy tracer (a traced size is a tensor there)
+    model = _POOL_MODEL.replace("dynamic_shapes=dynamic_shapes", "").replace("dynamic_shapes = ({dims},)\n", "")
+    f = tmp_path / "m.py"
+    f.write_text(model.format(expr="F.avg_pool2d(x, x.size()[2:])"))
+    assert [x for x in _lint([str(f)]) if x.code == "EXL127"] == []
+    f.write_text(model.format(expr="F.interpolate(x, scale_factor=h / 16)"))
+    got = [(x.line, tuple(x.exporters)) for x in _lint([str(f)]) if x.code == "EXL127"]
+    assert got == [(8, ("onnx-legacy",))]
+
+
+_POOLING = """import torch.nn.functional as F
+
+
+def pool_to_grid(x, grid):
+    h, w = x.shape[-2:]
+    kh, kw = h // grid, w // grid
+    return F.avg_pool2d(x, kernel_size=(kh, kw), stride=(kh, kw))
+
+
+def pool_fixed(x, grid):
+    return F.avg_pool2d(x, kernel_size=grid, stride=grid)
+"""
+
+_BLOCK = """import torch
+import torch.nn as nn
+
+from .pooling import {fn}
+
+
+class Block(nn.Module):
+    def __init__(self, dim=8, grid=4):
+        super().__init__()
+        self.grid = grid
+        self.qkv = nn.Conv2d(dim, dim, 1)
+
+    def forward(self, x):
+        k = self.qkv(x)
+        return {fn}(k, self.grid).flatten(2)
+"""
+
+_INIT = """import torch
+
+from .block import Block
+
+model = Block()
+example_args = (torch.randn(1, 8, 32, 32),)
+dynamic_shapes = ({2: torch.export.Dim("H", min=16, max=64), 3: torch.export.Dim("W", min=16, max=64)},)
+"""
+
+
+def test_helper_in_another_file_is_reported_at_its_call(tmp_path):
+    files = write_package(tmp_path, {"__init__.py": _INIT, "pooling.py": _POOLING,
+                                     "block.py": _BLOCK.format(fn="pool_to_grid")}, "app12p")
+    got = sorted((Path(x.path).name, x.line, x.severity.value) for x in _lint(files) if x.code == "EXL127")
+    assert got == [("block.py", 15, "error"), ("pooling.py", 7, "warning")]
+
+
+def test_helper_with_a_fixed_kernel_is_silent(tmp_path):
+    files = write_package(tmp_path, {"__init__.py": _INIT, "pooling.py": _POOLING,
+                                     "block.py": _BLOCK.format(fn="pool_fixed")}, "app12q")
+    assert [x for x in _lint(files) if x.code == "EXL127"] == []
