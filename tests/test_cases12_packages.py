@@ -286,3 +286,40 @@ def test_helper_with_a_fixed_kernel_is_silent(tmp_path):
     files = write_package(tmp_path, {"__init__.py": _INIT, "pooling.py": _POOLING,
                                      "block.py": _BLOCK.format(fn="pool_fixed")}, "app12q")
     assert [x for x in _lint(files) if x.code == "EXL127"] == []
+
+
+# ---------------------------------------------------------------------------------------
+# EXL402 on tensor item assignment at legacy opset <= 10 (batch 12's
+# pkg_index_put_opset9_fusion / pkg_tsm_shift_view; probes: int index, slice, tensor index,
+# boolean mask each fail at opsets 9 and 10 with "Unsupported: ONNX export of index_put in
+# opset 9. Please try opset version 11."; opset 11 passes; masked_fill passes at 9)
+# ---------------------------------------------------------------------------------------
+_SETITEM = """import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        out = torch.zeros_like(x)
+        {body}
+        return out
+
+
+if __name__ == "__main__":
+    torch.onnx.export(M(), (torch.randn(2, 6),), "m.onnx", dynamo=False, opset_version={opset})
+"""
+
+
+def _setitem(tmp_path, body, opset):
+    p = tmp_path / "m.py"
+    p.write_text(_SETITEM.format(body=body, opset=opset))
+    return [(x.line, tuple(x.exporters)) for x in _lint([str(p)]) if x.code == "EXL402"]
+
+
+def test_item_assignment_at_opset_10_is_reported(tmp_path):
+    assert _setitem(tmp_path, "out[:, :2] = x[:, 2:4]", 10) == [(7, ("onnx-legacy",))]
+    assert _setitem(tmp_path, "out[:, 0] += 1.0", 9) == [(7, ("onnx-legacy",))]
+
+
+def test_item_assignment_at_opset_11_and_masked_fill_are_silent(tmp_path):
+    assert _setitem(tmp_path, "out[:, :2] = x[:, 2:4]", 11) == []
+    assert _setitem(tmp_path, "out = out.masked_fill(x > 0, 1.0)", 9) == []

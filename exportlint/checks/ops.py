@@ -270,6 +270,27 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                     continue
                 name, rec, _ = hit
                 yield _Site(ctor, name, rec, call_values(ctor, rec.get("params", {}), False), mq)
+    # `t[...] = v` / `t[...] += v` on a tensor: the exporters record `aten::index_put_` whatever
+    # the index (measured, torch 2.13, legacy at opsets 9 and 10: an int, a slice, a tensor
+    # index and a boolean mask each fail 'Unsupported: ONNX export of index_put in opset 9.
+    # Please try opset version 11.'; opset 11 passes; masked_fill / index_copy_ / scatter pass)
+    from exportlint.semantics.kinds import TENSORISH
+
+    put = tbl.lookup("torch.index_put")
+    if put is not None:
+        for fn in ctx.model.functions:
+            for st in fn.statements():
+                if type(st) is cst.Assign:
+                    subs = [t.target for t in st.targets]
+                elif type(st) is cst.AugAssign:
+                    subs = [st.target]
+                else:
+                    continue
+                for sub in subs:
+                    if (isinstance(sub, cst.Subscript) and id(sub) not in seen
+                            and fn.kind(sub.value) in TENSORISH):
+                        seen.add(id(sub))
+                        yield _Site(sub, put[0], put[1], {}, "tensor item assignment (aten::index_put_)", fn)
 
 
 def _attr_values(ctx, fn):
