@@ -323,3 +323,39 @@ def test_item_assignment_at_opset_10_is_reported(tmp_path):
 def test_item_assignment_at_opset_11_and_masked_fill_are_silent(tmp_path):
     assert _setitem(tmp_path, "out[:, :2] = x[:, 2:4]", 11) == []
     assert _setitem(tmp_path, "out = out.masked_fill(x > 0, 1.0)", 9) == []
+
+
+# ---------------------------------------------------------------------------------------
+# EXL101: builtin max/min of a size and tensor data (batch 12's pkg_pad_mask_max_lengths;
+# probes: max(x.size(1), l.max()) with N/T dynamic fails strict and non-strict; with a
+# constant, or with static shapes, it passes)
+# ---------------------------------------------------------------------------------------
+_MAXMODEL = """import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, x, lengths):
+        max_len = {expr}
+        return torch.arange(0, max_len).unsqueeze(0) >= lengths.unsqueeze(-1)
+
+
+if __name__ == "__main__":
+    torch.export.export(M(), (torch.randn(2, 10), torch.tensor([10, 7])){ds})
+"""
+_NT = ', dynamic_shapes=({0: torch.export.Dim("N", min=2), 1: torch.export.Dim("T", min=4)}, {0: torch.export.Dim("N", min=2)})'
+
+
+def _maxlint(tmp_path, expr, ds=_NT):
+    p = tmp_path / "m.py"
+    p.write_text(_MAXMODEL.format(expr=expr, ds=ds))
+    return [(x.line, x.severity.value, tuple(x.exporters)) for x in _lint([str(p)]) if x.code == "EXL101"]
+
+
+def test_max_of_dynamic_size_and_data_is_reported(tmp_path):
+    assert _maxlint(tmp_path, "max(x.size(1), lengths.max())") == [
+        (6, "error", ("export-strict", "export-nonstrict", "onnx-dynamo"))]
+
+
+def test_max_of_constant_and_data_or_static_shapes_is_silent(tmp_path):
+    assert _maxlint(tmp_path, "max(0, lengths.max())") == []
+    assert _maxlint(tmp_path, "max(x.size(1), lengths.max())", ds="") == []

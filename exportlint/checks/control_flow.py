@@ -207,7 +207,43 @@ class DataDependentBranch(Rule):
                                fix_node=rw.node)
                     continue
                 ctx.report(br.node, msg + rw.note, fix=rw.fix, fix_node=rw.node)
+        self._size_vs_data(ctx)
         return ()
+
+    def _size_vs_data(self, ctx):
+        """Builtin ``max(n, t.max())`` / ``min(...)`` of a size and tensor data: Python compares
+        them, a data-dependent test on the symbolic size. Measured (torch 2.13, icefall's
+        ``make_pad_mask``: ``max(max_len, lengths.max())`` with ``max_len = x.size(1)``, N and T
+        dynamic): strict, non-strict and onnx-dynamo fail there ('Could not guard on
+        data-dependent expression'); the legacy exporter records the example's choice
+        (TracerWarning) and matched at other sizes. With a constant (``max(0, t.max())``) or
+        static shapes every exporter passes."""
+        mode = None
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                if call.qualname not in ("max", "min", "builtins.max", "builtins.min"):
+                    continue
+                args = call.node.args
+                if len(args) < 2 or any(a.star or a.keyword is not None for a in args):
+                    continue
+                ks = call.arg_kinds
+                if SHAPE not in ks or not any(k == DATA or k in TENSORISH for k in ks):
+                    continue
+                if mode is None:
+                    mode = declares_dynamic(ctx)
+                    mode = "off" if mode is False else mode
+                if mode == "off":
+                    return
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)}` compares a size with tensor data (Python's `{call.qualname}` "
+                    "tests which is larger): with that size dynamic torch.export fails with a data-dependent "
+                    "guard ('Could not guard on data-dependent expression'), and onnx-dynamo with it; the "
+                    "legacy exporter records the example's choice. Use `torch.clamp(t, min=n)` / "
+                    "`torch.maximum` on tensors, or the size alone when the data cannot exceed it.",
+                    severity=None if mode is True else Severity.WARNING,
+                    exporters=("export-strict", "export-nonstrict", "onnx-dynamo"),
+                )
 
 
 @register
