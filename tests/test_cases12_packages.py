@@ -359,3 +359,41 @@ def test_max_of_dynamic_size_and_data_is_reported(tmp_path):
 def test_max_of_constant_and_data_or_static_shapes_is_silent(tmp_path):
     assert _maxlint(tmp_path, "max(0, lengths.max())") == []
     assert _maxlint(tmp_path, "max(x.size(1), lengths.max())", ds="") == []
+
+
+# ---------------------------------------------------------------------------------------
+# EXL111: a check that two sizes are equal on dims the project declares dynamic as separate
+# Dims (batch 12's pkg_center_crop_square_assert; probe: `assert x.shape[2] == x.shape[3]`
+# fails strict and non-strict 'Constraints violated (W)' with Dim H and Dim W, passes with one
+# Dim S for both)
+# ---------------------------------------------------------------------------------------
+_SQUARE = """import torch
+from torch.export import Dim
+
+H, W, S = Dim("H", min=16, max=64), Dim("W", min=16, max=64), Dim("S", min=16, max=64)
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        assert x.shape[2] == x.shape[3]
+        return x * 2
+
+
+if __name__ == "__main__":
+    torch.export.export(M(), (torch.randn(1, 3, 24, 24),), dynamic_shapes={{"x": {dims}}})
+"""
+
+
+def _square(tmp_path, dims):
+    p = tmp_path / "m.py"
+    p.write_text(_SQUARE.format(dims=dims))
+    return [(x.line, tuple(x.exporters)) for x in _lint([str(p)]) if x.code == "EXL111"]
+
+
+def test_equal_sizes_check_on_separate_dynamic_dims_is_reported(tmp_path):
+    assert _square(tmp_path, "{2: H, 3: W}") == [(9, ("export-strict", "export-nonstrict"))]
+
+
+def test_equal_sizes_check_on_one_dim_or_static_dims_is_silent(tmp_path):
+    assert _square(tmp_path, "{2: S, 3: S}") == []
+    assert _square(tmp_path, '{0: Dim("B", min=2)}') == []

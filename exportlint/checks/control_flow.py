@@ -460,6 +460,20 @@ class ShapeBranch(Rule):
             for br in fn.branches:
                 check = br.construct == "assert" or (br.construct in ("if", "elif") and _only_raises(br.stmt))
                 if br.kind == SHAPE and check:
+                    eq = _equality_of_declared_dims(ctx, fn, br.node)
+                    if eq is not None:
+                        ctx.report(
+                            br.node,
+                            f"{_CONSTRUCT[br.construct]} that two sizes are equal (`{snippet(ctx, eq[0])}`) on "
+                            f"dims {eq[1]} and {eq[2]}, which the project's export declares dynamic as separate "
+                            "dims: torch.export turns the check into a guard their declared ranges do not "
+                            "satisfy ('Constraints violated (W)', suggesting one dim equal to the other). "
+                            "Declare both with one `Dim`, or drop the check. onnx-dynamo retries with the "
+                            "suggested fix; the legacy exporter keeps the example's answer.",
+                            exporters=("export-strict", "export-nonstrict"),
+                            severity=Severity.ERROR,
+                        )
+                        continue
                     hit = _divisibility_on_declared_dim(ctx, fn, br.node)
                     if hit is not None:
                         ctx.report(
@@ -564,6 +578,57 @@ def _divisibility_on_declared_dim(ctx, fn, test) -> Optional[cst.BaseExpression]
             d = _shape_dim(fn, n.left)
             if d is not None and d in declared:
                 return n
+    return None
+
+
+def _equality_of_declared_dims(ctx, fn, test) -> Optional[tuple]:
+    """(the comparison, d1, d2) of a check ``x.shape[d1] == x.shape[d2]`` (``!=`` in an ``if``
+    that raises) on one tensor, with d1 != d2 both declared dynamic by the project and not
+    declared as one Dim (``{2: S, 3: S}``, index marker "same:2,3"). Measured (torch 2.13,
+    onnxruntime's CenterCrop report: ``assert x.shape[2] == x.shape[3]``, H and W separate
+    Dims): strict and non-strict fail 'Constraints violated (W)'; one Dim for both passes;
+    onnx-dynamo and legacy pass."""
+    declared: set = set()
+    same: set = set()
+    for dims in dynamic_dims(ctx).values():
+        declared.update(d for d in dims if isinstance(d, int))
+    for cls_dims in (getattr(ctx, "project_dynamic", None) or {}).values():
+        for dims in cls_dims.values():
+            declared.update(d for d in dims if isinstance(d, int))
+            same.update(d for d in dims if isinstance(d, str) and d.startswith("same:"))
+    if len(declared) < 2:
+        return None
+    linked = set()
+    for m in same:
+        ds = [int(x) for x in m[5:].split(",")]
+        linked.update((a, b) for a in ds for b in ds)
+    for n in iter_nodes(test):
+        if not isinstance(n, cst.Comparison) or len(n.comparisons) != 1:
+            continue
+        op = n.comparisons[0].operator
+        if not isinstance(op, (cst.Equal, cst.NotEqual)):
+            continue
+        left, right = n.left, n.comparisons[0].comparator
+        bases = [_size_base(e) for e in (left, right)]
+        if bases[0] is None or bases[0] != bases[1]:
+            continue
+        d1, d2 = _shape_dim(fn, left), _shape_dim(fn, right)
+        if d1 is None or d2 is None or d1 == d2 or d1 not in declared or d2 not in declared:
+            continue
+        if (d1, d2) in linked:
+            continue
+        return n, d1, d2
+    return None
+
+
+def _size_base(e) -> Optional[str]:
+    """``x`` of ``x.shape[d]`` / ``x.size(d)``."""
+    if isinstance(e, cst.Subscript) and isinstance(e.value, cst.Attribute) and e.value.attr.value == "shape" \
+            and isinstance(e.value.value, cst.Name):
+        return e.value.value.value
+    if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "size" \
+            and isinstance(e.func.value, cst.Name):
+        return e.func.value.value
     return None
 
 
