@@ -704,6 +704,12 @@ class Linter:
 
                     if helper_uses_static_size(model, facts):  # (checks/static_size.py, EXL127)
                         res.returns[r.qual + STATIC_SIZE_RESULT] = "1"
+                    from exportlint.checks.ops import dynamo_untranslatable
+                    from exportlint.semantics.kinds import DYNAMO_FAIL_RESULT
+
+                    bad = dynamo_untranslatable(model, facts)
+                    if bad:  # (checks/ops.py, EXL401 at the call)
+                        res.returns[r.qual + DYNAMO_FAIL_RESULT] = bad
                 if k is not None:
                     res.returns[r.qual] = k
         deps: set = pre["deps"]
@@ -1241,6 +1247,11 @@ def _data_sized_result(rets: dict[str, str], returns: dict[str, str], qual: str,
     s = returns.get(qual + STATIC_SIZE_RESULT)
     if s:
         rets[key + STATIC_SIZE_RESULT] = s
+    from exportlint.semantics.kinds import DYNAMO_FAIL_RESULT
+
+    s = returns.get(qual + DYNAMO_FAIL_RESULT)
+    if s:  # an API the callee calls that onnx-dynamo cannot translate (EXL401 at the call)
+        rets[key + DYNAMO_FAIL_RESULT] = s
 
 
 def _root_to_json(r: Any) -> list:

@@ -397,3 +397,50 @@ def test_equal_sizes_check_on_separate_dynamic_dims_is_reported(tmp_path):
 def test_equal_sizes_check_on_one_dim_or_static_dims_is_silent(tmp_path):
     assert _square(tmp_path, "{2: S, 3: S}") == []
     assert _square(tmp_path, '{0: Dim("B", min=2)}') == []
+
+
+# ---------------------------------------------------------------------------------------
+# EXL401 at the call of a helper (another file) whose op onnx-dynamo cannot translate
+# (batch 12's pkg_bincount_class_hist / pkg_masked_select_boxes: the exported node's stack
+# trace stops at the forward, the truth locates dynamo's failure at the helper's call);
+# `bincount` with a weights tensor (probe: fails onnx-dynamo 'aten::bincount with weights is
+# not supported'; without weights it exports)
+# ---------------------------------------------------------------------------------------
+_STATS = """import torch
+
+
+def label_histogram(labels, num_classes):
+    weights = torch.linspace(0, 1, steps=8)
+    return labels.bincount({w}minlength=num_classes)
+"""
+
+_CLS = """import torch.nn as nn
+
+from .stats import label_histogram
+
+
+class HistClassifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 8)
+
+    def forward(self, x):
+        logits = self.fc(x)
+        return logits, label_histogram(logits.argmax(-1), 8)
+"""
+
+
+def _hist(tmp_path, w, prefix):
+    files = write_package(tmp_path, {"stats.py": _STATS.format(w=w), "classifier.py": _CLS}, prefix)
+    return sorted((Path(x.path).name, x.line, tuple(x.exporters)) for x in _lint(files) if x.code == "EXL401")
+
+
+def test_bincount_with_weights_fails_dynamo_also_at_the_helper_call(tmp_path):
+    got = _hist(tmp_path, "weights, ", "app12h")
+    assert ("classifier.py", 13, ("onnx-dynamo",)) in got
+    assert any(f == "stats.py" and "onnx-dynamo" in e and "onnx-legacy" in e for f, _, e in got)
+
+
+def test_bincount_without_weights_names_legacy_only(tmp_path):
+    got = _hist(tmp_path, "", "app12i")
+    assert got == [("stats.py", 6, ("onnx-legacy",))]
