@@ -444,3 +444,44 @@ def test_bincount_with_weights_fails_dynamo_also_at_the_helper_call(tmp_path):
 def test_bincount_without_weights_names_legacy_only(tmp_path):
     got = _hist(tmp_path, "", "app12i")
     assert got == [("stats.py", 6, ("onnx-legacy",))]
+
+
+# ---------------------------------------------------------------------------------------
+# EXL111: view/reshape splitting a declared-dynamic dim by a number (batch 12's
+# pkg_tsm_shift_view; probe: x.view(nt // 4, 4, c, h, w) with Dim("NT") fails strict and
+# non-strict 'Constraints violated (NT)'; 4 * Dim("b") passes; a view keeping the dim passes)
+# ---------------------------------------------------------------------------------------
+_SPLIT = """import torch
+from torch.export import Dim
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        nt, c, h, w = x.size()
+        n_batch = nt // 4
+        return {expr}
+
+
+if __name__ == "__main__":
+    torch.export.export(M(), (torch.randn(8, 16, 4, 4),), dynamic_shapes={{"x": {{0: {dim}}}}})
+"""
+
+
+def _split(tmp_path, expr, dim='Dim("NT", min=4, max=64)'):
+    p = tmp_path / "m.py"
+    p.write_text(_SPLIT.format(expr=expr, dim=dim))
+    return [(x.line, tuple(x.exporters)) for x in _lint([str(p)]) if x.code == "EXL111"]
+
+
+def test_view_splitting_a_dynamic_dim_is_reported(tmp_path):
+    assert _split(tmp_path, "x.view(n_batch, 4, c, h, w).mean(1)") == [(9, ("export-strict", "export-nonstrict"))]
+
+
+def test_view_split_of_a_multiple_or_keeping_the_dim_is_silent(tmp_path):
+    assert _split(tmp_path, "x.view(n_batch, 4, c, h, w).mean(1)", dim='4 * Dim("b", min=1, max=16)') == []
+    assert _split(tmp_path, "x.view(nt, c, h * w)") == []
+
+
+def test_view_split_of_a_dim_the_class_does_not_declare_is_silent(tmp_path):
+    # the class declares dim 0 only: `deltas.shape[1] // 4` splits a static dim
+    assert _split(tmp_path, "x.view(nt, c // 4, 4, h, w)") == []

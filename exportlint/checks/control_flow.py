@@ -510,6 +510,18 @@ class ShapeBranch(Rule):
                         "the branch taken by the example input's shape. Fine for static shapes; with a dynamic "
                         "dimension use `torch.cond` or one computation for both cases.",
                     )
+            for call, hit, d in _splits_of_declared_dims(ctx, fn):
+                ctx.report(
+                    call,
+                    f"`{call.func.attr.value}` splits a size by a number (`{snippet(ctx, hit)}`, dim {d} of a tensor) "
+                    "on a dimension the project's export declares dynamic: the new shape must hold every "
+                    "element, so torch.export adds a guard that the size is a multiple "
+                    "('Constraints violated', suggesting `d = k * _d`). Declare the dim as a multiple "
+                    "(`k * Dim('_d', ...)`), or pad to the multiple first. onnx-dynamo retries with the "
+                    "suggested fix.",
+                    exporters=("export-strict", "export-nonstrict"),
+                    severity=Severity.ERROR,
+                )
             for loop in fn.loops:
                 if loop.kind != SHAPE:
                     continue
@@ -619,6 +631,55 @@ def _equality_of_declared_dims(ctx, fn, test) -> Optional[tuple]:
             continue
         return n, d1, d2
     return None
+
+
+def _splits_of_declared_dims(ctx, fn):
+    """(call, the ``size // k``, dim) for ``x.view(n // k, k, ...)`` / ``reshape`` whose
+    argument floor-divides a size read (``_shape_dim``) of a dim index the project declares
+    dynamic, not declared as a multiple (index marker "mult:d"). Measured (torch 2.13, the TSM
+    temporal shift: ``x.view(nt // n_segment, n_segment, c, h, w)``, ``NT = Dim("NT")``): strict
+    and non-strict fail 'Constraints violated (NT)'; ``NT = 4 * Dim("b")`` passes, and so does a
+    view that keeps the dim (``x.view(nt, c, h * w)``)."""
+    declared: set = set()
+    mult: set = set()
+    for dims in dynamic_dims(ctx).values():
+        declared.update(d for d in dims if isinstance(d, int))
+    for cls_dims in (getattr(ctx, "project_dynamic", None) or {}).values():
+        for dims in cls_dims.values():
+            declared.update(d for d in dims if isinstance(d, int))
+            mult.update(int(d[5:]) for d in dims if isinstance(d, str) and d.startswith("mult:"))
+    own = declared_dims(ctx, fn.cls.name) if fn.cls is not None else {}
+    if own:
+        # a method of a class the project exports: the dims declared for it (the project-wide
+        # union mixes other models' inputs: detectron2's `deltas.shape[1] // 4`, a static
+        # class count, next to a model that declares dim 1 dynamic)
+        declared = {d for ds in own.values() for d in ds if isinstance(d, int)}
+    declared -= mult
+    if not declared:
+        return
+    for site in fn.calls:
+        if site.qualname not in ("torch.Tensor.view", "torch.Tensor.reshape"):
+            continue
+        for a in site.node.args:
+            e = _bound_once(fn, a.value)
+            if (isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.FloorDivide)
+                    and literal_value(e.right) != 1):
+                d = _shape_dim(fn, e.left)
+                if d is not None and d in declared:
+                    yield site.node, e, d
+                    break
+
+
+def _bound_once(fn, e):
+    """The value of a name assigned once in ``fn`` (``n_batch = nt // k``), else ``e``."""
+    if not isinstance(e, cst.Name):
+        return e
+    found = []
+    for n in fn.nodes():
+        if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name) \
+                and n.targets[0].target.value == e.value:
+            found.append(n.value)
+    return found[0] if len(found) == 1 else e
 
 
 def _size_base(e) -> Optional[str]:

@@ -622,6 +622,8 @@ def _dims(v: ast.AST, key: str) -> set:
         for k, val in zip(v.keys, v.values):
             kk = _literal(k) if k is not None else _MISSING
             dims.add(kk if isinstance(kk, int) else "*")
+            if isinstance(kk, int) and isinstance(val, ast.BinOp) and isinstance(val.op, ast.Mult):
+                dims.add(f"mult:{kk}")  # `4 * Dim("b")`: declared a multiple (control_flow's split check)
             if isinstance(kk, int) and (isinstance(val, ast.Name) or (
                     isinstance(val, ast.Call) and val.args and isinstance(val.args[0], ast.Constant)
                     and isinstance(val.args[0].value, str))):
