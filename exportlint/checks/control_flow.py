@@ -642,18 +642,20 @@ def _splits_of_declared_dims(ctx, fn):
     view that keeps the dim (``x.view(nt, c, h * w)``)."""
     declared: set = set()
     mult: set = set()
-    for dims in dynamic_dims(ctx).values():
-        declared.update(d for d in dims if isinstance(d, int))
-    for cls_dims in (getattr(ctx, "project_dynamic", None) or {}).values():
+    pdyn = getattr(ctx, "project_dynamic", None) or {}
+    for cls_dims in pdyn.values():
         for dims in cls_dims.values():
-            declared.update(d for d in dims if isinstance(d, int))
             mult.update(int(d[5:]) for d in dims if isinstance(d, str) and d.startswith("mult:"))
     own = declared_dims(ctx, fn.cls.name) if fn.cls is not None else {}
     if own:
-        # a method of a class the project exports: the dims declared for it (the project-wide
-        # union mixes other models' inputs: detectron2's `deltas.shape[1] // 4`, a static
-        # class count, next to a model that declares dim 1 dynamic)
+        # a method of a class the project exports: the dims declared for it
         declared = {d for ds in own.values() for d in ds if isinstance(d, int)}
+    elif len(pdyn) == 1 and not dynamic_dims(ctx):
+        # a helper (or a submodule) of the one model the project declares: its dims. With several
+        # declared models the union mixes their inputs (detectron2's `deltas.shape[1] // 4`, a
+        # static class count, next to a model declaring dim 1; a Swin block's `H // ws` of a
+        # model declaring only the batch): not reported
+        declared = {d for dims in next(iter(pdyn.values())).values() for d in dims if isinstance(d, int)}
     declared -= mult
     if not declared:
         return
