@@ -702,7 +702,7 @@ class Linter:
                     from exportlint.checks.static_size import helper_uses_static_size
                     from exportlint.semantics.kinds import STATIC_SIZE_RESULT
 
-                    if helper_uses_static_size(model, facts):  # (checks/static_size.py, EXL127)
+                    if helper_uses_static_size(model, facts):  # (checks/static_size.py, EXL129)
                         res.returns[r.qual + STATIC_SIZE_RESULT] = "1"
                     from exportlint.checks.ops import dynamo_untranslatable
                     from exportlint.semantics.kinds import DYNAMO_FAIL_RESULT
@@ -1243,7 +1243,7 @@ def _data_sized_result(rets: dict[str, str], returns: dict[str, str], qual: str,
     rets[key + DATA_SIZED_RESULT] = k if prev is None or prev == k else ""
     from exportlint.semantics.kinds import STATIC_SIZE_RESULT
 
-    # a size handed to a constant-only op argument (EXL127): "1" when any callee the key names does
+    # a size handed to a constant-only op argument (EXL129): "1" when any callee the key names does
     s = returns.get(qual + STATIC_SIZE_RESULT)
     if s:
         rets[key + STATIC_SIZE_RESULT] = s

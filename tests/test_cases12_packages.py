@@ -167,8 +167,8 @@ def test_same_file_wrapper_that_only_calls_forward_is_silent(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------
-# EXL127: a size as a pooling kernel/stride or an interpolate scale_factor (batch 11's
-# pkg_pool_kernel_from_shape / pkg_pos_embed_scale_factor; probes in rules/EXL127.md)
+# EXL129: a size as a pooling kernel/stride or an interpolate scale_factor (batch 11's
+# pkg_pool_kernel_from_shape / pkg_pos_embed_scale_factor; probes in rules/EXL129.md)
 # ---------------------------------------------------------------------------------------
 _POOL_MODEL = """import torch
 import torch.nn.functional as F
@@ -192,7 +192,7 @@ _HW = '{2: torch.export.Dim("H", min=16, max=64), 3: torch.export.Dim("W", min=1
 def _pool(tmp_path, expr, dims=_HW):
     p = tmp_path / "m.py"
     p.write_text(_POOL_MODEL.format(expr=expr, dims=dims))
-    return [(x.line, x.severity.value) for x in _lint([str(p)]) if x.code == "EXL127"]
+    return [(x.line, x.severity.value) for x in _lint([str(p)]) if x.code == "EXL129"]
 
 
 def test_pool_kernel_from_sizes_is_reported(tmp_path):
@@ -219,7 +219,7 @@ def test_only_batch_dynamic_names_legacy_only(tmp_path):
     f = tmp_path / "m.py"
     f.write_text(_POOL_MODEL.format(expr="F.avg_pool2d(x, x.size()[2:])",
                                     dims='{0: torch.export.Dim("B", min=2, max=8)}'))
-    got = [(x.line, tuple(x.exporters)) for x in _lint([str(f)]) if x.code == "EXL127"]
+    got = [(x.line, tuple(x.exporters)) for x in _lint([str(f)]) if x.code == "EXL129"]
     assert got == [(8, ("onnx-legacy",))]
 
 
@@ -229,9 +229,9 @@ def test_fixed_shapes_kernel_silent_scale_legacy(tmp_path):
     model = _POOL_MODEL.replace("dynamic_shapes=dynamic_shapes", "").replace("dynamic_shapes = ({dims},)\n", "")
     f = tmp_path / "m.py"
     f.write_text(model.format(expr="F.avg_pool2d(x, x.size()[2:])"))
-    assert [x for x in _lint([str(f)]) if x.code == "EXL127"] == []
+    assert [x for x in _lint([str(f)]) if x.code == "EXL129"] == []
     f.write_text(model.format(expr="F.interpolate(x, scale_factor=h / 16)"))
-    got = [(x.line, tuple(x.exporters)) for x in _lint([str(f)]) if x.code == "EXL127"]
+    got = [(x.line, tuple(x.exporters)) for x in _lint([str(f)]) if x.code == "EXL129"]
     assert got == [(8, ("onnx-legacy",))]
 
 
@@ -278,14 +278,14 @@ dynamic_shapes = ({2: torch.export.Dim("H", min=16, max=64), 3: torch.export.Dim
 def test_helper_in_another_file_is_reported_at_its_call(tmp_path):
     files = write_package(tmp_path, {"__init__.py": _INIT, "pooling.py": _POOLING,
                                      "block.py": _BLOCK.format(fn="pool_to_grid")}, "app12p")
-    got = sorted((Path(x.path).name, x.line, x.severity.value) for x in _lint(files) if x.code == "EXL127")
+    got = sorted((Path(x.path).name, x.line, x.severity.value) for x in _lint(files) if x.code == "EXL129")
     assert got == [("block.py", 15, "error"), ("pooling.py", 7, "warning")]
 
 
 def test_helper_with_a_fixed_kernel_is_silent(tmp_path):
     files = write_package(tmp_path, {"__init__.py": _INIT, "pooling.py": _POOLING,
                                      "block.py": _BLOCK.format(fn="pool_fixed")}, "app12q")
-    assert [x for x in _lint(files) if x.code == "EXL127"] == []
+    assert [x for x in _lint(files) if x.code == "EXL129"] == []
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""EXL127: a size of a tensor handed to an op argument the exporters need as a constant.
+"""EXL129: a size of a tensor handed to an op argument the exporters need as a constant.
 
 Measured with torch 2.13 (``H``/``W`` declared dynamic with ``Dim``; the rule page quotes the
 messages; probes like ``F.avg_pool2d(x, x.size()[2:])``, ``F.avg_pool2d(x, kernel_size=(h // 4,
@@ -112,7 +112,7 @@ def _only_batch_dynamic(ctx, fn) -> bool:
 
 @register
 class SizeAsStaticArgument(Rule):
-    code = "EXL127"
+    code = "EXL129"
     name = "size-as-static-argument"
     severity = Severity.ERROR
     exporters = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
