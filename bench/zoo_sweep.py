@@ -74,6 +74,14 @@ ZOOS = [
     ("mmagic", "mmagic/models"),
     ("funasr", "funasr/models"),
     ("gluonts", "gluonts/torch"),
+    # added for issue 10's third fresh population (prec12): never linted here before
+    ("espnet", "espnet2/asr"),
+    ("effdet", "effdet"),
+    ("darts", "darts/models"),
+    ("torchtune", "torchtune/modules"),
+    ("mmyolo", "mmyolo/models"),
+    ("basicsr", "basicsr/archs"),
+    ("tsai", "tsai/models"),
 ]
 
 

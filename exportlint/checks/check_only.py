@@ -6,6 +6,13 @@ records for it changes nothing at other inputs (measured, torch 2.13: a `.item()
 a check exports with onnx-legacy and matches eager on a different input). A name is "check
 only" when every read of it sits inside a check call (a function whose name contains
 ``check``: ``torch._check``, project helpers), an ``assert`` or a ``raise``.
+
+For EXL102 only (``logs=True``), a logging call counts too (``logging.info``, ``logger.warning``,
+``self.log.debug``, ``warnings.warn``, ``print``): the value only builds a message, so the
+constant the legacy tracer records changes no output (measured, torch 2.13: `.tolist()` /
+`.item()` read only by `logging.info`, a logger and `print` export with onnx-legacy and match eager
+on another input; bench/labels/probes_prec12/l2_fix_claims.py l2a). Espnet's Mask-CTC decoder logs
+`ids2text(y_hat[y_idx].tolist())` between its steps.
 """
 
 from __future__ import annotations
@@ -21,9 +28,27 @@ def _is_check_call(n: cst.Call) -> bool:
     return "check" in name.lower()
 
 
-def only_checked(fn_node: cst.FunctionDef, name: str) -> bool:
+#: methods of a logger (or the ``logging`` / ``warnings`` module) that only build a message
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "exception", "log"})
+
+
+def _is_log_call(n: cst.Call) -> bool:
+    """``print(...)``, ``logging.info(...)``, ``logger.warning(...)``, ``self.logger.debug(...)``,
+    ``log.info(...)``, ``warnings.warn(...)``: by the receiver's own name, never a call result."""
+    f = n.func
+    if type(f) is cst.Name:
+        return f.value == "print"
+    if type(f) is cst.Attribute and f.attr.value in _LOG_METHODS:
+        r = f.value
+        base = (r.attr.value if type(r) is cst.Attribute else r.value if type(r) is cst.Name else "").lower()
+        return base in ("logging", "log", "_log", "logger", "_logger", "warnings") or base.endswith("logger")
+    return False
+
+
+def only_checked(fn_node: cst.FunctionDef, name: str, logs: bool = False) -> bool:
     """True when `name` is read somewhere in `fn_node` and every read is inside a check call,
-    an ``assert`` or a ``raise`` (assignment targets are not reads)."""
+    an ``assert`` or a ``raise`` (assignment targets are not reads); with ``logs``, inside a
+    logging call too."""
     reads = 0
     stack: list[tuple[cst.CSTNode, bool]] = [(fn_node.body, False)]
     while stack:
@@ -42,7 +67,7 @@ def only_checked(fn_node: cst.FunctionDef, name: str) -> bool:
                     stack.append((tgt.target, checked))
             stack.append((n.value, checked))
             continue
-        if t is cst.Call and _is_check_call(n):
+        if t is cst.Call and (_is_check_call(n) or (logs and _is_log_call(n))):
             checked = True
         elif t is cst.Assert or t is cst.Raise:
             checked = True
@@ -50,14 +75,14 @@ def only_checked(fn_node: cst.FunctionDef, name: str) -> bool:
     return reads > 0
 
 
-def check_only_nodes(model) -> set[int]:
+def check_only_nodes(model, logs: bool = False) -> set[int]:
     """ids of the nodes inside the arguments of a check call (a function whose name contains
     `check`: torch._check, project helpers such as `KORNIA_CHECK`), an `assert` or the
-    exception of a `raise` on the export path."""
+    exception of a `raise` on the export path; with ``logs``, of a logging call too."""
     out: set[int] = set()
     for fn in model.functions:
         for call in fn.calls:
-            if _is_check_call(call.node):
+            if _is_check_call(call.node) or (logs and _is_log_call(call.node)):
                 for a in call.node.args:
                     out.update(id(n) for n in iter_nodes(a.value))
         for br in fn.branches:

@@ -270,12 +270,14 @@ class TensorToPython(Rule):
                 if call.receiver_kind in TENSORISH and call.method in ("item", "tolist"):
                     what = f"`.{call.method}()`"
                     exporters = ("onnx-legacy",)  # measured: torch.export and onnx-dynamo keep it symbolic
-                    if name is not None and only_checked(fn.node, name):
-                        continue  # read only by a check / assert / raise: the baked value reaches no output
+                    if name is not None and only_checked(fn.node, name, logs=True):
+                        continue  # read only by a check / assert / raise / log: the baked value reaches no output
                     if in_checks is None:
-                        in_checks = check_only_nodes(ctx.model)
+                        in_checks = check_only_nodes(ctx.model, logs=True)
                     if id(node) in in_checks:
-                        continue  # `KORNIA_CHECK(x.all().item(), ...)`: converted inside the check itself
+                        continue  # `KORNIA_CHECK(x.all().item(), ...)`, `logging.info(f"{x.tolist()}")`
+                    if _own_constant_weight(fn, call):
+                        continue  # `self.thr.item()` of a buffer never written after __init__ (P-WEIGHTCONST)
                 elif (
                     call.method is None
                     and call.qualname in ("int", "float", "bool", "complex")
@@ -308,6 +310,65 @@ class TensorToPython(Rule):
                     **item_rewrite(ctx, fn, call),
                 )
         return ()
+
+
+def _own_constant_weight(fn, call) -> bool:
+    """P-WEIGHTCONST: `.item()` / `.tolist()` of the module's own registered buffer, parameter or
+    tensor attribute set in ``__init__`` (`self.thr.item()`, `self.w[i].item()` with a non-data
+    index), when no method of the class writes it after ``__init__`` (no assignment, augmented
+    assignment, item assignment or in-place method call on it). The legacy exporter stores
+    buffers and weights as constants of the ONNX file anyway; the number it records is that
+    constant, the same at every input (measured, torch 2.13: a buffer threshold, a parameter and
+    a tensor attribute read with `.item()` export with onnx-legacy and match eager on other
+    inputs; a buffer the forward advances in place, `self.step.add_(1)`, does not match:
+    bench/labels/probes_prec12/l2_fix_claims.py l2b/l2c). mmagic's PGGAN reads its testing scale
+    from a buffer, its CLIP wrapper a concept threshold from a parameter."""
+    f = call.node.func
+    if type(f) is not cst.Attribute or fn.cls is None or fn.self_name is None:
+        return False
+    r = f.value
+    if type(r) is cst.Subscript:
+        for el in r.slice:
+            if not isinstance(el.slice, cst.Index) or fn.kind(el.slice.value) in TENSORISH | {DATA}:
+                return False
+        r = r.value
+    if not (type(r) is cst.Attribute and type(r.value) is cst.Name and r.value.value == fn.self_name):
+        return False
+    attr = r.attr.value
+    fact = fn.cls.attrs.get(attr)
+    if fact is None or fact.what not in ("buffer", "parameter", "tensor"):
+        return False
+    return not _written_after_init(fn.cls, attr)
+
+
+def _written_after_init(cls, attr: str) -> bool:
+    """Whether a method of the class other than ``__init__`` writes ``self.<attr>``: assigns it
+    or an item or attribute of it, or calls an in-place method on it (`self.step.add_(1)`,
+    `self.buf.data.copy_(x)`)."""
+    def rooted(e) -> bool:
+        while type(e) in (cst.Subscript, cst.Attribute):
+            if type(e) is cst.Attribute and e.attr.value == attr and type(e.value) is cst.Name:
+                return e.value.value == first
+            e = e.value
+        return False
+
+    for name, meth in cls.methods.items():
+        if name == "__init__" or not meth.params.params:
+            continue
+        first = meth.params.params[0].name.value
+        for n in iter_nodes(meth.body):
+            t = type(n)
+            if t is cst.Assign:
+                if any(rooted(tg.target) for tg in n.targets):
+                    return True
+            elif t is cst.AugAssign or t is cst.AnnAssign:
+                if rooted(n.target):
+                    return True
+            elif t is cst.Call and type(n.func) is cst.Attribute:
+                m = n.func.attr.value
+                if m.endswith("_") and not m.endswith("__") and rooted(n.func.value):
+                    return True
+    return False
 
 
 def _assumes_constant(ctx, fn) -> bool:

@@ -159,7 +159,12 @@ def ground_truth_param(param: str) -> bool:
     input) and a singular ``target`` (a likelihood head exported as `forward(hidden, target)`
     returning `dist.log_prob(target)`, bench/cases/time_series_student_t.py)."""
     p = param.lower().strip("_")
-    return p in ("targets", "y_true", "gt", "gts", "ground_truth", "ground_truths") or p.startswith("gt_")
+    if p in ("targets", "y_true", "gt", "gts", "ground_truth", "ground_truths") or p.startswith("gt_"):
+        return True
+    # a compound name with such a word (mmyolo `BatchYOLOv7Assigner.forward(pred_results,
+    # batch_targets_normed, ...)`), not a size (`num_targets`)
+    words = p.split("_")
+    return len(words) > 1 and not size_named(p) and any(w in ("targets", "gt", "gts") for w in words)
 
 
 #: words of a parameter name that say it holds a size, not a tensor: ``hw_shape``, ``seq_len``,

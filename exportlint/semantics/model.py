@@ -569,9 +569,59 @@ def _no_validate(self: cst.CSTNode) -> None:
 
 
 def _requires_ground_truth(fn: cst.FunctionDef) -> bool:
-    """Whether a forward has a parameter named for ground truth without a default."""
+    """Whether a forward has a parameter named for ground truth without a default, or reads
+    ground truth off its inputs (``_reads_ground_truth``)."""
     params = list(fn.params.posonly_params) + list(fn.params.params)
-    return any(p.default is None and ground_truth_param(p.name.value) for p in params[1:])
+    return (any(p.default is None and ground_truth_param(p.name.value) for p in params[1:])
+            or _reads_ground_truth(fn))
+
+
+def _reads_ground_truth(fn: cst.FunctionDef) -> bool:
+    """P-GTREAD: whether a forward reads a ground-truth field (``<x>.gt_<name>``, OpenMMLab's
+    data-sample convention: ``gt_instances``, ``gt_instance_labels``, ``gt_sem_seg``) off an
+    object other than ``self``: the batch augmentations of a data preprocessor that rescale the
+    annotations with the images (mmdet/mmpose ``BatchSyncRandomResize``, mmdet ``BatchResize``),
+    a label assigner: training-time modules, whose inputs an inference export does not have (the
+    same convention as a ground-truth parameter). A field only assigned (``sample.gt_img =
+    inputs['img']``, a model packing its outputs) is not read, nor one read only in the body of an
+    ``if`` on training (``if self.training:``, ``if mode == "loss":``): a model's forward that
+    takes the loss path there keeps its inference path."""
+    first = fn.params.params[0].name.value if fn.params.params else None
+    stack: list[cst.CSTNode] = [fn.body]
+    targets: set[int] = set()
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is cst.FunctionDef or t is cst.ClassDef or t is cst.Lambda:
+            continue
+        if t is cst.If and _training_test(n.test):
+            if n.orelse is not None:
+                stack.append(n.orelse)
+            continue
+        if t is cst.Assign:
+            targets.update(id(tg.target) for tg in n.targets)
+        elif t is cst.AugAssign or t is cst.AnnAssign:
+            targets.add(id(n.target))
+        elif t is cst.Attribute and id(n) not in targets and n.attr.value.startswith("gt_"):
+            root = n.value
+            while type(root) in (cst.Attribute, cst.Subscript, cst.Call):
+                root = root.func if type(root) is cst.Call else root.value
+            if not (type(root) is cst.Name and root.value == first):
+                return True
+        stack.extend(child_nodes(n))
+    return False
+
+
+def _training_test(test: cst.BaseExpression) -> bool:
+    """Whether a test reads ``training`` (``self.training``, a ``training`` flag) or compares
+    with a string naming the training path (``mode == "loss"``, ``"train"``)."""
+    for x in iter_nodes(test):
+        tx = type(x)
+        if (tx is cst.Attribute and x.attr.value == "training") or (tx is cst.Name and x.value == "training"):
+            return True
+        if tx is cst.SimpleString and literal_value(x) in ("loss", "train", "training"):
+            return True
+    return False
 
 
 def _returns_loss_first(fn: cst.FunctionDef) -> bool:
