@@ -1,6 +1,10 @@
+import glob
 import importlib.util
+import os
+import site
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -49,6 +53,22 @@ def write_package(tmp_path, files: dict, prefix: str) -> list[str]:
     if "__init__.py" not in files:
         (root / "__init__.py").write_text("", encoding="utf-8")
     return sorted(str(p) for p in root.rglob("*.py"))
+
+
+def real_files(stride: int, hf_stride: int) -> list[str]:
+    """Real model files for the equivalence tests: torch's own ``nn/modules`` and ExportDB
+    examples and the bundled examples (everywhere, CI included), plus every ``stride``-th
+    file of timm's models and layers and torchvision's models and every ``hf_stride``-th
+    transformers ``modeling_*.py`` where those zoos are installed."""
+    sp = site.getsitepackages()[0]
+    files = sorted(glob.glob(os.path.join(sp, "torch/nn/modules/*.py")))
+    files += sorted(glob.glob(os.path.join(sp, "torch/_export/db/examples/*.py")))
+    files += sorted(glob.glob(os.path.join(sp, "timm/models/*.py")))[::stride]
+    files += sorted(glob.glob(os.path.join(sp, "timm/layers/*.py")))[::stride]
+    files += sorted(glob.glob(os.path.join(sp, "transformers/models/*/modeling_*.py")))[::hf_stride]
+    files += sorted(glob.glob(os.path.join(sp, "torchvision/models/**/*.py"), recursive=True))[::stride]
+    files += [str(p) for p in sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))]
+    return files
 
 
 @pytest.fixture

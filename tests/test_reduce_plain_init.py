@@ -9,13 +9,11 @@ and timm / transformers / torchvision model files where installed."""
 
 from __future__ import annotations
 
-import glob
-import os
-import site
 from pathlib import Path
 
 import libcst as cst
 import pytest
+from conftest import real_files
 
 from exportlint import engine
 from exportlint.config import Config
@@ -27,18 +25,6 @@ from exportlint.semantics.model import SemanticModel
 from exportlint.semantics.reduce import reduce_source
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _real_files() -> list[str]:
-    sp = site.getsitepackages()[0]
-    files = sorted(glob.glob(os.path.join(sp, "torch/nn/modules/*.py")))
-    files += sorted(glob.glob(os.path.join(sp, "torch/_export/db/examples/*.py")))
-    files += sorted(glob.glob(os.path.join(sp, "timm/models/*.py")))[::8]
-    files += sorted(glob.glob(os.path.join(sp, "timm/layers/*.py")))[::8]
-    files += sorted(glob.glob(os.path.join(sp, "transformers/models/*/modeling_*.py")))[::80]
-    files += sorted(glob.glob(os.path.join(sp, "torchvision/models/**/*.py"), recursive=True))[::8]
-    files += [str(p) for p in sorted((ROOT / "examples").glob("*.py"))]
-    return files
 
 
 _EMPTY = cst.Module(body=[])
@@ -73,7 +59,7 @@ def _both(text: str, path: str, monkeypatch) -> tuple[dict, dict, int]:
 
 
 def test_plain_init_facts_are_the_parsed_ones_on_real_files(monkeypatch):
-    files = _real_files()
+    files = real_files(8, 80)
     assert len(files) > 40, "torch's own nn/modules are installed wherever the tests run"
     blanked = 0
     for f in files:
@@ -158,7 +144,7 @@ def test_plain_init_goes_and_other_bodies_stay(tmp_path, monkeypatch):
 @pytest.mark.parametrize("dirs", [("bench/cases",), ("examples",)])
 def test_findings_do_not_depend_on_plain_init(dirs, monkeypatch):
     files = [str(p) for d in dirs for p in sorted((ROOT / d).rglob("*.py"))]
-    files += [f for f in _real_files() if "/torch/" in f][::3]
+    files += [f for f in real_files(8, 80) if "/torch/" in f][::3]
     got = []
     for flag in (False, True):
         monkeypatch.setattr(red_mod, "BLANK_PLAIN_INIT", flag)

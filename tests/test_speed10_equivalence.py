@@ -20,6 +20,7 @@ import site
 from pathlib import Path
 
 import libcst as cst
+from conftest import real_files
 
 from exportlint.checks import tensor_data
 from exportlint.config import Config
@@ -30,18 +31,6 @@ from exportlint.semantics.model import SemanticModel, _plain_assign
 from exportlint.semantics.reduce import reduce_source
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _real_files() -> list[str]:
-    sp = site.getsitepackages()[0]
-    files = sorted(glob.glob(os.path.join(sp, "torch/nn/modules/*.py")))
-    files += sorted(glob.glob(os.path.join(sp, "torch/_export/db/examples/*.py")))
-    files += sorted(glob.glob(os.path.join(sp, "timm/models/*.py")))[::6]
-    files += sorted(glob.glob(os.path.join(sp, "timm/layers/*.py")))[::6]
-    files += sorted(glob.glob(os.path.join(sp, "transformers/models/*/modeling_*.py")))[::120]
-    files += sorted(glob.glob(os.path.join(sp, "torchvision/models/**/*.py"), recursive=True))[::6]
-    files += [str(p) for p in sorted((ROOT / "examples").glob("*.py"))]
-    return files
 
 
 _DATA_AND_DEL = """
@@ -71,7 +60,7 @@ class M(nn.Module):
 
 
 def test_one_walk_answers_the_data_and_del_questions_on_real_files(tmp_path):
-    files = _real_files()
+    files = real_files(6, 120)
     assert len(files) > 40, "torch's own nn/modules are installed wherever the tests run"
     if len(files) > 150:
         files = files[::3]  # (with the zoos installed, a third of the files is enough; torch's own
@@ -94,7 +83,7 @@ def test_one_walk_answers_the_data_and_del_questions_on_real_files(tmp_path):
 
 
 def test_plain_init_facts_built_without_validation_are_the_validated_nodes():
-    files = _real_files()
+    files = real_files(6, 120)
     checked = 0
     for f in files:
         text = Path(f).read_text("utf-8")
@@ -169,7 +158,7 @@ def _has_export_call_by_regex(text: str) -> bool:
 def test_export_words_found_with_str_find_answer_as_the_regex_did():
     from exportlint.semantics import index
 
-    texts = [Path(f).read_text("utf-8") for f in _real_files()]
+    texts = [Path(f).read_text("utf-8") for f in real_files(6, 120)]
     texts += ["exportrace(x)", "x = retrace(y)", "torch.onnx.export (m, x)", "exportexport(", "tracetrace (",
               "a.trace_module(", "export", "xexport(", "f(export)", "trace\n(", "exportrace\n", "torch.jit.trace(m, x)"]
     found = 0

@@ -279,13 +279,18 @@ class _Walk:
         return found
 
 
-def _on_self(e: cst.BaseExpression, self_name: Optional[str]) -> bool:
-    """`self.x`, `self.x.y` (not `self` itself)."""
-    if not self_name or not isinstance(e, cst.Attribute):
+_ATTR = (cst.Attribute, ast.Attribute)
+
+
+def _on_self(e, self_name: Optional[str]) -> bool:
+    """`self.x`, `self.x.y` (not `self` itself), of a libcst or a stdlib-ast expression."""
+    if not self_name or not isinstance(e, _ATTR):
         return False
-    while isinstance(e, cst.Attribute):
+    while isinstance(e, _ATTR):
         e = e.value
-    return isinstance(e, cst.Name) and e.value == self_name
+    if isinstance(e, cst.Name):
+        return e.value == self_name
+    return isinstance(e, ast.Name) and e.id == self_name
 
 
 def _param_name(fdef, arg: cst.Arg, pos: list) -> Optional[str]:
@@ -409,7 +414,7 @@ def _remote_param_sink(project, path: str, qual: str, arg: cst.Arg, pos: list) -
                 if isinstance(f.value, ast.Attribute) and f.value.attr == "data" and f.attr.endswith("_"):
                     hits += 1  # `w.data.copy_(p)`
                     continue
-                if not f.attr.endswith("_") and _ast_on_self(f.value, self_name):
+                if not f.attr.endswith("_") and _on_self(f.value, self_name):
                     continue  # `self.backend.set_base_weight(self, p)`: an opaque store
             return False
     return hits > 0
@@ -419,14 +424,6 @@ def _ast_data_target(t: ast.AST) -> bool:
     if isinstance(t, ast.Subscript):
         t = t.value
     return isinstance(t, ast.Attribute) and t.attr == "data"
-
-
-def _ast_on_self(e: ast.AST, self_name: Optional[str]) -> bool:
-    if not self_name or not isinstance(e, ast.Attribute):
-        return False
-    while isinstance(e, ast.Attribute):
-        e = e.value
-    return isinstance(e, ast.Name) and e.id == self_name
 
 
 def _arms(n: cst.CSTNode, par: dict) -> dict[int, int]:
