@@ -14,29 +14,19 @@ where installed):
 from __future__ import annotations
 
 import ast
-import glob
 import hashlib
 import os
-import site
 from pathlib import Path
+
+from conftest import real_files
 
 from exportlint.semantics import ctor_values
 from exportlint.semantics.index import ast_dotted
 from exportlint.semantics.project import Project, file_digest, file_text, file_tree
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def _real_files() -> list[str]:
-    sp = site.getsitepackages()[0]
-    files = sorted(glob.glob(os.path.join(sp, "torch/nn/modules/*.py")))
-    files += sorted(glob.glob(os.path.join(sp, "torch/_export/db/examples/*.py")))
-    files += sorted(glob.glob(os.path.join(sp, "timm/models/*.py")))[::4]
-    files += sorted(glob.glob(os.path.join(sp, "timm/layers/*.py")))[::4]
-    files += sorted(glob.glob(os.path.join(sp, "transformers/models/*/modeling_*.py")))[::80]
-    files += sorted(glob.glob(os.path.join(sp, "torchvision/models/**/*.py"), recursive=True))[::4]
-    files += [str(p) for p in sorted((ROOT / "examples").glob("*.py"))]
-    return files
+    return real_files(4, 80)
 
 
 def _written_slow(tree: ast.Module, attr: str) -> bool:
