@@ -338,9 +338,6 @@ class FileResult:
     out_keys: list[Optional[str]] = field(default_factory=list)
     #: result kinds of this file's functions called from other files: qual -> kind
     returns: dict[str, str] = field(default_factory=dict)
-    #: the rules not run yet (``Linter.lint_text``'s ``defer``): calling it runs them and fills
-    #: ``findings``, ``errors`` and ``deps``; None once they ran
-    resume: Optional[Callable[[], "FileResult"]] = None
 
 
 # ---------------------------------------------------------------------------------------
@@ -467,8 +464,7 @@ class Linter:
         self.project_facts: tuple = (None, None, None, None)
 
     def lint_bytes(self, data: bytes, path: str, *, project: Any = None, roots: Any = (),
-                   call_returns: Optional[dict[str, str]] = None,
-                   defer: Optional[Callable[[FileResult], bool]] = None) -> FileResult:
+                   call_returns: Optional[dict[str, str]] = None) -> FileResult:
         res = FileResult(path)
         if len(data) > MAX_FILE_BYTES:
             if "EXL001" in self.enabled:
@@ -481,28 +477,24 @@ class Linter:
             if "EXL001" in self.enabled:
                 res.findings.append(_engine_finding(path, err[0], err[1], err[2]))
             return res
-        return self.lint_text(text, path, project=project, roots=roots, call_returns=call_returns, defer=defer)
+        return self.lint_text(text, path, project=project, roots=roots, call_returns=call_returns)
 
     def lint_text(self, text: str, path: str, *, project: Any = None, roots: Any = (),
-                  call_returns: Optional[dict[str, str]] = None,
-                  defer: Optional[Callable[[FileResult], bool]] = None) -> FileResult:
+                  call_returns: Optional[dict[str, str]] = None) -> FileResult:
         """Findings of one file. With ``project`` (``semantics.project.Project``), calls into
         other files are resolved (``FileResult.outs``) and ``roots`` (calls from other files
-        into this one) are analysed as export-path functions of this file. ``defer(result)``,
-        asked once the calls out and the result kinds are known: True leaves the rules for
-        later (``FileResult.resume``; a project run whose callees' result kinds are still to
-        come, see ``_lint_paths``)."""
+        into this one) are analysed as export-path functions of this file."""
         # in a thread with a large stack and recursion limit: deep valid code lints, and the
         # native parser does not overflow the C stack (measurements in exportlint/isolation.py)
         from exportlint.isolation import call_deep
 
-        return call_deep(self._lint_text, text, path, project, roots, call_returns, defer)
+        return call_deep(self._lint_text, text, path, project, roots, call_returns)
 
     def _lint_text(self, text: str, path: str, project: Any = None, roots: Any = (),
-                   call_returns: Optional[dict[str, str]] = None,
-                   defer: Optional[Callable[[FileResult], bool]] = None) -> FileResult:
+                   call_returns: Optional[dict[str, str]] = None) -> FileResult:
         import libcst as cst
 
+        from exportlint.positions import resolve_positions
         from exportlint.semantics.model import SemanticModel
         from exportlint.suppress import parse_suppressions
 
@@ -597,9 +589,21 @@ class Linter:
                     if project is not None:
                         ctx.project = project
                         ctx._project_calls = functools.partial(_project_calls, pre, project, path, text, tree, model)
-                        # the calls out and the result kinds first (the rules read the same
-                        # `pre`; neither changes what the other finds: tests/test_speed11_equivalence.py)
-                        cross_errors = len(res.errors)
+                    for rule in self.rules:
+                        if rule.scope == "export-path" and not model.functions:
+                            continue
+                        ctx._rule = rule
+                        try:
+                            for _ in rule.check(ctx) or ():
+                                pass
+                        except RecursionError:
+                            self._too_deep(res, path, text, f"rule {rule.code}")
+                        except Exception:
+                            import traceback
+
+                            res.errors.append(f"{path}: internal error in rule {rule.code}:\n{traceback.format_exc()}")
+                    reported = ctx.reported
+                    if project is not None:
                         try:
                             tree = self._cross_file(project, path, text, module, model, res, ptext, tree,
                                                     pre) or tree
@@ -611,41 +615,6 @@ class Linter:
                             import traceback
 
                             res.errors.append(f"{path}: internal error resolving calls:\n{traceback.format_exc()}")
-                        if defer is not None and len(res.errors) == cross_errors and defer(res):
-                            res.resume = functools.partial(self._rules_and_report, res, ctx, model, module, ptext,
-                                                           tree, path, text, sup)
-                            return res
-                    return self._rules_and_report(res, ctx, model, module, ptext, tree, path, text, sup)
-        return self._report(res, reported, model, module, ptext, tree, path, text, sup)
-
-    def _rules_and_report(self, res: FileResult, ctx: Any, model: Any, module: Any, ptext: str, tree: Any,
-                          path: str, text: str, sup: Any) -> FileResult:
-        """The rules on a file's semantic model, then its findings (``_report``)."""
-        res.resume = None
-        rule_errors: list[str] = []
-        for rule in self.rules:
-            if rule.scope == "export-path" and not model.functions:
-                continue
-            ctx._rule = rule
-            try:
-                for _ in rule.check(ctx) or ():
-                    pass
-            except RecursionError:
-                self._too_deep(res, path, text, f"rule {rule.code}")
-            except Exception:
-                import traceback
-
-                rule_errors.append(f"{path}: internal error in rule {rule.code}:\n{traceback.format_exc()}")
-        # (internal errors in the order the rules and then the calls out met them, as before)
-        res.errors[:0] = rule_errors
-        return self._report(res, ctx.reported, model, module, ptext, tree, path, text, sup)
-
-    def _report(self, res: FileResult, reported: list, model: Any, module: Any, ptext: str, tree: Any,
-                path: str, text: str, sup: Any) -> FileResult:
-        """The findings of what the rules reported: positions, exporters, call chains, fixes,
-        suppressions; then the model is released."""
-        from exportlint.positions import resolve_positions
-
         if reported and module is not None:
             related: dict[int, tuple] = {}
             for r in reported:
@@ -1174,69 +1143,12 @@ def _crashed_result(path: str, how: str, data: bytes, linter: Linter,
 _COLLECT_BEFORE_NEXT = [False]
 
 
-#: the first round's order of a streamed project run (absolute path -> place), set by the parent
-#: before its worker forks: a file whose calls out wait for result kinds of files placed after
-#: it leaves its rules for later (``_deferring``)
-_STREAM_ORDER: dict[str, int] = {}
-#: path -> ((roots digest, call_returns), FileResult with ``resume``, characters): files whose
-#: rules wait in this process for the parent's word (an item with "finish", same inputs)
-_DEFERRED: dict[str, tuple] = {}
-#: at most this many bytes of file text wait with their models (``_DEFERRED``)
-_DEFER_BUDGET = 1_500_000
-
-
-def _deferring(path: str) -> Optional[Callable[[FileResult], bool]]:
-    """``defer`` for ``Linter.lint_text`` in a streamed first round: True for a file some call
-    of which reads the result kind of a file the stream analyses later. That file's result
-    kinds then re-analyse this one (``_lint_paths``), and the rules of the first analysis were
-    wasted; where they do not (no kind comes back for those calls), the rules run on the kept
-    model with the same inputs ("finish"): the same findings either way."""
-    me = _STREAM_ORDER.get(os.path.abspath(path))
-    if me is None:
-        return None
-
-    def defer(res: FileResult) -> bool:
-        if sum(d[2] for d in _DEFERRED.values()) > _DEFER_BUDGET:
-            return False
-        order = _STREAM_ORDER
-        return any(key is not None and order.get(t, -1) > me for (t, _), key in zip(res.outs, res.out_keys))
-
-    return defer
-
-
-def _quietly(fn: Callable[[], FileResult]) -> FileResult:
-    """``fn()`` with no automatic collection, one young-generation collection before the next
-    file (see ``_worker_lint``)."""
-    was_on = gc.isenabled()
-    if was_on and _COLLECT_BEFORE_NEXT[0]:
-        gc.collect(1)
-    gc.disable()
-    try:
-        return fn()
-    finally:
-        if was_on:
-            gc.enable()
-            _COLLECT_BEFORE_NEXT[0] = True
-
-
-def _worker_lint(item: Any) -> tuple:
-    """item: a path, or (path, roots, call_returns[, mode]). Returns findings, errors, outs
-    (target, root, key), deps, returns, and whether the rules wait (mode "defer": the first
-    round of a streamed run; ``_deferring``). Mode "finish": run the rules that wait for this
-    path (analysed with these same inputs), else analyse it as usual."""
+def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dict]:
+    """item: a path, or (path, roots, call_returns). Returns findings, errors, outs (target,
+    root, key), deps, returns."""
     assert _WORKER is not None
     global _PROJECT
-    path, roots, call_returns = (item, (), None) if isinstance(item, str) else item[:3]
-    mode = item[3] if isinstance(item, tuple) and len(item) > 3 else None
-    kept = _DEFERRED.pop(path, None)
-    if kept is not None and mode == "finish":
-        from exportlint.isolation import call_deep
-        from exportlint.semantics.project import roots_digest
-
-        if kept[0] == (roots_digest(roots), dict(call_returns or {})):
-            r = _quietly(lambda: call_deep(kept[1].resume))
-            outs = [(t, root, key) for (t, root), key in zip(r.outs, r.out_keys)]
-            return path, [f.to_dict() for f in r.findings], r.errors, outs, sorted(r.deps), r.returns, False
+    path, roots, call_returns = (item, (), None) if isinstance(item, str) else item
     if _CRASH_HOOK and path.endswith(_CRASH_HOOK):  # tests only, see _CRASH_HOOK
         import signal
 
@@ -1262,20 +1174,22 @@ def _worker_lint(item: Any) -> tuple:
     # (that collection runs before the next file rather than after this one: a process's last
     # file leaves nothing for it to free that matters, and a one-file run skips it: ~7 ms of a
     # cold one-file call, the young objects of the modules it imported)
-    defer = _deferring(path) if mode == "defer" else None
-    r = _quietly(lambda: _WORKER.lint_bytes(data, path, project=_PROJECT, roots=roots, call_returns=call_returns,
-                                            defer=defer))
+    was_on = gc.isenabled()
+    if was_on and _COLLECT_BEFORE_NEXT[0]:
+        gc.collect(1)
+    gc.disable()
+    try:
+        r = _WORKER.lint_bytes(data, path, project=_PROJECT, roots=roots, call_returns=call_returns)
+    finally:
+        if was_on:
+            gc.enable()
+            _COLLECT_BEFORE_NEXT[0] = True
     if _PARSE_DIR is not None:  # the parse cache's new chunks: written by a detached grandchild
         from exportlint.parsecache import flush
 
         flush()
     outs = [(t, root, key) for (t, root), key in zip(r.outs, r.out_keys)]
-    if r.resume is not None:
-        from exportlint.semantics.project import roots_digest
-
-        _DEFERRED[path] = ((roots_digest(roots), dict(call_returns or {})), r, len(data))
-        return path, [], [], outs, [], r.returns, True
-    return path, [f.to_dict() for f in r.findings], r.errors, outs, sorted(r.deps), r.returns, False
+    return path, [f.to_dict() for f in r.findings], r.errors, outs, sorted(r.deps), r.returns
 
 
 @dataclass
@@ -1560,13 +1474,8 @@ def _lint_paths(
     rounds = 0
     pool = None
     frozen = False
-    #: files whose rules wait in the worker (``_deferring``): finished, or analysed again, next round
-    deferred: set[str] = set()
-    global _STREAM_ORDER
-    _STREAM_ORDER = {}
-    _DEFERRED.clear()
     try:
-        while (todo or deferred) and rounds < _MAX_ROUNDS:
+        while todo and rounds < _MAX_ROUNDS:
             rounds += 1
             if linter is None:
                 linter = Linter(config, codes)
@@ -1575,11 +1484,7 @@ def _lint_paths(
                 # come back (semantics/objects.class_refs)
                 linter.run_files = frozenset(by_abs)
             items = [(p, inp[p][0], inp[p][1]) for p in todo]
-            # files whose rules waited and whose inputs did not change: the rules, on the kept model
-            finishing = sorted(p for p in deferred if p not in todo)
-            items += [(p, inp[p][0], inp[p][1], "finish") for p in finishing]
-            deferred.clear()
-            sent: dict[str, tuple[list, dict[str, str]]] = {p: inp[p] for p, *_ in items}
+            sent: dict[str, tuple[list, dict[str, str]]] = {p: inp[p] for p in todo}
             results: Iterable[tuple]
             global _WORKER
             fork = sys.platform.startswith("linux")
@@ -1594,19 +1499,12 @@ def _lint_paths(
             if stream:
                 from exportlint.schedule import callers_first
 
-                order = callers_first(todo, texts)
-                # a forked worker (or this process) knows the order: a file waiting for result
-                # kinds of files after it leaves its rules for the next round (_deferring)
-                may_defer = pool is None
-                if may_defer:
-                    _STREAM_ORDER = {abs_of[p]: i for i, p in enumerate(order)}
-
                 def streamed(order: list[str]) -> Iterator[tuple]:
                     for p in order:
                         x = sent[p] = input_of(p)
-                        yield (p, x[0], x[1], "defer") if may_defer else (p, x[0], x[1])
+                        yield (p, x[0], x[1])
 
-                source = streamed(order)
+                source = streamed(callers_first(todo, texts))
             if several or (fork and isolate):
                 if pool is None:
                     from exportlint.workers import Pool
@@ -1627,10 +1525,7 @@ def _lint_paths(
             else:
                 _WORKER = linter
                 results = (_worker_lint(it) for it in source)
-            for answer in results:
-                path, fdicts, errs, file_outs, deps, rets = answer[:6]
-                if len(answer) > 6 and answer[6]:
-                    deferred.add(path)  # (its findings and deps come when its rules run)
+            for path, fdicts, errs, file_outs, deps, rets in results:
                 findings_of[path] = [Finding.from_dict(d) for d in fdicts]
                 errors.extend(errs)
                 outs[path] = file_outs
@@ -1641,7 +1536,7 @@ def _lint_paths(
                 cached_paths.discard(path)
                 if progress is not None and rounds == 1:
                     progress(1)
-            parsed += len(items) - len(finishing)
+            parsed += len(items)
             inp = inputs()
             todo = [p for p in readable if analysed_with.get(p) != digest_of(inp[p])]
     except BaseException:
@@ -1654,8 +1549,6 @@ def _lint_paths(
             pool.close()
         if frozen:
             gc.unfreeze()
-        _STREAM_ORDER = {}
-        _DEFERRED.clear()
     if stdin is not None:
         if linter is None:
             linter = Linter(config, codes)
