@@ -699,6 +699,17 @@ class Linter:
                     sized = data_sized_result(model, facts)
                     if sized:  # where its result is a data-sized tensor (semantics/data_sized.py)
                         res.returns[r.qual + DATA_SIZED_RESULT] = sized
+                    from exportlint.checks.static_size import helper_uses_static_size
+                    from exportlint.semantics.kinds import STATIC_SIZE_RESULT
+
+                    if helper_uses_static_size(model, facts):  # (checks/static_size.py, EXL129)
+                        res.returns[r.qual + STATIC_SIZE_RESULT] = "1"
+                    from exportlint.checks.ops import dynamo_untranslatable
+                    from exportlint.semantics.kinds import DYNAMO_FAIL_RESULT
+
+                    bad = dynamo_untranslatable(model, facts)
+                    if bad:  # (checks/ops.py, EXL401 at the call)
+                        res.returns[r.qual + DYNAMO_FAIL_RESULT] = bad
                 if k is not None:
                     res.returns[r.qual] = k
         deps: set = pre["deps"]
@@ -715,6 +726,18 @@ class Linter:
             if t is not None and t.path != fi.path and not t.is_method:
                 res.outs.append((t.path, Root(t.qual, [], {}, [(path, ec.line, 1, f"exported here ({ec.api})")],
                                               why="export-call")))
+                res.out_keys.append(None)
+        # project decorators' wrappers of this file's forwards run in other files
+        from exportlint.semantics.project import forward_wrappers
+
+        wraps = forward_wrappers(project, fi, model, deps)
+        if wraps:
+            at = resolve_positions(module, ptext, [(node, facts.anchor) for facts, node, _, _ in wraps])
+            for facts, node, target, root in wraps:
+                line, col = at.get(id(node), (1, 1))[:2]
+                hop = (path, line, col, f"{facts.qualname} is wrapped by {target.qual}() here")
+                root.chain = [tuple(c) for c in _chain_list(model, facts, (path, ptext, fi, module), entry_hops=True)] + [hop]
+                res.outs.append((target.path, root))
                 res.out_keys.append(None)
         if not calls:
             return fi
@@ -1218,6 +1241,17 @@ def _data_sized_result(rets: dict[str, str], returns: dict[str, str], qual: str,
     k = returns.get(qual + DATA_SIZED_RESULT, "")
     prev = rets.get(key + DATA_SIZED_RESULT)
     rets[key + DATA_SIZED_RESULT] = k if prev is None or prev == k else ""
+    from exportlint.semantics.kinds import STATIC_SIZE_RESULT
+
+    # a size handed to a constant-only op argument (EXL129): "1" when any callee the key names does
+    s = returns.get(qual + STATIC_SIZE_RESULT)
+    if s:
+        rets[key + STATIC_SIZE_RESULT] = s
+    from exportlint.semantics.kinds import DYNAMO_FAIL_RESULT
+
+    s = returns.get(qual + DYNAMO_FAIL_RESULT)
+    if s:  # an API the callee calls that onnx-dynamo cannot translate (EXL401 at the call)
+        rets[key + DYNAMO_FAIL_RESULT] = s
 
 
 def _root_to_json(r: Any) -> list:

@@ -207,7 +207,43 @@ class DataDependentBranch(Rule):
                                fix_node=rw.node)
                     continue
                 ctx.report(br.node, msg + rw.note, fix=rw.fix, fix_node=rw.node)
+        self._size_vs_data(ctx)
         return ()
+
+    def _size_vs_data(self, ctx):
+        """Builtin ``max(n, t.max())`` / ``min(...)`` of a size and tensor data: Python compares
+        them, a data-dependent test on the symbolic size. Measured (torch 2.13, icefall's
+        ``make_pad_mask``: ``max(max_len, lengths.max())`` with ``max_len = x.size(1)``, N and T
+        dynamic): strict, non-strict and onnx-dynamo fail there ('Could not guard on
+        data-dependent expression'); the legacy exporter records the example's choice
+        (TracerWarning) and matched at other sizes. With a constant (``max(0, t.max())``) or
+        static shapes every exporter passes."""
+        mode = None
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                if call.qualname not in ("max", "min", "builtins.max", "builtins.min"):
+                    continue
+                args = call.node.args
+                if len(args) < 2 or any(a.star or a.keyword is not None for a in args):
+                    continue
+                ks = call.arg_kinds
+                if SHAPE not in ks or not any(k == DATA or k in TENSORISH for k in ks):
+                    continue
+                if mode is None:
+                    mode = declares_dynamic(ctx)
+                    mode = "off" if mode is False else mode
+                if mode == "off":
+                    return
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)}` compares a size with tensor data (Python's `{call.qualname}` "
+                    "tests which is larger): with that size dynamic torch.export fails with a data-dependent "
+                    "guard ('Could not guard on data-dependent expression'), and onnx-dynamo with it; the "
+                    "legacy exporter records the example's choice. Use `torch.clamp(t, min=n)` / "
+                    "`torch.maximum` on tensors, or the size alone when the data cannot exceed it.",
+                    severity=None if mode is True else Severity.WARNING,
+                    exporters=("export-strict", "export-nonstrict", "onnx-dynamo"),
+                )
 
 
 @register
@@ -424,6 +460,20 @@ class ShapeBranch(Rule):
             for br in fn.branches:
                 check = br.construct == "assert" or (br.construct in ("if", "elif") and _only_raises(br.stmt))
                 if br.kind == SHAPE and check:
+                    eq = _equality_of_declared_dims(ctx, fn, br.node)
+                    if eq is not None:
+                        ctx.report(
+                            br.node,
+                            f"{_CONSTRUCT[br.construct]} that two sizes are equal (`{snippet(ctx, eq[0])}`) on "
+                            f"dims {eq[1]} and {eq[2]}, which the project's export declares dynamic as separate "
+                            "dims: torch.export turns the check into a guard their declared ranges do not "
+                            "satisfy ('Constraints violated (W)', suggesting one dim equal to the other). "
+                            "Declare both with one `Dim`, or drop the check. onnx-dynamo retries with the "
+                            "suggested fix; the legacy exporter keeps the example's answer.",
+                            exporters=("export-strict", "export-nonstrict"),
+                            severity=Severity.ERROR,
+                        )
+                        continue
                     hit = _divisibility_on_declared_dim(ctx, fn, br.node)
                     if hit is not None:
                         ctx.report(
@@ -460,6 +510,18 @@ class ShapeBranch(Rule):
                         "the branch taken by the example input's shape. Fine for static shapes; with a dynamic "
                         "dimension use `torch.cond` or one computation for both cases.",
                     )
+            for call, hit, d in _splits_of_declared_dims(ctx, fn):
+                ctx.report(
+                    call,
+                    f"`{call.func.attr.value}` splits a size by a number (`{snippet(ctx, hit)}`, dim {d} of a tensor) "
+                    "on a dimension the project's export declares dynamic: the new shape must hold every "
+                    "element, so torch.export adds a guard that the size is a multiple "
+                    "('Constraints violated', suggesting `d = k * _d`). Declare the dim as a multiple "
+                    "(`k * Dim('_d', ...)`), or pad to the multiple first. onnx-dynamo retries with the "
+                    "suggested fix.",
+                    exporters=("export-strict", "export-nonstrict"),
+                    severity=Severity.ERROR,
+                )
             for loop in fn.loops:
                 if loop.kind != SHAPE:
                     continue
@@ -528,6 +590,108 @@ def _divisibility_on_declared_dim(ctx, fn, test) -> Optional[cst.BaseExpression]
             d = _shape_dim(fn, n.left)
             if d is not None and d in declared:
                 return n
+    return None
+
+
+def _equality_of_declared_dims(ctx, fn, test) -> Optional[tuple]:
+    """(the comparison, d1, d2) of a check ``x.shape[d1] == x.shape[d2]`` (``!=`` in an ``if``
+    that raises) on one tensor, with d1 != d2 both declared dynamic by the project and not
+    declared as one Dim (``{2: S, 3: S}``, index marker "same:2,3"). Measured (torch 2.13,
+    onnxruntime's CenterCrop report: ``assert x.shape[2] == x.shape[3]``, H and W separate
+    Dims): strict and non-strict fail 'Constraints violated (W)'; one Dim for both passes;
+    onnx-dynamo and legacy pass."""
+    declared: set = set()
+    same: set = set()
+    for dims in dynamic_dims(ctx).values():
+        declared.update(d for d in dims if isinstance(d, int))
+    for cls_dims in (getattr(ctx, "project_dynamic", None) or {}).values():
+        for dims in cls_dims.values():
+            declared.update(d for d in dims if isinstance(d, int))
+            same.update(d for d in dims if isinstance(d, str) and d.startswith("same:"))
+    if len(declared) < 2:
+        return None
+    linked = set()
+    for m in same:
+        ds = [int(x) for x in m[5:].split(",")]
+        linked.update((a, b) for a in ds for b in ds)
+    for n in iter_nodes(test):
+        if not isinstance(n, cst.Comparison) or len(n.comparisons) != 1:
+            continue
+        op = n.comparisons[0].operator
+        if not isinstance(op, (cst.Equal, cst.NotEqual)):
+            continue
+        left, right = n.left, n.comparisons[0].comparator
+        bases = [_size_base(e) for e in (left, right)]
+        if bases[0] is None or bases[0] != bases[1]:
+            continue
+        d1, d2 = _shape_dim(fn, left), _shape_dim(fn, right)
+        if d1 is None or d2 is None or d1 == d2 or d1 not in declared or d2 not in declared:
+            continue
+        if (d1, d2) in linked:
+            continue
+        return n, d1, d2
+    return None
+
+
+def _splits_of_declared_dims(ctx, fn):
+    """(call, the ``size // k``, dim) for ``x.view(n // k, k, ...)`` / ``reshape`` whose
+    argument floor-divides a size read (``_shape_dim``) of a dim index the project declares
+    dynamic, not declared as a multiple (index marker "mult:d"). Measured (torch 2.13, the TSM
+    temporal shift: ``x.view(nt // n_segment, n_segment, c, h, w)``, ``NT = Dim("NT")``): strict
+    and non-strict fail 'Constraints violated (NT)'; ``NT = 4 * Dim("b")`` passes, and so does a
+    view that keeps the dim (``x.view(nt, c, h * w)``)."""
+    declared: set = set()
+    mult: set = set()
+    pdyn = getattr(ctx, "project_dynamic", None) or {}
+    for cls_dims in pdyn.values():
+        for dims in cls_dims.values():
+            mult.update(int(d[5:]) for d in dims if isinstance(d, str) and d.startswith("mult:"))
+    own = declared_dims(ctx, fn.cls.name) if fn.cls is not None else {}
+    if own:
+        # a method of a class the project exports: the dims declared for it
+        declared = {d for ds in own.values() for d in ds if isinstance(d, int)}
+    elif len(pdyn) == 1 and not dynamic_dims(ctx):
+        # a helper (or a submodule) of the one model the project declares: its dims. With several
+        # declared models the union mixes their inputs (detectron2's `deltas.shape[1] // 4`, a
+        # static class count, next to a model declaring dim 1; a Swin block's `H // ws` of a
+        # model declaring only the batch): not reported
+        declared = {d for dims in next(iter(pdyn.values())).values() for d in dims if isinstance(d, int)}
+    declared -= mult
+    if not declared:
+        return
+    for site in fn.calls:
+        if site.qualname not in ("torch.Tensor.view", "torch.Tensor.reshape"):
+            continue
+        for a in site.node.args:
+            e = _bound_once(fn, a.value)
+            if (isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.FloorDivide)
+                    and literal_value(e.right) != 1):
+                d = _shape_dim(fn, e.left)
+                if d is not None and d in declared:
+                    yield site.node, e, d
+                    break
+
+
+def _bound_once(fn, e):
+    """The value of a name assigned once in ``fn`` (``n_batch = nt // k``), else ``e``."""
+    if not isinstance(e, cst.Name):
+        return e
+    found = []
+    for n in fn.nodes():
+        if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name) \
+                and n.targets[0].target.value == e.value:
+            found.append(n.value)
+    return found[0] if len(found) == 1 else e
+
+
+def _size_base(e) -> Optional[str]:
+    """``x`` of ``x.shape[d]`` / ``x.size(d)``."""
+    if isinstance(e, cst.Subscript) and isinstance(e.value, cst.Attribute) and e.value.attr.value == "shape" \
+            and isinstance(e.value.value, cst.Name):
+        return e.value.value.value
+    if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "size" \
+            and isinstance(e.func.value, cst.Name):
+        return e.func.value.value
     return None
 
 

@@ -129,6 +129,31 @@ def call_values(call: cst.Call, params: dict[str, Any], method: bool, attr=None)
     return out
 
 
+def _tensor_given(fn: Any, call: cst.Call, params: dict[str, Any], method: bool, values: dict[str, Any]) -> None:
+    """A non-literal argument made by a tensor op in the function (a call, or a local name
+    bound to tensors; not a parameter, whose tensor kind is a guess) is given, not None: the
+    record's ``GIVEN`` variant (``labels.bincount(weights)`` with ``weights =
+    torch.linspace(...)``)."""
+    from exportlint.semantics.kinds import TENSORISH
+
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    ps = fn.node.params
+    own = {p.name.value for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)}
+    for name, (pos, _default) in params.items():
+        if values.get(name) is not optable.UNKNOWN:
+            continue
+        arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+        if arg is None and pos is not None:
+            p = pos - 1 if method else pos
+            arg = positional[p] if 0 <= p < len(positional) else None
+        if arg is None or fn.kind(arg.value) not in TENSORISH:
+            continue
+        if isinstance(arg.value, cst.Name) and arg.value.value in own:
+            continue  # a parameter: a tensor by guess only, it may be None at run time
+        if isinstance(arg.value, (cst.Name, cst.Call)):
+            values[name] = optable.GIVEN  # made by a tensor op in this function
+
+
 def _describe_kw(values: dict[str, Any], variant: Optional[dict[str, Any]]) -> str:
     if variant is None:
         return ""
@@ -230,6 +255,7 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                     if _global_pool(q, call.node, 0 if method else 1):
                         continue
                     values = call_values(call.node, rec.get("params", {}), method, _attr_values(ctx, fn))
+                    _tensor_given(fn, call.node, rec.get("params", {}), method, values)
                     yield _Site(call.node, name, rec, values, q, fn)
                     continue
             # self.sub(x) where self.sub = torch.nn.X(...) in __init__
@@ -270,6 +296,62 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                     continue
                 name, rec, _ = hit
                 yield _Site(ctor, name, rec, call_values(ctor, rec.get("params", {}), False), mq)
+    # `t[...] = v` / `t[...] += v` on a tensor: the exporters record `aten::index_put_` whatever
+    # the index (measured, torch 2.13, legacy at opsets 9 and 10: an int, a slice, a tensor
+    # index and a boolean mask each fail 'Unsupported: ONNX export of index_put in opset 9.
+    # Please try opset version 11.'; opset 11 passes; masked_fill / index_copy_ / scatter pass)
+    from exportlint.semantics.kinds import TENSORISH
+
+    put = tbl.lookup("torch.index_put")
+    if put is not None:
+        for fn in ctx.model.functions:
+            for st in fn.statements():
+                if type(st) is cst.Assign:
+                    subs = [t.target for t in st.targets]
+                elif type(st) is cst.AugAssign:
+                    subs = [st.target]
+                else:
+                    continue
+                for sub in subs:
+                    if (isinstance(sub, cst.Subscript) and id(sub) not in seen
+                            and fn.kind(sub.value) in TENSORISH):
+                        seen.add(id(sub))
+                        yield _Site(sub, put[0], put[1], {}, "tensor item assignment (aten::index_put_)", fn)
+
+
+def dynamo_untranslatable(model: Any, facts: Any) -> Optional[str]:
+    """The first torch API ``facts`` (a root of another file's call), or a function of its file
+    it calls, calls whose trial export fails onnx-dynamo (not a divergence); what
+    ``kinds.DYNAMO_FAIL_RESULT`` tells the caller."""
+    tbl = _table()
+    if tbl is None:
+        return None
+    seen: set[int] = set()
+    work = [facts]
+    while work:
+        f = work.pop()
+        if f is None or id(f) in seen:
+            continue
+        seen.add(id(f))
+        for call in f.calls:
+            q = call.qualname
+            if getattr(call, "guarded", False) or not q or not q.startswith("torch."):
+                continue
+            hit = tbl.lookup(q)
+            if hit is None or hit[1].get("module"):
+                continue
+            name, rec, method = hit
+            if _global_pool(q, call.node, 0 if method else 1):
+                continue
+            values = call_values(call.node, rec.get("params", {}), method, None)
+            _tensor_given(f, call.node, rec.get("params", {}), method, values)
+            fails, _ = optable.failures(rec, values)
+            msg = fails.get("onnx-dynamo")
+            if msg is not None and not str(msg).startswith("Diverged:"):
+                return name
+        for callee, *_ in f.callees:
+            work.append(model.facts_for(callee))
+    return None
 
 
 def _attr_values(ctx, fn):
@@ -376,7 +458,39 @@ class UntranslatableOp(Rule):
                 "; ".join(parts) + "." + hint
             ctx.report(site.node, msg, exporters=exps)
         self._tensor_check_helpers(ctx, tbl, targets)
+        if "onnx-dynamo" in targets:
+            self._dynamo_helpers(ctx, tbl)
         return ()
+
+    def _dynamo_helpers(self, ctx, tbl):
+        """A call into a helper of another file that calls a torch API whose trial export fails
+        onnx-dynamo (``kinds.DYNAMO_FAIL_RESULT``): the exported program's node carries the
+        forward's frame only, so the ONNX exporter's error names this call (measured, torch
+        2.13: `labels.bincount(w)` / `bbs.masked_select(m)` in a helper module fail onnx-dynamo
+        with the node's stack trace at the helper's call in the model's forward)."""
+        from exportlint.semantics.data_sized import _call_key
+        from exportlint.semantics.kinds import DYNAMO_FAIL_RESULT
+
+        rets = ctx.model.call_returns
+        if not rets:
+            return
+        done = {id(r.node) for r in ctx.reported if getattr(r, "code", self.code) == self.code}
+        for fn in ctx.model.functions:
+            for site in fn.calls:
+                key = _call_key(fn, site)
+                api = rets.get(key + DYNAMO_FAIL_RESULT) if key else None
+                if not api or id(site.node) in done:
+                    continue
+                done.add(id(site.node))
+                callee = (site.qualname or key).rsplit(".", 1)[-1]
+                ctx.report(
+                    site.node,
+                    f"`{callee}(...)` (another file) calls `{api}`, which onnx-dynamo cannot translate (trial "
+                    f"export, torch {tbl.versions.get('torch', '?')}): the ONNX exporter's error names this "
+                    "call (the exported node's stack trace stops at the forward). See the finding at the "
+                    "call inside the helper for what exports instead.",
+                    exporters=("onnx-dynamo",),
+                )
 
     def _tensor_check_helpers(self, ctx, tbl, targets) -> None:
         """A call of a project helper in another file that hands its argument, as it is, to

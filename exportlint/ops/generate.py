@@ -402,6 +402,22 @@ def _kw_median(name):
     return {"dim": [1, None]}, [v(None), v(1)]
 
 
+def _kw_bincount():
+    import torch
+
+    # measured (torch 2.13): `labels.bincount(weights)` fails onnx-dynamo ('Error when calling
+    # function TracedOnnxFunction(aten_bincount)'); without weights (and with minlength) it
+    # exports. A probe per case: the opinfo samples mix both.
+    def v(weights):
+        def build():
+            x = torch.tensor([0, 1, 1, 3, 2])
+            return torch.bincount, ((x, torch.rand(5)) if weights else (x,)), {"minlength": 4}
+
+        return {"weights": GIVEN if weights else None}, build
+
+    return {"weights": [1, None]}, [v(False), v(True)]
+
+
 def _kw_sort(name):
     import torch
 
@@ -650,6 +666,7 @@ KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.scatter_reduce": _kw_scatter_reduce,
     "torch.median": lambda: _kw_median("median"),
     "torch.nanmedian": lambda: _kw_median("nanmedian"),
+    "torch.bincount": _kw_bincount,
     "torch.sort": lambda: _kw_sort("sort"),
     "torch.argsort": lambda: _kw_sort("argsort"),
     "torch.nn.functional.avg_pool2d": _kw_avg_pool2d,

@@ -150,6 +150,9 @@ class FunctionFacts:
         self.entry_flags: set[str] = set()
         #: unannotated forward parameters read with attributes no tensor has (P-NOTTENSOR)
         self.object_params: set[str] = set()
+        #: the kinds of the positional parameters (after ``self``) as the analysis starts: what a
+        #: project decorator's wrapper of this function receives (``project.forward_wrappers``)
+        self.entry_pos: list[str] = []
         self._arms: list[tuple[int, int]] = []
         #: self.<attr> = value: the join of the kinds written (an analysed __init__ gives its
         #: instances these attribute kinds: semantics/objects.py)
@@ -317,6 +320,7 @@ class FunctionFacts:
                 k = NONE
                 self.absent_params.add(name)
             self.env[name] = k
+            self.entry_pos.append(k)
         for p in fn.params.kwonly_params:
             if ((arg_kinds is not None or entry_flags) and p.default is not None
                     and literal_value(p.default) is False and p.name.value not in kw_kinds):

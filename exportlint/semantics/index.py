@@ -618,9 +618,21 @@ class _Indexer:
 def _dims(v: ast.AST, key: str) -> set:
     dims: set = set()
     if isinstance(v, ast.Dict):
-        for k in v.keys:
+        same: dict[str, list[int]] = {}
+        for k, val in zip(v.keys, v.values):
             kk = _literal(k) if k is not None else _MISSING
             dims.add(kk if isinstance(kk, int) else "*")
+            if isinstance(kk, int) and isinstance(val, ast.BinOp) and isinstance(val.op, ast.Mult):
+                dims.add(f"mult:{kk}")  # `4 * Dim("b")`: declared a multiple (control_flow's split check)
+            if isinstance(kk, int) and (isinstance(val, ast.Name) or (
+                    isinstance(val, ast.Call) and val.args and isinstance(val.args[0], ast.Constant)
+                    and isinstance(val.args[0].value, str))):
+                # one Dim object (or one Dim name) for several dims: torch.export makes them one
+                # symbol (`{2: S, 3: S}`); "same:2,3" records it (control_flow's equality check)
+                same.setdefault(ast.dump(val.args[0]) if isinstance(val, ast.Call) else val.id, []).append(kk)
+        for ds in same.values():
+            if len(ds) > 1:
+                dims.add("same:" + ",".join(map(str, sorted(ds))))
     elif isinstance(v, (ast.List, ast.Tuple)):
         lit = _literal(v)
         if key == "dynamic_axes" and isinstance(lit, (list, tuple)) and all(isinstance(x, int) for x in lit):

@@ -42,6 +42,12 @@ DATA_SIZED = "tensor:data-sized"
 #: the key suffix, in ``SemanticModel.call_returns`` (and a file's result kinds), of the positions
 #: (``"0,2"``; ``"-"`` for a plain result) of a call's result that are data-sized tensors
 DATA_SIZED_RESULT = "#data-sized"
+#: suffix of ``SemanticModel.call_returns`` keys: "1" when the callee (another file) hands a size of
+#: what it gets to an op argument the exporters need constant (checks/static_size.py, EXL129)
+STATIC_SIZE_RESULT = "#static-size"
+#: suffix of ``SemanticModel.call_returns`` keys: the torch API whose trial export fails
+#: onnx-dynamo that the callee (another file) calls (checks/ops.py, EXL401 at the call)
+DYNAMO_FAIL_RESULT = "#dynamo-fails"
 
 
 def join(a: str, b: str) -> str:

@@ -340,6 +340,11 @@ class SemanticModel:
             if r.why == "ctor-ref":
                 continue  # a class named by an annotation: its __init__ does not run (semantics/objects.py)
             found = self.root_function(r.qual)
+            if found is not None and r.why == "wrapper":
+                # a project decorator on another file's forward: its returned wrapper runs in the
+                # forward's place, with the forward's arguments (project.forward_wrappers)
+                w = decorator_wrapper(found[0])
+                found = (w, None) if w is not None else None
             if found is not None and r.why != "export-call" and training_only(
                     found[0].name.value, found[1].name if found[1] is not None else None):
                 found = None  # reached only from a caller's loss computation (see FunctionFacts._add_callee)
@@ -406,8 +411,27 @@ class SemanticModel:
                 self._facts_by_node[key] = facts
             for callee, ccls, cargs, ckw in facts.callees:
                 work.append((callee, ccls, cargs, ckw, "called", facts))
+            if cls is not None and fn.name.value == "forward" and fn.decorators:
+                for w in self._forward_wrappers(fn):
+                    work.append((w, cls, argk, kwk, why, caller))
         self._reanalyse_aliased(seen_args, seen_kw)
         self._exporters_per_function(roots={id(w[0]) for w in roots})
+
+    def _forward_wrappers(self, fn: cst.FunctionDef) -> list[cst.FunctionDef]:
+        """The wrappers that decorators of this file put in place of ``forward``: for
+        ``@deco`` naming a module function of the file that defines a function and returns it
+        (``def deco(f): @wraps(f) def wrapper(self, x, ...): ...; return wrapper``), the
+        exporters call ``wrapper`` with the forward's arguments (measured, torch 2.13: a
+        data-dependent branch in a helper the wrapper calls fails strict, non-strict and
+        onnx-dynamo at the helper's line). A decorator returning ``f`` itself adds nothing."""
+        out = []
+        for d in fn.decorators:
+            e = d.decorator
+            if isinstance(e, cst.Name) and e.value in self.module_functions:
+                w = decorator_wrapper(self.module_functions[e.value])
+                if w is not None:
+                    out.append(w)
+        return out
 
     def _reanalyse_aliased(self, seen_args: dict, seen_kw: dict) -> None:
         """Functions testing `a is b or <x>` where every export-path call passes one object for
@@ -750,3 +774,21 @@ class _ExportCallFinder(cst.CSTVisitor):
         self.m.export_calls.append(
             ExportCall(node=node, api=q, model=pick(0, names[0]), args=pick(1, names[1]), scope=self.scopes[-1])
         )
+
+
+def decorator_wrapper(deco: cst.FunctionDef) -> Optional[cst.FunctionDef]:
+    """The function a decorator defines in its body and returns (``return wrapper``), with at
+    least one positional parameter (the module); None when it returns anything else."""
+    defs: dict[str, cst.FunctionDef] = {}
+    ret: Optional[str] = None
+    for st in body_statements(deco.body):
+        if isinstance(st, cst.FunctionDef):
+            defs[st.name.value] = st
+        elif isinstance(st, cst.SimpleStatementLine):
+            for small in st.body:
+                if isinstance(small, cst.Return) and isinstance(small.value, cst.Name):
+                    ret = small.value.value
+    w = defs.get(ret) if ret is not None else None
+    if w is None or not (list(w.params.posonly_params) + list(w.params.params)):
+        return None
+    return w

@@ -587,6 +587,43 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set,
     return out
 
 
+def forward_wrappers(project: Project, fi: FileIndex, model: Any, deps: set) -> list[tuple[Any, Any, Target, Root]]:
+    """(forward's FunctionFacts, decorator node, decorator target, root) for each decorator of an
+    analysed module ``forward`` that names a module function of another project file: the
+    wrapper that function defines and returns runs in the forward's place with the forward's
+    arguments (``Root(why="wrapper")``: the other file analyses that wrapper, ``self`` an
+    object, the rest with the kinds the forward's parameters started with). Measured (torch
+    2.13, bench/cases/pkg_longrope_decorator_update): a data-dependent branch in a helper
+    the wrapper calls fails strict, non-strict and onnx-dynamo at the helper's line."""
+    import libcst as cst
+
+    from exportlint.semantics.imports import dotted
+    from exportlint.semantics.kinds import UNKNOWN
+
+    out = []
+    for facts in model.functions:
+        fn = facts.node
+        if facts.cls is None or fn.name.value != "forward" or not fn.decorators:
+            continue
+        for d in fn.decorators:
+            e = d.decorator
+            if not isinstance(e, (cst.Name, cst.Attribute)):
+                continue  # a decorator factory (`@deco(...)`): not followed
+            q = dotted(e)
+            if not q or q in model.module_functions or q in model.classes:
+                continue  # (this file's own decorators: SemanticModel._forward_wrappers)
+            if "." not in q and q not in model.imports.names:
+                continue
+            q = absolute = project.absolute(fi, model.imports.resolve(e) or q)
+            if absolute.startswith(("torch.", "functools.", "typing.", "builtins.", "abc.")):
+                continue
+            t = project.resolve_function(q, deps)
+            if t is None or t.path == fi.path or t.is_method:
+                continue
+            out.append((facts, e, t, Root(t.qual, [UNKNOWN] + list(facts.entry_pos), {}, why="wrapper")))
+    return out
+
+
 def _mark_data_sized(model: Any, facts: Any, call: Any, pos: list[str], kw: dict[str, str], skip: int) -> None:
     """The tensors a call hands over whose first dimension depends on data (semantics/data_sized.py)
     get the argument kind ``DATA_SIZED``."""
