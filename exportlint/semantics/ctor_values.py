@@ -28,45 +28,30 @@ _MAX_DEPTH = 4
 
 
 def _state(project: Any) -> dict:
-    """This module's caches (file texts, trees, attribute writes), kept for one run: a new set of
-    run files (each run makes its own) starts them afresh, so an edited file is read again."""
+    """This module's per-run indexes (attribute writes, calls by name), kept for one run: a new
+    set of run files (each run makes its own) starts them afresh. The texts and trees are the
+    project's per-run ones (``project.file_text`` / ``file_tree``)."""
     st = project.__dict__.get("_ctor_state")
     if project.run_files is None:  # (no run: an editor's project; nothing kept)
-        return {"files": None, "texts": {}, "trees": {}, "writes": {}}
+        return {"files": None, "writes": {}, "file_writes": {}, "calls": {}}
     if st is None or st["files"] is not project.run_files:
-        st = {"files": project.run_files, "texts": {}, "trees": {}, "writes": {}}
+        st = {"files": project.run_files, "writes": {}, "file_writes": {}, "calls": {}}
         project.__dict__["_ctor_state"] = st
     return st
 
 
 def _text(project: Any, ap: str) -> Optional[str]:
-    texts = _state(project)["texts"]
-    if ap not in texts:
-        text = project._texts.get(ap)
-        if text is None:
-            try:
-                with open(ap, encoding="utf-8", errors="replace") as fh:
-                    text = fh.read()
-            except OSError:
-                text = None
-        texts[ap] = text
-    return texts[ap]
+    from exportlint.semantics.project import file_text
+
+    return file_text(project, ap)
 
 
 def _tree(project: Any, path: str, deps: Optional[set]) -> Optional[ast.Module]:
-    cache = _state(project)["trees"]
-    ap = os.path.abspath(path)
-    if ap in cache:
-        tree = cache[ap]
-    else:
-        text = _text(project, ap)
-        try:
-            tree = ast.parse(text) if text is not None else None
-        except (SyntaxError, ValueError, RecursionError):
-            tree = None
-        cache[ap] = tree
+    from exportlint.semantics.project import file_tree
+
+    tree = file_tree(project, path)
     if deps is not None and tree is not None:
-        deps.add(ap)
+        deps.add(os.path.abspath(path))
     return tree
 
 
@@ -174,32 +159,48 @@ def _written_elsewhere(project: Any, attr: str, init: ast.FunctionDef, deps: Opt
     constructor gave may not be the one forward sees."""
     cache = _state(project)["writes"]
     if attr not in cache:
-        where: list = []
-        for path in sorted(project.run_files or ()):
-            if not path.endswith(".py") or not _mentions(project, path, "." + attr):
-                continue
-            tree = _tree(project, path, None)
-            if tree is None:
-                continue
-            # (a constructor setting its own instance's attribute, `self.<attr> = ...` in any
-            # class's __init__, sets another object: the construction sites answer for it)
-            inits = {id(n) for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) and fn.name == "__init__"
-                     for n in ast.walk(fn)}
-            for node in ast.walk(tree):
-                targets = node.targets if isinstance(node, ast.Assign) else (
-                    [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
-                for t in targets:
-                    for x in ast.walk(t):
-                        if isinstance(x, ast.Attribute) and x.attr == attr and isinstance(x.ctx, ast.Store):
-                            own = (id(node) in inits and isinstance(x.value, ast.Name) and x.value.id == "self"
-                                   and isinstance(node, ast.Assign))
-                            if not own:
-                                where.append(node)
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
-                        and len(node.args) >= 2 and _literal(node.args[1]) == attr):
-                    where.append(node)
-        cache[attr] = where
-    return bool(cache[attr])
+        cache[attr] = any(attr in _attrs_written(project, path)
+                          for path in sorted(project.run_files or ())
+                          if path.endswith(".py") and _mentions(project, path, "." + attr))
+    return cache[attr]
+
+
+def _attrs_written(project: Any, path: str) -> frozenset:
+    """The attribute names some statement of the file writes other than as a constructor's own
+    ``self.<attr> = ...`` (assignment targets, ``setattr(x, "<literal>", v)``), one walk per
+    file and run (``_written_elsewhere`` asks per attribute)."""
+    per_file = _state(project)["file_writes"]
+    ap = os.path.abspath(path)
+    got = per_file.get(ap)
+    if got is None:
+        got = per_file[ap] = _attrs_written_in(_tree(project, path, None))
+    return got
+
+
+def _attrs_written_in(tree: Optional[ast.Module]) -> frozenset:
+    if tree is None:
+        return frozenset()
+    out: set = set()
+    # (a constructor setting its own instance's attribute, `self.<attr> = ...` in any class's
+    # __init__, sets another object: the construction sites answer for it)
+    inits = {id(n) for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) and fn.name == "__init__"
+             for n in ast.walk(fn)}
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
+        for t in targets:
+            for x in ast.walk(t):
+                if isinstance(x, ast.Attribute) and isinstance(x.ctx, ast.Store):
+                    own = (id(node) in inits and isinstance(x.value, ast.Name) and x.value.id == "self"
+                           and isinstance(node, ast.Assign))
+                    if not own:
+                        out.add(x.attr)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
+                and len(node.args) >= 2):
+            lit = _literal(node.args[1])
+            if isinstance(lit, str):
+                out.add(lit)
+    return frozenset(out)
 
 
 def param_constant(project: Any, fi: Any, cls: str, init: ast.FunctionDef, param: str, deps: Optional[set],
@@ -323,10 +324,7 @@ def _construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]) ->
                 hit = project.base_class(sfi, b, None)
                 if hit is not None and hit[0].path == fi.path and hit[1] == cls:
                     return []
-        for call, scope in _calls_with_scope(tree):
-            d = ast_dotted(call.func)
-            if d is None or d.rsplit(".", 1)[-1] != cls:
-                continue
+        for call, scope, d in _calls_named(project, path, tree).get(cls, ()):
             hit = _class_named(project, sfi, d)
             if hit is not None and hit[0].path == fi.path and hit[1] == cls:
                 out.append((sfi, call, scope))
@@ -342,6 +340,23 @@ def _class_named(project: Any, sfi: Any, dotted: str) -> Optional[tuple]:
     if q is None:
         return None
     return project.resolve_class(project.absolute(sfi, f"{q}.{rest}" if rest else q), None)
+
+
+def _calls_named(project: Any, path: str, tree: ast.Module) -> dict:
+    """{last part of the called dotted name: [(Call, scope, dotted name)]} of the file, in the
+    order of ``_calls_with_scope``: one walk per file and run (``_construction_sites`` asks per
+    class)."""
+    per_file = _state(project)["calls"]
+    ap = os.path.abspath(path)
+    got = per_file.get(ap)
+    if got is None or got[0] is not tree:
+        by: dict = {}
+        for call, scope in _calls_with_scope(tree):
+            d = ast_dotted(call.func)
+            if d is not None:
+                by.setdefault(d.rsplit(".", 1)[-1], []).append((call, scope, d))
+        got = per_file[ap] = (tree, by)
+    return got[1]
 
 
 def _calls_with_scope(tree: ast.Module):

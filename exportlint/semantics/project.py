@@ -646,6 +646,74 @@ def _mark_data_sized(model: Any, facts: Any, call: Any, pos: list[str], kw: dict
             kw[a.keyword.value] = DATA_SIZED
 
 
+def _run_state(project: Project) -> Optional[dict]:
+    """Per-run memo of the project files read with the stdlib ``ast`` (texts, digests, trees),
+    shared by ``param_reads``, ``tensor_check_params`` and ``ctor_values``. A new set of run
+    files (each run makes its own) starts it afresh, so an edited file is read again; None
+    without a run (an editor's project: every call reads the text as it is then)."""
+    if project.run_files is None:
+        return None
+    st = project.__dict__.get("_run_ast_state")
+    if st is None or st["files"] is not project.run_files:
+        st = {"files": project.run_files, "texts": {}, "digests": {}, "trees": {}}
+        project.__dict__["_run_ast_state"] = st
+    return st
+
+
+def file_text(project: Project, path: str) -> Optional[str]:
+    """A project file's text: the project's own copy (an editor's buffer) or the file read as
+    UTF-8 (errors replaced); None when it cannot be read. Read once per run."""
+    ap = os.path.abspath(path)
+    st = _run_state(project)
+    if st is not None and ap in st["texts"]:
+        return st["texts"][ap]
+    text = project._texts.get(ap)
+    if text is None:
+        try:
+            with open(ap, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            text = None
+    if st is not None:
+        st["texts"][ap] = text
+    return text
+
+
+def file_digest(project: Project, path: str) -> Optional[str]:
+    """sha256 of ``file_text`` (None when unreadable): the key of caches that outlive a run.
+    Hashed once per run and file."""
+    ap = os.path.abspath(path)
+    st = _run_state(project)
+    if st is not None and ap in st["digests"]:
+        return st["digests"][ap]
+    text = file_text(project, ap)
+    d = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() if text is not None else None
+    if st is not None:
+        st["digests"][ap] = d
+    return d
+
+
+def file_tree(project: Project, path: str) -> Optional[Any]:
+    """The stdlib ``ast.Module`` of ``file_text`` (None: unreadable, or Python refuses it).
+    Parsed once per run and file; shared, never to be changed."""
+    import ast
+
+    ap = os.path.abspath(path)
+    st = _run_state(project)
+    if st is not None and ap in st["trees"]:
+        return st["trees"][ap]
+    text = file_text(project, ap)
+    tree = None
+    if text is not None:
+        try:
+            tree = ast.parse(text, ap)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = None
+    if st is not None:
+        st["trees"][ap] = tree
+    return tree
+
+
 #: (path, digest, function) -> (positional parameters, those read as objects)
 _PARAM_READS: dict[tuple[str, str, str], Optional[tuple[list[str], set]]] = {}
 
@@ -660,24 +728,16 @@ def param_reads(project: Project, fi: FileIndex, qual: str, deps: Optional[set] 
     t = project.resolve_function(project.absolute(fi, qual), deps)
     if t is None or t.path == fi.path or t.is_method:
         return None
-    text = project._texts.get(t.path)
-    if text is None:
-        try:
-            with open(t.path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
-            return None
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = file_digest(project, t.path)
+    if digest is None:
+        return None
     key = (t.path, digest, t.qual)
     if key in _PARAM_READS:
         return _PARAM_READS[key]
     if len(_PARAM_READS) > 4096:
         _PARAM_READS.clear()
     out = None
-    try:
-        tree = ast.parse(text, t.path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        tree = None
+    tree = file_tree(project, t.path)
     for st in tree.body if tree is not None else ():
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == t.qual:
             ps = [a.arg for a in list(st.args.posonlyargs) + list(st.args.args)]
@@ -707,14 +767,9 @@ def tensor_check_params(project: Project, t: Target, deps: Optional[set] = None)
 
     if t.is_method:
         return {}
-    text = project._texts.get(t.path)
-    if text is None:
-        try:
-            with open(t.path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
-            return {}
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = file_digest(project, t.path)
+    if digest is None:
+        return {}
     key = (t.path, digest, t.qual)
     got = _TENSOR_CHECKS.get(key)
     if got is not None:
@@ -724,10 +779,7 @@ def tensor_check_params(project: Project, t: Target, deps: Optional[set] = None)
     out: dict[int, tuple[str, bool, int]] = {}
     fi = project.index_path(t.path)
     imports = fi.imports if fi is not None else {}
-    try:
-        tree = ast.parse(text, t.path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        tree = None
+    tree = file_tree(project, t.path)
 
     def qual(e: ast.AST) -> Optional[str]:
         return _resolve(imports, ast_dotted(e))
