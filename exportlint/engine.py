@@ -573,7 +573,7 @@ class Linter:
                                           init_values=_init_values_of(ptext) if ptext is not text else None,
                                           project_modules=_project_modules(project, index),
                                           param_reads=_param_reads(project, index, pre),
-                                          source_text=text if ptext is not text else None)
+                                          source_text=text if ptext is not text else None, text=text)
                 except RecursionError:
                     self._too_deep(res, path, text, "semantic model")
                     model = None

@@ -183,17 +183,14 @@ class _Eval:
 
     def returns(self, fn: cst.FunctionDef, depth: int) -> list[Val]:
         out: list[Val] = []
-        for n in iter_nodes(fn.body):
-            if isinstance(n, cst.FunctionDef) and n is not fn:
-                continue
-            if isinstance(n, cst.Return) and n.value is not None:
-                out += self.ev(n.value, fn, _pos(self.ctx, fn, n) + 1, depth + 1)
+        for n in _binding_nodes(self.ctx, fn)[1]:
+            out += self.ev(n.value, fn, _pos(self.ctx, fn, n) + 1, depth + 1)
         return out or [UNKNOWN]
 
     def name_vals(self, name: str, fn: cst.FunctionDef, before: int, depth: int) -> list[Val]:
         """The values of the assignments to name in fn above line `before` (every one: may)."""
         out: list[Val] = []
-        for n in iter_nodes(fn.body):
+        for n in _binding_nodes(self.ctx, fn)[0]:
             if isinstance(n, cst.Assign) and _pos(self.ctx, fn, n) < before:
                 if any(isinstance(t.target, cst.Name) and t.target.value == name for t in n.targets):
                     if isinstance(n.value, cst.Name) and n.value.value == "None":
@@ -206,6 +203,26 @@ class _Eval:
             if p.name.value == name:
                 out.append(UNKNOWN)
         return out or [UNKNOWN]
+
+
+_BINDING = (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.With)
+
+
+def _binding_nodes(ctx, fn: cst.FunctionDef) -> tuple[list, list]:
+    """The statements of fn that bind names (assignments, `for`, `with`) and its `return <value>`
+    statements, each in source order: one walk per function and check, not one per name asked."""
+    cache = _state(ctx).setdefault("binding", {})
+    got = cache.get(id(fn))
+    if got is None or got[0] is not fn:
+        binds: list = []
+        rets: list = []
+        for n in iter_nodes(fn.body):
+            if isinstance(n, _BINDING):
+                binds.append(n)
+            elif isinstance(n, cst.Return) and n.value is not None:
+                rets.append(n)
+        got = cache[id(fn)] = (fn, binds, rets)
+    return got[1], got[2]
 
 
 def _binds(n: cst.CSTNode, name: str) -> bool:
@@ -250,10 +267,19 @@ def _init_ranks(ctx) -> dict[tuple[str, str], Optional[int]]:
     # ctx.text may be the reduced text (an __init__'s plain statements folded into marks): the
     # model keeps the file's own text then
     text = getattr(ctx.model, "source_text", None) or ctx.text
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        tree = None
+    tree = None
+    if ctx.project is not None:
+        # the run's one stdlib tree of the file (semantics.project.file_tree), when it is of
+        # this very text (an editor's buffer, stdin: the project may hold another)
+        from exportlint.semantics.project import file_text, file_tree
+
+        if file_text(ctx.project, ctx.path) == text:
+            tree = file_tree(ctx.project, ctx.path)
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError):
+            tree = None
     for c in ast.walk(tree) if tree is not None else ():
         if not isinstance(c, ast.ClassDef):
             continue

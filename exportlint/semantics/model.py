@@ -122,8 +122,11 @@ class SemanticModel:
     def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
                  call_returns: Optional[dict[str, str]] = None, project_modules: Any = None,
                  param_reads: Any = None, source_text: Optional[str] = None,
-                 init_values: Optional[dict] = None) -> None:
+                 init_values: Optional[dict] = None, text: Optional[str] = None) -> None:
         self.module = module
+        #: whether the file's text (when the caller gives it) names a `gt_` field at all: the
+        #: ground-truth read scan of each forward (_reads_ground_truth) runs only then
+        self._gt_words = text is None or "gt_" in text
         #: the file's whole text when ``module`` was parsed from a reduced text (semantics/reduce.py
         #: drops the functions no entry reaches): file-wide scans read it (flow._attr_write_counts)
         self.source_text = source_text
@@ -320,7 +323,7 @@ class SemanticModel:
             if c.is_module and "forward" in c.methods:
                 if non_export_class(c.name) and c.name not in exported_names:
                     continue
-                if _requires_ground_truth(c.methods["forward"]) and c.name not in exported_names:
+                if _requires_ground_truth(c.methods["forward"], self._gt_words) and c.name not in exported_names:
                     # `forward(self, score, target)` (mmseg OhemCrossEntropy), `(y_pred, y_true)`
                     # (a metric), `(anchors, gt_instances, ...)` (a training-time prior): the
                     # loss convention by signature, where the class name does not say it
@@ -568,12 +571,13 @@ def _no_validate(self: cst.CSTNode) -> None:
     return None
 
 
-def _requires_ground_truth(fn: cst.FunctionDef) -> bool:
+def _requires_ground_truth(fn: cst.FunctionDef, gt_words: bool = True) -> bool:
     """Whether a forward has a parameter named for ground truth without a default, or reads
-    ground truth off its inputs (``_reads_ground_truth``)."""
+    ground truth off its inputs (``_reads_ground_truth``; asked only where the file's text has
+    ``.gt_`` at all: ``gt_words``)."""
     params = list(fn.params.posonly_params) + list(fn.params.params)
     return (any(p.default is None and ground_truth_param(p.name.value) for p in params[1:])
-            or _reads_ground_truth(fn))
+            or (gt_words and _reads_ground_truth(fn)))
 
 
 def _reads_ground_truth(fn: cst.FunctionDef) -> bool:
