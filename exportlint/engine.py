@@ -699,17 +699,15 @@ class Linter:
                     sized = data_sized_result(model, facts)
                     if sized:  # where its result is a data-sized tensor (semantics/data_sized.py)
                         res.returns[r.qual + DATA_SIZED_RESULT] = sized
-                    from exportlint.checks.static_size import helper_uses_static_size
-                    from exportlint.semantics.kinds import STATIC_SIZE_RESULT
+                    # what rules register about a callee (checks.base.CALLEE_SUMMARIES: a size
+                    # as a constant-only op argument, EXL129; an op onnx-dynamo cannot translate,
+                    # EXL401 at the call)
+                    from exportlint.checks.base import CALLEE_SUMMARIES
 
-                    if helper_uses_static_size(model, facts):  # (checks/static_size.py, EXL129)
-                        res.returns[r.qual + STATIC_SIZE_RESULT] = "1"
-                    from exportlint.checks.ops import dynamo_untranslatable
-                    from exportlint.semantics.kinds import DYNAMO_FAIL_RESULT
-
-                    bad = dynamo_untranslatable(model, facts)
-                    if bad:  # (checks/ops.py, EXL401 at the call)
-                        res.returns[r.qual + DYNAMO_FAIL_RESULT] = bad
+                    for suffix, summarise in CALLEE_SUMMARIES:
+                        got = summarise(model, facts)
+                        if got:
+                            res.returns[r.qual + suffix] = got
                 if k is not None:
                     res.returns[r.qual] = k
         deps: set = pre["deps"]
@@ -1241,17 +1239,13 @@ def _data_sized_result(rets: dict[str, str], returns: dict[str, str], qual: str,
     k = returns.get(qual + DATA_SIZED_RESULT, "")
     prev = rets.get(key + DATA_SIZED_RESULT)
     rets[key + DATA_SIZED_RESULT] = k if prev is None or prev == k else ""
-    from exportlint.semantics.kinds import STATIC_SIZE_RESULT
+    from exportlint.checks.base import CALLEE_SUMMARIES
 
-    # a size handed to a constant-only op argument (EXL129): "1" when any callee the key names does
-    s = returns.get(qual + STATIC_SIZE_RESULT)
-    if s:
-        rets[key + STATIC_SIZE_RESULT] = s
-    from exportlint.semantics.kinds import DYNAMO_FAIL_RESULT
-
-    s = returns.get(qual + DYNAMO_FAIL_RESULT)
-    if s:  # an API the callee calls that onnx-dynamo cannot translate (EXL401 at the call)
-        rets[key + DYNAMO_FAIL_RESULT] = s
+    # the rules' callee summaries: one that any callee the key names gives
+    for suffix, _ in CALLEE_SUMMARIES:
+        s = returns.get(qual + suffix)
+        if s:
+            rets[key + suffix] = s
 
 
 def _root_to_json(r: Any) -> list:

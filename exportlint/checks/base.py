@@ -9,7 +9,7 @@ model (``ctx.model``) and call ``ctx.report(node, ...)``. Documentation lives in
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, ClassVar, Iterator
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Optional
 
 from exportlint.findings import EXPORTERS, Severity
 
@@ -49,6 +49,24 @@ def register(cls: type[Rule]) -> type[Rule]:
         raise ValueError(f"{code}: rule name must be kebab-case: {cls.name!r}")
     REGISTRY[code] = cls
     return cls
+
+
+#: (kinds suffix, summary): what a rule needs to know about a function of another file that a
+#: call reaches, computed when that file is analysed and handed to the caller's file with the
+#: callee's result kind (``SemanticModel.call_returns[<callee key> + suffix]``). ``summary(model,
+#: facts)`` returns a non-empty string, or "" / None for nothing; a caller whose call may reach
+#: several callees gets one that any of them gives. The engine asks them without naming a rule.
+CALLEE_SUMMARIES: list[tuple[str, Callable[[Any, Any], Optional[str]]]] = []
+
+
+def callee_summary(suffix: str) -> Callable:
+    """Registers ``fn(model, facts)`` as the callee summary stored under ``suffix``."""
+    def deco(fn: Callable[[Any, Any], Optional[str]]) -> Callable[[Any, Any], Optional[str]]:
+        if any(s == suffix for s, _ in CALLEE_SUMMARIES):
+            raise ValueError(f"callee summary {suffix!r} registered twice")
+        CALLEE_SUMMARIES.append((suffix, fn))
+        return fn
+    return deco
 
 
 def all_rules() -> dict[str, type[Rule]]:

@@ -20,13 +20,14 @@ from typing import Any, Callable, Iterator, Optional
 
 import libcst as cst
 
-from exportlint.checks.base import Rule, register
+from exportlint.checks.base import Rule, callee_summary, register
 from exportlint.checks.check_only import check_only_nodes, fallback_copies
 from exportlint.checks.common import assignments_in_scope, call_exporters, snippet
 from exportlint.checks.data_sink import only_feeds_data_rewrites
 from exportlint.findings import Severity
 from exportlint.ops import table as optable
 from exportlint.semantics.imports import dotted
+from exportlint.semantics.kinds import DYNAMO_FAIL_RESULT
 from exportlint.semantics.model import MISSING, literal_value
 
 ONNX = ("onnx-dynamo", "onnx-legacy")
@@ -319,6 +320,7 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                         yield _Site(sub, put[0], put[1], {}, "tensor item assignment (aten::index_put_)", fn)
 
 
+@callee_summary(DYNAMO_FAIL_RESULT)
 def dynamo_untranslatable(model: Any, facts: Any) -> Optional[str]:
     """The first torch API ``facts`` (a root of another file's call), or a function of its file
     it calls, calls whose trial export fails onnx-dynamo (not a divergence); what

@@ -30,7 +30,7 @@ from typing import Any, Iterator, Optional
 
 import libcst as cst
 
-from exportlint.checks.base import Rule, register
+from exportlint.checks.base import Rule, callee_summary, register
 from exportlint.checks.common import declared_dims, declares_dynamic, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import SHAPE, STATIC_SIZE_RESULT
@@ -79,9 +79,10 @@ def static_size_uses(fn: Any) -> Iterator[tuple[cst.Call, cst.BaseExpression, st
                 break
 
 
-def helper_uses_static_size(model: Any, facts: Any) -> bool:
-    """``facts`` (a root of another file's call) or a function of its file it calls hands a size
-    to such an op (what ``STATIC_SIZE_RESULT`` tells the caller)."""
+@callee_summary(STATIC_SIZE_RESULT)
+def helper_uses_static_size(model: Any, facts: Any) -> str:
+    """"1" when ``facts`` (a root of another file's call) or a function of its file it calls hands
+    a size to such an op (what ``STATIC_SIZE_RESULT`` tells the caller), else ""."""
     seen: set[int] = set()
     work = [facts]
     while work:
@@ -90,10 +91,10 @@ def helper_uses_static_size(model: Any, facts: Any) -> bool:
             continue
         seen.add(id(f))
         if next(static_size_uses(f), None) is not None:
-            return True
+            return "1"
         for callee, *_ in f.callees:
             work.append(model.facts_for(callee))
-    return False
+    return ""
 
 
 def _only_batch_dynamic(ctx, fn) -> bool:
