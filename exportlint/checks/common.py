@@ -7,7 +7,7 @@ from typing import Collection, Optional
 import libcst as cst
 
 from exportlint.semantics.imports import dotted
-from exportlint.semantics.nodes import assignments_in_scope  # noqa: F401  (re-exported)
+from exportlint.semantics.nodes import assignments_in_scope, iter_nodes  # (assignments_in_scope re-exported)
 from exportlint.semantics.model import MISSING, ClassFacts, ExportCall, literal_value
 
 MAX_SNIPPET = 60
@@ -179,15 +179,56 @@ def _builds_dims(ctx) -> bool:
     return False
 
 
-def declared_dims(ctx, cls_name: Optional[str]) -> dict[str, set]:
-    """dynamic_dims of this file, plus the dims the project's export calls declare for the
-    exported class ``cls_name`` (``ctx.project_dynamic``, when project analysis ran)."""
-    out = {k: set(v) for k, v in dynamic_dims(ctx).items()}
+def _add_project_dims(ctx, cls_name: Optional[str], out: dict[str, set]) -> None:
+    """Adds the dims the project's export calls declare for the exported class ``cls_name``
+    (``ctx.project_dynamic``, when project analysis ran) to ``out``."""
     proj = getattr(ctx, "project_dynamic", None)
     if proj and cls_name and cls_name in proj:
         for p, dims in proj[cls_name].items():
             out.setdefault(p, set()).update(d for d in dims if isinstance(d, int))
+
+
+def declared_dims(ctx, cls_name: Optional[str]) -> dict[str, set]:
+    """dynamic_dims of this file, plus the dims the project's export calls declare for the
+    exported class ``cls_name`` (``ctx.project_dynamic``, when project analysis ran)."""
+    out = {k: set(v) for k, v in dynamic_dims(ctx).items()}
+    _add_project_dims(ctx, cls_name, out)
     return out
+
+
+def export_dims(ctx, cls_name: Optional[str]) -> tuple[dict[str, set], bool]:
+    """Forward-parameter -> dims declared dynamic for torch.export (``dynamic_shapes=`` of this
+    file's torch.export calls, and the project's declarations for the class when known), and
+    whether any ``Dim(...)`` of the file gives a ``min=`` (then the author bounded the dims)."""
+    out: dict[str, set] = {}
+    for ec in ctx.model.export_calls:
+        if not set(call_exporters(ec)) & {"export-strict", "export-nonstrict"}:
+            continue
+        ds = ec.kwarg("dynamic_shapes")
+        if isinstance(ds, cst.Name):
+            for scope in (ec.scope, ctx.module):
+                vals = [v for n, v, _ in assignments_in_scope(scope) if n == ds.value]
+                if vals:
+                    ds = vals[0] if len(vals) == 1 else None
+                    break
+        if isinstance(ds, cst.Dict):
+            add_shapes_dict(out, ds)
+        elif isinstance(ds, (cst.Tuple, cst.List)):
+            # positional form: one entry per forward input
+            cls = model_class_of(ctx, ec)
+            params = forward_params(cls) if cls is not None else []
+            for p, el in zip(params, ds.elements):
+                if isinstance(el, cst.Element) and isinstance(el.value, (cst.Dict, cst.Tuple, cst.List)):
+                    out.setdefault(p, set()).update(_dims_of(el.value))
+    _add_project_dims(ctx, cls_name, out)
+    bounded = False
+    if out and "min" in ctx.text:
+        for n in iter_nodes(ctx.module):
+            if isinstance(n, cst.Call) and (ctx.model.imports.resolve(n.func) or dotted(n.func) or "").endswith("Dim"):
+                if any(a.keyword is not None and a.keyword.value == "min" for a in n.args):
+                    bounded = True
+                    break
+    return out, bounded
 
 
 def torch_submodule_calls(ctx, modules: Collection[str]):

@@ -328,13 +328,7 @@ def dynamo_untranslatable(model: Any, facts: Any) -> Optional[str]:
     tbl = _table()
     if tbl is None:
         return None
-    seen: set[int] = set()
-    work = [facts]
-    while work:
-        f = work.pop()
-        if f is None or id(f) in seen:
-            continue
-        seen.add(id(f))
+    for f in model.reached_from(facts):
         for call in f.calls:
             q = call.qualname
             if getattr(call, "guarded", False) or not q or not q.startswith("torch."):
@@ -351,8 +345,6 @@ def dynamo_untranslatable(model: Any, facts: Any) -> Optional[str]:
             msg = fails.get("onnx-dynamo")
             if msg is not None and not str(msg).startswith("Diverged:"):
                 return name
-        for callee, *_ in f.callees:
-            work.append(model.facts_for(callee))
     return None
 
 

@@ -27,6 +27,7 @@ from exportlint.checks.common import (
     assignments_in_scope,
     declared_dims,
     declares_dynamic,
+    export_dims,
     snippet,
     torch_submodule_calls,
 )
@@ -589,46 +590,6 @@ class SizeThroughFloat(Rule):
         return ()
 
 
-def _export_dims(ctx, cls_name: Optional[str]) -> tuple[dict[str, set], bool]:
-    """Forward-parameter -> dims declared dynamic for torch.export (``dynamic_shapes=`` of this
-    file's torch.export calls, and the project's declarations for the class when known), and
-    whether any ``Dim(...)`` of the file gives a ``min=`` (then the author bounded the dims)."""
-    from exportlint.checks.common import _dims_of, add_shapes_dict, call_exporters, forward_params, model_class_of
-
-    out: dict[str, set] = {}
-    for ec in ctx.model.export_calls:
-        if not set(call_exporters(ec)) & {"export-strict", "export-nonstrict"}:
-            continue
-        ds = ec.kwarg("dynamic_shapes")
-        if isinstance(ds, cst.Name):
-            for scope in (ec.scope, ctx.module):
-                vals = [v for n, v, _ in assignments_in_scope(scope) if n == ds.value]
-                if vals:
-                    ds = vals[0] if len(vals) == 1 else None
-                    break
-        if isinstance(ds, cst.Dict):
-            add_shapes_dict(out, ds)
-        elif isinstance(ds, (cst.Tuple, cst.List)):
-            # positional form: one entry per forward input
-            cls = model_class_of(ctx, ec)
-            params = forward_params(cls) if cls is not None else []
-            for p, el in zip(params, ds.elements):
-                if isinstance(el, cst.Element) and isinstance(el.value, (cst.Dict, cst.Tuple, cst.List)):
-                    out.setdefault(p, set()).update(_dims_of(el.value))
-    proj = getattr(ctx, "project_dynamic", None)
-    if proj and cls_name and cls_name in proj:
-        for p, dims in proj[cls_name].items():
-            out.setdefault(p, set()).update(d for d in dims if isinstance(d, int))
-    bounded = False
-    if out and "min" in ctx.text:
-        for n in iter_nodes(ctx.module):
-            if isinstance(n, cst.Call) and (ctx.model.imports.resolve(n.func) or dotted(n.func) or "").endswith("Dim"):
-                if any(a.keyword is not None and a.keyword.value == "min" for a in n.args):
-                    bounded = True
-                    break
-    return out, bounded
-
-
 def _slice_offset(s: cst.Slice) -> Optional[int]:
     """How much a constant slice takes off a dimension: `1:` -> 1, `:-2` -> 2, `1:-1` -> 2."""
     lo = literal_value(s.lower) if s.lower is not None else 0
@@ -662,7 +623,7 @@ class SliceNarrowsDynamicDim(Rule):
                 continue
             key = fn.cls.name if fn.cls is not None else None
             if key not in cache:
-                cache[key] = _export_dims(ctx, key)
+                cache[key] = export_dims(ctx, key)
             dyn, bounded = cache[key]
             if not dyn or bounded:
                 continue

@@ -31,7 +31,7 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, callee_summary, register
-from exportlint.checks.common import declared_dims, declares_dynamic, snippet
+from exportlint.checks.common import declared_dims, declares_dynamic, export_dims, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import SHAPE, STATIC_SIZE_RESULT
 
@@ -83,18 +83,7 @@ def static_size_uses(fn: Any) -> Iterator[tuple[cst.Call, cst.BaseExpression, st
 def helper_uses_static_size(model: Any, facts: Any) -> str:
     """"1" when ``facts`` (a root of another file's call) or a function of its file it calls hands
     a size to such an op (what ``STATIC_SIZE_RESULT`` tells the caller), else ""."""
-    seen: set[int] = set()
-    work = [facts]
-    while work:
-        f = work.pop()
-        if f is None or id(f) in seen:
-            continue
-        seen.add(id(f))
-        if next(static_size_uses(f), None) is not None:
-            return "1"
-        for callee, *_ in f.callees:
-            work.append(model.facts_for(callee))
-    return ""
+    return "1" if any(next(static_size_uses(f), None) is not None for f in model.reached_from(facts)) else ""
 
 
 def _only_batch_dynamic(ctx, fn) -> bool:
@@ -102,10 +91,8 @@ def _only_batch_dynamic(ctx, fn) -> bool:
     such ops read (spatial dims) are static there."""
     if fn.cls is None:
         return False
-    from exportlint.checks.shapes import _export_dims
-
     dims = declared_dims(ctx, fn.cls.name)
-    for p, ds in _export_dims(ctx, fn.cls.name)[0].items():
+    for p, ds in export_dims(ctx, fn.cls.name)[0].items():
         dims.setdefault(p, set()).update(ds)
     found = [d for ds in dims.values() for d in ds]
     return bool(found) and all(d == 0 for d in found)

@@ -34,7 +34,7 @@ Layout of ``exportlint.semantics`` (each module imports only the ones above it):
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Iterable, Iterator, Optional, Union
 
 import libcst as cst
 
@@ -539,6 +539,20 @@ class SemanticModel:
 
     def facts_for(self, fn: cst.FunctionDef) -> Optional["FunctionFacts"]:
         return self._facts_by_node.get(id(fn))
+
+    def reached_from(self, facts: Optional["FunctionFacts"]) -> Iterator["FunctionFacts"]:
+        """``facts`` and every function of this file it calls, directly or not, each once (what a
+        call of it from another file runs here: the callee summaries of ``checks.base``)."""
+        seen: set[int] = set()
+        work = [facts]
+        while work:
+            f = work.pop()
+            if f is None or id(f) in seen:
+                continue
+            seen.add(id(f))
+            yield f
+            for callee, *_ in f.callees:
+                work.append(self.facts_for(callee))
 
 
 #: (``reduce.INIT_MARK``: the model imports no ``reduce``, which reads ``ast``)
