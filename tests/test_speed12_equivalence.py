@@ -6,7 +6,11 @@ and torchvision model files where installed: ``conftest.real_files``):
   the same positions as generating the whole anchor (and the whole module for nodes without an
   anchor), including anchors whose shortened text occurs more than once in the source;
 - ``flow._scalar_doc_names`` finds ``_DOC_LINE``'s matches with a pattern that starts with a
-  line break and has possessive quantifiers: the same names as the first form.
+  line break and has possessive quantifiers: the same names as the first form;
+- ``flow._attr_write_counts`` scans with ``_ATTR_WRITE_ONE`` (the two branches' common start
+  read once): the same matches (names and spans) as ``_ATTR_WRITE``;
+- ``schedule.callers_first`` finds a file's imports with ``_IMPORT_NL`` over ``b"\\n" + text``:
+  the same matches as ``_IMPORT`` (``^``, multiline) over the text.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ import libcst as cst
 from conftest import real_files
 
 from exportlint import positions
+from exportlint.schedule import _IMPORT, _IMPORT_NL
 from exportlint.engine import parse_module
-from exportlint.semantics.flow import _scalar_doc_names, _scalar_doc_names_slow
+from exportlint.semantics.flow import _ATTR_WRITE, _ATTR_WRITE_ONE, _scalar_doc_names, _scalar_doc_names_slow
 from exportlint.semantics.nodes import iter_nodes
 
 
@@ -135,3 +140,31 @@ def test_scalar_doc_names_equal_the_first_form() -> None:
         assert got == _scalar_doc_names_slow(text)
         found += len(got)
     assert found > 50
+
+
+_WRITE_EDGES = ["a.x **= 2", "a.x: int = 3", "a .x == 2", "self.x=1\nself.y+=2\nself.z: T=3 == 4",
+                "a.b  //= 3; a.c <<= 1; a.d:=5", "x.y\t>>= 1 ; x.z : Optional[int]", "obj.attr_1 @= m"]
+
+
+def test_attr_write_matches_equal_the_first_pattern() -> None:
+    found = 0
+    for text in _texts() + _WRITE_EDGES:
+        first = [(m.group(1) or m.group(2), m.span()) for m in _ATTR_WRITE.finditer(text)]
+        one = [(m.group(1), m.span()) for m in _ATTR_WRITE_ONE.finditer(text)]
+        assert one == first
+        assert _ATTR_WRITE_ONE.findall(text) == [name for name, _ in first]
+        found += len(one)
+    assert found > 100
+
+
+_IMPORT_EDGES = [b"", b"import a", b"from . import (x,\n y)\nimport b.c", b"from .m import a, b # c\nfrom x import y; import z",
+                 b"\rimport q\r\nimport r", b"  import indented\nfrom\t..pkg.mod  import  (\n  a as b,\n)\n", b"importx\nfrom.import y"]
+
+
+def test_import_scan_matches_equal_the_first_pattern() -> None:
+    found = 0
+    for text in [t.encode("utf-8", "surrogatepass") for t in _texts()] + _IMPORT_EDGES:
+        first = [m.groups() for m in _IMPORT.finditer(text)]
+        assert [m.groups() for m in _IMPORT_NL.finditer(b"\n" + text)] == first
+        found += len(first)
+    assert found > 100
