@@ -1,0 +1,213 @@
+"""Classes fixed from the held-out batch 13 of multi-file real-issue cases (issue 10), on the
+case-package branch cases13 (bench/data/cases_batch13.md).
+
+Measured with torch 2.13 (bench/data/cases_truth.json; one-file probes quoted in
+rules/EXL135.md, rules/EXL136.md and checks/ops.py ``cdist_rows_decide``):
+
+- EXL135: a Python ``random`` / ``numpy.random`` draw that runs in forward (BART's LayerDrop,
+  the draw before ``if self.training and p < layerdrop``) fails strict torch.export; the same
+  draw only in training, or in ``__init__``, exports everywhere.
+- EXL136: a ``torch.Generator`` handed to a random op (``generator=self.g``) fails strict
+  torch.export, onnx-dynamo and onnx-legacy (not for ``Tensor.normal_``); ``generator=None``
+  passes; a generator parameter is unknown.
+- EXL401 on ``torch.cdist`` (p=2, default compute mode): onnx-dynamo exports it when an input has
+  more than 25 rows (matmul path) and fails at 25 or fewer: a warning, not an error; ``p=1`` or
+  ``donot_use_mm`` stays an error; ``use_mm_for_euclid_dist`` is never reported.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import write_package
+
+from exportlint.config import Config
+from exportlint.engine import lint_paths
+
+
+def _lint(files):
+    r = lint_paths(files, Config(), jobs=1, use_cache=False, isolate=False)
+    assert not r.errors, r.errors
+    return list(r.findings)
+
+
+def _hits(findings, code):
+    return sorted((Path(f.path).name, f.line, f.severity.value, tuple(f.exporters))
+                  for f in findings if f.code == code)
+
+
+# ---- EXL135: Python random drawn in forward ----------------------------------------------
+
+_LAYERS = """import torch.nn as nn
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, d=8):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        return x + self.fc(x).relu()
+"""
+
+_ENCODER = """import random
+
+import numpy as np
+import torch.nn as nn
+
+from .layers import EncoderLayer
+
+
+class Encoder(nn.Module):
+    def __init__(self, n=2, layerdrop=0.1):
+        super().__init__()
+        self.layers = nn.ModuleList([EncoderLayer() for _ in range(n)])
+        self.layerdrop = layerdrop
+        self.start = random.random()
+
+    def forward(self, x):
+        for layer in self.layers:
+{body}
+            x = layer(x)
+        return x
+"""
+
+
+def _encoder(tmp_path, body):
+    return write_package(tmp_path, {"layers.py": _LAYERS, "encoder.py": _ENCODER.format(body=body)}, "app13")
+
+
+def test_layerdrop_draw_before_the_training_gate_is_reported(tmp_path):
+    body = ("            p = random.uniform(0, 1)\n"
+            "            if self.training and p < self.layerdrop:\n"
+            "                continue")
+    assert _hits(_lint(_encoder(tmp_path, body)), "EXL135") == [
+        ("encoder.py", 18, "error", ("export-strict",))]
+
+
+def test_numpy_random_draw_is_reported(tmp_path):
+    body = ("            p = np.random.rand()\n"
+            "            if self.training and p < self.layerdrop:\n"
+            "                continue")
+    assert [h[:2] for h in _hits(_lint(_encoder(tmp_path, body)), "EXL135")] == [("encoder.py", 18)]
+
+
+def test_draw_after_the_training_short_circuit_is_silent(tmp_path):
+    body = ("            if self.training and random.uniform(0, 1) < self.layerdrop:\n"
+            "                continue")
+    assert _hits(_lint(_encoder(tmp_path, body)), "EXL135") == []
+
+
+def test_draw_under_a_training_block_and_in_init_are_silent(tmp_path):
+    body = ("            if self.training:\n"
+            "                p = random.random()\n"
+            "                if p < self.layerdrop:\n"
+            "                    continue\n"
+            "            random.seed(0)")
+    assert _hits(_lint(_encoder(tmp_path, body)), "EXL135") == []
+
+
+# ---- EXL136: a torch.Generator handed to a random op --------------------------------------
+
+_AUGMENT = """import torch
+import torch.nn as nn
+
+
+class Dither(nn.Module):
+    def __init__(self, scale=0.0, generator=None):
+        super().__init__()
+        self.scale = scale
+        self.g = torch.Generator().manual_seed(0)
+        self.none = None
+        self.given = generator
+
+    def forward(self, img):
+        noise = {draw}
+        return img + self.scale * noise
+"""
+
+_NET = """import torch.nn as nn
+
+from .augment import Dither
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.dither = Dither()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+
+    def forward(self, img):
+        return self.conv(self.dither(img))
+"""
+
+
+def _dither(tmp_path, draw):
+    return write_package(tmp_path, {"augment.py": _AUGMENT.format(draw=draw), "net.py": _NET}, "app13g")
+
+
+def test_generator_attribute_is_reported_for_strict_dynamo_legacy(tmp_path):
+    f = _lint(_dither(tmp_path, "torch.rand(img.shape, generator=self.g, device=img.device)"))
+    assert _hits(f, "EXL136") == [
+        ("augment.py", 14, "error", ("export-strict", "onnx-dynamo", "onnx-legacy"))]
+
+
+def test_generator_to_normal_inplace_spares_legacy(tmp_path):
+    f = _lint(_dither(tmp_path, "torch.empty_like(img).normal_(generator=self.g)"))
+    assert _hits(f, "EXL136") == [("augment.py", 14, "error", ("export-strict", "onnx-dynamo"))]
+
+
+def test_generator_none_and_unknown_generator_are_silent(tmp_path):
+    assert _hits(_lint(_dither(tmp_path, "torch.rand(img.shape, generator=None, device=img.device)")),
+                 "EXL136") == []
+    assert _hits(_lint(_dither(tmp_path, "torch.rand(img.shape, generator=self.none, device=img.device)")),
+                 "EXL136") == []
+    assert _hits(_lint(_dither(tmp_path, "torch.rand(img.shape, generator=self.given, device=img.device)")),
+                 "EXL136") == []
+
+
+# ---- EXL401: torch.cdist's onnx-dynamo failure depends on row counts ----------------------
+
+_KNN = """import torch
+
+
+def nearest(embedding, bank, k):
+    d = {call}
+    return d.topk(k, largest=False, dim=1)[0]
+"""
+
+_PATCHCORE = """import torch
+import torch.nn as nn
+
+from .knn import nearest
+
+
+class Patchcore(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("bank", torch.randn(32, 8))
+
+    def forward(self, x):
+        return nearest(x.flatten(1), self.bank, 3)
+"""
+
+
+def _knn(tmp_path, call):
+    return write_package(tmp_path, {"knn.py": _KNN.format(call=call), "patchcore.py": _PATCHCORE}, "app13c")
+
+
+def test_cdist_p2_default_mode_is_a_dynamo_warning(tmp_path):
+    f = _lint(_knn(tmp_path, "torch.cdist(embedding, bank)"))
+    assert _hits(f, "EXL401") == [("knn.py", 5, "warning", ("onnx-dynamo",))]
+
+
+def test_cdist_p1_and_no_mm_stay_errors(tmp_path):
+    for call in ("torch.cdist(embedding, bank, p=1.0)",
+                 "torch.cdist(embedding, bank, compute_mode='donot_use_mm_for_euclid_dist')"):
+        hits = _hits(_lint(_knn(tmp_path, call)), "EXL401")
+        assert ("knn.py", 5, "error", ("onnx-dynamo",)) in hits, (call, hits)
+
+
+def test_cdist_always_mm_is_silent(tmp_path):
+    f = _lint(_knn(tmp_path, "torch.cdist(embedding, bank, compute_mode='use_mm_for_euclid_dist')"))
+    assert _hits(f, "EXL401") == []
