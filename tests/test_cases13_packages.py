@@ -211,3 +211,50 @@ def test_cdist_p1_and_no_mm_stay_errors(tmp_path):
 def test_cdist_always_mm_is_silent(tmp_path):
     f = _lint(_knn(tmp_path, "torch.cdist(embedding, bank, compute_mode='use_mm_for_euclid_dist')"))
     assert _hits(f, "EXL401") == []
+
+
+# ---- EXL207: rows of a tensor of sizes as torch.linspace's step count ----------------------
+
+_REF = """import torch
+
+
+def get_reference_points(spatial_shapes, device):
+    out = []
+    for H_, W_ in spatial_shapes:
+        ys = torch.linspace(0.5, H_ - 0.5, {steps}, dtype=torch.float32, device=device)
+        out.append(ys / H_)
+    return torch.cat(out, 0)
+"""
+
+_ENC = """import torch
+import torch.nn as nn
+
+from .ops import get_reference_points
+
+
+class Encoder(nn.Module):
+    def forward(self, feat1, feat2):
+        feats = [feat1, feat2]
+        spatial_shapes = {shapes}
+        return get_reference_points(spatial_shapes, feat1.device)
+"""
+
+
+def _ref(tmp_path, shapes, steps="H_"):
+    return write_package(tmp_path, {"ops/__init__.py": "from .reference_points import get_reference_points\n",
+                                    "ops/reference_points.py": _REF.format(steps=steps),
+                                    "encoder.py": _ENC.format(shapes=shapes)}, "app13r")
+
+
+_AS_TENSOR = "torch.as_tensor([f.shape[2:] for f in feats], dtype=torch.long, device=feat1.device)"
+
+
+def test_linspace_steps_from_rows_of_a_size_tensor_in_a_reexported_helper(tmp_path):
+    f = _lint(_ref(tmp_path, _AS_TENSOR))
+    assert _hits(f, "EXL207") == [
+        ("reference_points.py", 7, "error", ("export-strict", "export-nonstrict", "onnx-dynamo"))]
+
+
+def test_linspace_from_python_sizes_or_constant_steps_is_silent(tmp_path):
+    assert _hits(_lint(_ref(tmp_path, "[tuple(f.shape[2:]) for f in feats]")), "EXL207") == []
+    assert _hits(_lint(_ref(tmp_path, _AS_TENSOR, steps="8")), "EXL207") == []
