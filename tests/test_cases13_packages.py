@@ -258,3 +258,54 @@ def test_linspace_steps_from_rows_of_a_size_tensor_in_a_reexported_helper(tmp_pa
 def test_linspace_from_python_sizes_or_constant_steps_is_silent(tmp_path):
     assert _hits(_lint(_ref(tmp_path, "[tuple(f.shape[2:]) for f in feats]")), "EXL207") == []
     assert _hits(_lint(_ref(tmp_path, _AS_TENSOR, steps="8")), "EXL207") == []
+
+
+# ---- EXL137: int() of a size along a dim declared dynamic ---------------------------------
+
+_CTX_INIT = """import torch
+
+from .model import ContextPath
+
+model = ContextPath()
+example_args = (torch.randn(1, 3, 32, 32),)
+dynamic_shapes = ({dims},)
+"""
+
+_CTX_MODEL = """import torch.nn as nn
+import torch.nn.functional as F
+
+
+class ContextPath(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.down = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        feat = self.down(x)
+        {line}
+        return F.interpolate(feat, size=size, mode="nearest")
+"""
+
+_HW = '2: torch.export.Dim("H", min=16, max=128), 3: torch.export.Dim("W", min=16, max=128)'
+
+
+def _ctx(tmp_path, line, dims=_HW):
+    return write_package(tmp_path, {"__init__.py": _CTX_INIT.format(dims="{" + dims + "}"),
+                                    "model.py": _CTX_MODEL.format(line=line)}, "app13i")
+
+
+def test_int_comprehension_over_sizes_of_a_declared_dynamic_input(tmp_path):
+    f = _lint(_ctx(tmp_path, "size = [int(t) for t in x.size()[2:]]"))
+    assert _hits(f, "EXL137") == [("model.py", 12, "error", ("export-nonstrict",))]
+
+
+def test_int_of_a_feature_map_size_is_a_warning(tmp_path):
+    f = _lint(_ctx(tmp_path, "size = [int(t) for t in feat.size()[2:]]"))
+    assert _hits(f, "EXL137") == [("model.py", 12, "warning", ("export-nonstrict",))]
+
+
+def test_int_of_static_dims_or_undeclared_shapes_is_silent(tmp_path):
+    assert _hits(_lint(_ctx(tmp_path, "size = (int(x.shape[1]) * 4, int(x.shape[1]) * 4)")), "EXL137") == []
+    assert _hits(_lint(_ctx(tmp_path, "size = [int(t) for t in x.size()[2:]]",
+                            dims='0: torch.export.Dim("B", min=1, max=8)')), "EXL137") == []
+    assert _hits(_lint(_ctx(tmp_path, "size = list(x.size()[2:])")), "EXL137") == []
