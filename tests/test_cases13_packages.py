@@ -309,3 +309,27 @@ def test_int_of_static_dims_or_undeclared_shapes_is_silent(tmp_path):
     assert _hits(_lint(_ctx(tmp_path, "size = [int(t) for t in x.size()[2:]]",
                             dims='0: torch.export.Dim("B", min=1, max=8)')), "EXL137") == []
     assert _hits(_lint(_ctx(tmp_path, "size = list(x.size()[2:])")), "EXL137") == []
+
+
+def test_draw_used_without_a_training_gate_is_a_warning(tmp_path):
+    # measured: strict fails on it too (`x * random.random()`), but such forwards are mostly
+    # training-time (augmentation, masking): a warning
+    body = "            x = x * (1.0 + 0.0 * random.random())"
+    assert _hits(_lint(_encoder(tmp_path, body)), "EXL135") == [
+        ("encoder.py", 18, "warning", ("export-strict",))]
+
+
+def test_generator_bound_only_under_a_condition_is_unknown(tmp_path):
+    files = write_package(tmp_path, {"aug.py": """import torch
+import torch.nn as nn
+
+
+class Masker(nn.Module):
+    def forward(self, x, seed=None):
+        generator = None
+        if seed is not None:
+            generator = torch.Generator(device=x.device)
+            generator.manual_seed(seed)
+        return x * torch.rand(x.shape, generator=generator, device=x.device)
+"""}, "app13m")
+    assert _hits(_lint(files), "EXL136") == []

@@ -69,6 +69,11 @@ class PythonRandomDraw(Rule):
                 # onnx-dynamo and onnx-legacy run it once in Python and keep the number. A draw
                 # that runs only in training (`if self.training and random.random() < p`, under
                 # `if self.training:`) or in __init__ exports everywhere: not on the export path.
+                # an error where the draw is LayerDrop's (its value is tested together with the
+                # training flag: the function is meant to run in eval, and the draw still runs
+                # there); a warning otherwise (augmentations, masking, scheduled sampling: forwards
+                # that are mostly training-time, exported or not)
+                gated = _tested_with_training(fn, call.node)
                 ctx.report(
                     call.node,
                     f"`{snippet(ctx, call.node)}` draws a Python random number in forward: strict torch.export "
@@ -76,8 +81,36 @@ class PythonRandomDraw(Rule):
                     "non-strict export and the ONNX exporters run it once and bake the number into the graph. "
                     "Draw it only in training (`if self.training and random.random() < p:`), or use "
                     "`torch.rand(())` if the graph must draw.",
+                    severity=None if gated else Severity.WARNING,
                 )
         return ()
+
+
+def _reads_training(e: cst.CSTNode) -> bool:
+    for n in iter_nodes(e):
+        if isinstance(n, cst.Attribute) and n.attr.value == "training":
+            return True
+        if isinstance(n, cst.Name) and n.value == "training":
+            return True
+    return False
+
+
+def _tested_with_training(fn, draw: cst.Call) -> bool:
+    """The draw (or a name bound to an expression holding it) sits in a boolean expression
+    or a comparison chain that also reads ``training`` (``self.training and p < layerdrop``,
+    ``not self.training or p > layerdrop``)."""
+    names: set[str] = set()
+    for n in iter_nodes(fn.node):
+        if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name) \
+                and any(m is draw for m in iter_nodes(n.value)):
+            names.add(n.targets[0].target.value)
+    for n in iter_nodes(fn.node):
+        if not isinstance(n, cst.BooleanOperation) or not _reads_training(n):
+            continue
+        for m in iter_nodes(n):
+            if m is draw or (isinstance(m, cst.Name) and m.value in names):
+                return True
+    return False
 
 
 def _generator_ctor(ctx, e: cst.BaseExpression) -> bool:
@@ -105,10 +138,15 @@ def _generator_value(ctx, fn, e: cst.BaseExpression) -> Optional[str]:
             return f"`self.{e.attr.value}`, a torch.Generator built in __init__"
         return None
     if isinstance(e, cst.Name):
-        for n in iter_nodes(fn.node):
-            if isinstance(n, cst.Assign) and _generator_ctor(ctx, n.value) and any(
-                    isinstance(t.target, cst.Name) and t.target.value == e.value for t in n.targets):
-                return f"`{e.value}`, a torch.Generator made in forward"
+        # every binding of the name in the function makes a Generator (`generator = None` then
+        # `if seed is not None: generator = torch.Generator(...)`: unknown, not reported)
+        bound = [n.value for n in iter_nodes(fn.node)
+                 if isinstance(n, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and n.value is not None
+                 and any(isinstance(t, cst.Name) and t.value == e.value
+                         for t in ([x.target for x in n.targets] if isinstance(n, cst.Assign) else [n.target]))]
+        params = {p.name.value for p in iter_nodes(fn.node.params) if isinstance(p, cst.Param)}
+        if bound and e.value not in params and all(_generator_ctor(ctx, v) for v in bound):
+            return f"`{e.value}`, a torch.Generator made in forward"
     return None
 
 
