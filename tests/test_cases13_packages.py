@@ -333,3 +333,69 @@ class Masker(nn.Module):
         return x * torch.rand(x.shape, generator=generator, device=x.device)
 """}, "app13m")
     assert _hits(_lint(files), "EXL136") == []
+
+
+# ---- EXL138: unfold windows (step > 1) of a dynamic dim flattened by a Linear --------------
+
+_FRAMING = """def frame_signal(x, frame_length, hop_length):
+    return x.unfold(-1, frame_length, hop_length)
+"""
+
+_FRONTEND = """import torch.nn as nn
+
+from .framing import frame_signal
+
+
+class Frontend(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 8)
+
+    def forward(self, x):
+        frames = frame_signal(x, 4, {hop})
+        return {use}
+"""
+
+_FRONT_INIT = """import torch
+
+from .frontend import Frontend
+
+model = Frontend()
+example_args = (torch.randn(2, 64),)
+dynamic_shapes = ({{{dims}}},)
+"""
+
+
+def _frontend(tmp_path, hop="2", use="self.proj(frames).mean(dim=1)", dims='1: torch.export.Dim("T", min=16, max=512)'):
+    return write_package(tmp_path, {"__init__.py": _FRONT_INIT.format(dims=dims), "framing.py": _FRAMING,
+                                    "frontend.py": _FRONTEND.format(hop=hop, use=use)}, "app13u")
+
+
+def test_linear_on_windows_from_a_framing_helper_in_another_file(tmp_path):
+    assert _hits(_lint(_frontend(tmp_path)), "EXL138") == [
+        ("frontend.py", 13, "warning", ("export-strict", "export-nonstrict"))]
+
+
+def test_windows_reduced_or_batch_only_dynamic_are_silent(tmp_path):
+    assert _hits(_lint(_frontend(tmp_path, use="frames.mean(-1)")), "EXL138") == []
+    assert _hits(_lint(_frontend(tmp_path, dims='0: torch.export.Dim("B", min=1, max=8)')), "EXL138") == []
+
+
+def test_step_one_windows_are_silent(tmp_path):
+    files = write_package(tmp_path, {"m.py": """import torch
+import torch.nn as nn
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 8)
+
+    def forward(self, x):
+        return self.proj(x.unfold(1, 4, 1))
+
+
+def export():
+    return torch.export.export(M(), (torch.randn(2, 64),), dynamic_shapes=({1: torch.export.Dim("T", min=16)},))
+"""}, "app13s")
+    assert _hits(_lint(files), "EXL138") == []
