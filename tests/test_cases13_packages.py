@@ -399,3 +399,27 @@ def export():
     return torch.export.export(M(), (torch.randn(2, 64),), dynamic_shapes=({1: torch.export.Dim("T", min=16)},))
 """}, "app13s")
     assert _hits(_lint(files), "EXL138") == []
+
+
+def test_generator_after_an_eval_exit_is_a_warning(tmp_path):
+    # torchtune's LayerDropout: `if self.prob == 0 or (self.disable_on_eval and self.training is
+    # False): return ...` before the draw: eval reaches it only when configured to
+    files = write_package(tmp_path, {"drop.py": """import torch
+import torch.nn as nn
+
+
+class LayerDropout(nn.Module):
+    def __init__(self, prob=0.1, disable_on_eval=True):
+        super().__init__()
+        self.prob = prob
+        self.disable_on_eval = disable_on_eval
+        self.generator = torch.Generator(device="cpu")
+
+    def forward(self, x):
+        if self.prob == 0 or (self.disable_on_eval and self.training is False):
+            return x
+        skip = torch.bernoulli(torch.full((x.shape[0],), self.prob), generator=self.generator)
+        return x * (1 - skip)[:, None]
+"""}, "app13d")
+    assert _hits(_lint(files), "EXL136") == [
+        ("drop.py", 15, "warning", ("export-strict", "onnx-dynamo", "onnx-legacy"))]

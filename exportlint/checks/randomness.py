@@ -175,6 +175,10 @@ class GeneratorArgument(Rule):
                 exps = ["export-strict", "onnx-dynamo"]
                 if call.method not in _LEGACY_PASSES:
                     exps.append("onnx-legacy")
+                # after `if self.prob == 0 or (self.disable_on_eval and self.training is False):
+                # return ...` (torchtune's LayerDropout): whether eval reaches the call depends on
+                # configuration: a warning
+                sev = Severity.WARNING if _after_training_exit(fn, call.node) else None
                 # measured (torch 2.13): torch.rand / randn / randint / randperm / rand_like /
                 # multinomial / bernoulli / normal, Tensor.uniform_ / normal_ with a Generator built
                 # in __init__ (or in forward) fail strict torch.export ("Failed to
@@ -194,5 +198,22 @@ class GeneratorArgument(Rule):
                     + "; only non-strict torch.export keeps it. Drop the generator on the export path "
                     "(`generator=None`, or seed with torch.manual_seed outside the model).",
                     exporters=exps,
+                    severity=sev,
                 )
         return ()
+
+
+def _after_training_exit(fn, node: cst.CSTNode) -> bool:
+    """A top-level ``if`` reading ``training`` whose body returns or raises comes before the
+    statement holding ``node``."""
+    body = fn.node.body.body if isinstance(fn.node.body, cst.IndentedBlock) else []
+    for st in body:
+        if any(n is node for n in iter_nodes(st)):
+            return False
+        if isinstance(st, cst.If) and _reads_training(st.test):
+            inner = st.body.body if isinstance(st.body, cst.IndentedBlock) else []
+            last = inner[-1] if inner else None
+            if (isinstance(last, cst.SimpleStatementLine) and last.body
+                    and isinstance(last.body[-1], (cst.Return, cst.Raise))):
+                return True
+    return False
