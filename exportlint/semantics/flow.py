@@ -2015,6 +2015,11 @@ class FunctionFacts:
                 return CONST
             k = arg_kinds[0]
             if k in TENSORISH:
+                sk = self._sizes_only_torch_arithmetic(e.args[0].value)
+                if sk is not None:
+                    if sk == SHAPE:
+                        self._culprit[id(e)] = self._culprit.get(id(e.args[0].value), e)
+                    return sk
                 self._culprit[id(e)] = e
                 return DATA
             if k in (SHAPE, DATA, CONST):
@@ -2054,6 +2059,27 @@ class FunctionFacts:
             return UNKNOWN
         return UNKNOWN
 
+    def _sizes_only_torch_arithmetic(self, v: cst.BaseExpression) -> Optional[str]:
+        """SHAPE (or CONST) when ``v`` is a torch arithmetic call on Python sizes and constants
+        only (``torch.div(x.shape[1], n, rounding_mode="floor")``): the tensor holds a size, not
+        tensor data, so ``int(...)`` of it is a size (lightning-bolts YOLO's anchors per cell: all
+        four pass and match at static shapes, bench/labels/probes_prec13/n1 n13); else None."""
+        if type(v) is not cst.Call:
+            return None
+        q = self.imports.resolve(v.func)
+        if q is None or q.rsplit(".", 1)[0] != "torch" or q.rsplit(".", 1)[1] not in _SIZE_ARITHMETIC:
+            return None
+        ks = []
+        for a in v.args:
+            if a.star:
+                return None
+            if a.keyword is not None and a.keyword.value in ("rounding_mode", "dtype", "device"):
+                continue
+            ks.append(self.kinds.get(id(a.value), UNKNOWN))
+        if not ks or any(k not in (SHAPE, CONST) for k in ks):
+            return None
+        return SHAPE if SHAPE in ks else CONST
+
     def _tensor_method_kind(self, method: str) -> str:
         if method in TENSOR_METHODS_DATA:
             return DATA
@@ -2064,6 +2090,10 @@ class FunctionFacts:
         if method in TENSOR_METHODS_MASK:
             return MASK
         return TENSOR
+
+
+#: torch functions that, given only Python numbers, compute a number (as a 0-d tensor)
+_SIZE_ARITHMETIC = frozenset({"div", "true_divide", "floor_divide", "mul", "add", "sub", "remainder", "fmod"})
 
 
 def _empty_list(v: cst.BaseExpression) -> bool:

@@ -1,0 +1,86 @@
+"""Issue 10 (branch prec13): false-alarm classes of the fourth fresh zoo population (compressai,
+facenet-pytorch, facexlib, lightning-bolts, mmdet3d, pytorch-tabnet, pytorch-tabular,
+pytorch-widedeep, rotary-embedding-torch, vocos, ...), one reproducer each, with the controls
+that must keep firing. The exporters' behaviour behind each is measured in
+bench/labels/probes_prec13/."""
+
+from __future__ import annotations
+
+from conftest import codes_at as codes
+from conftest import line_of
+
+# ---------------------------------------------------------------------------------------
+# P-INITPARAM: an in-place `nn.init.*_` returns the tensor it was given
+# ---------------------------------------------------------------------------------------
+
+INIT = """
+import math
+import torch
+import torch.nn as nn
+from torch.nn import init
+
+class Embeds(nn.Module):
+    def __init__(self, n, d):
+        super().__init__()
+        self.bias = nn.init.kaiming_uniform_(nn.Parameter(torch.Tensor(n, d)), a=math.sqrt(5))  # BIAS
+        self.E = init.xavier_uniform_(nn.Parameter(torch.zeros(n, d)))  # E
+        self.lat = torch.nn.init.trunc_normal_(nn.Parameter(torch.empty(n, d)))  # LAT
+        self.plain = nn.init.normal_(torch.empty(n, d))  # PLAIN
+
+    def forward(self, x):
+        return x * self.bias + self.E + self.lat + self.plain
+"""
+
+
+def test_parameter_returned_by_an_in_place_init_is_registered():
+    # pytorch-widedeep embeddings_layers.py:443, _attention_layers.py:219/221, tab_perceiver.py:294
+    found = codes(INIT)
+    for tag in ("BIAS", "E", "LAT"):
+        assert (line_of(INIT, tag), "EXL303") not in found, tag
+
+
+def test_plain_tensor_returned_by_an_in_place_init_stays_reported():
+    # control: the init fills a plain tensor, which stays unregistered
+    assert (line_of(INIT, "PLAIN"), "EXL303") in codes(INIT)
+
+
+# ---------------------------------------------------------------------------------------
+# P-SIZEARITH: torch arithmetic on Python sizes only holds a size, not tensor data
+# ---------------------------------------------------------------------------------------
+
+ANCHORS = """
+import torch
+import torch.nn as nn
+
+class DetectionLayer(nn.Module):
+    def __init__(self, num_classes, prior_shapes):
+        super().__init__()
+        self.num_classes = num_classes
+        self.prior_shapes = prior_shapes
+
+    def forward(self, x):
+        batch_size, num_features, height, width = x.shape
+        num_attrs = self.num_classes + 5
+        anchors_per_cell = int(torch.div(num_features, num_attrs, rounding_mode="floor"))  # DIV
+        if anchors_per_cell != len(self.prior_shapes):  # IF
+            raise ValueError("anchors")
+        x = x.permute(0, 2, 3, 1).view(batch_size, height, width, anchors_per_cell, num_attrs)  # VIEW
+        n = int(torch.div(x.sum(), num_attrs, rounding_mode="floor"))  # DATA
+        return x.reshape(batch_size, height * width * anchors_per_cell, num_attrs), x.new_zeros(n)  # NEW
+"""
+
+
+def test_int_of_torch_arithmetic_on_sizes_is_a_size():
+    # lightning-bolts yolo/layers.py:112-144: the anchors per cell from the channel count
+    # (measured n13: non-strict and legacy pass and match)
+    found = codes(ANCHORS)
+    assert (line_of(ANCHORS, "DIV"), "EXL102") not in found
+    assert (line_of(ANCHORS, "IF"), "EXL101") not in found
+    assert (line_of(ANCHORS, "VIEW"), "EXL104") not in found
+
+
+def test_int_of_torch_arithmetic_on_tensor_data_stays_reported():
+    # control: the same division of a reduction of the input is tensor data
+    found = codes(ANCHORS)
+    assert (line_of(ANCHORS, "DATA"), "EXL102") in found
+    assert (line_of(ANCHORS, "NEW"), "EXL104") in found
