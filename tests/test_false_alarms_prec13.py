@@ -84,3 +84,40 @@ def test_int_of_torch_arithmetic_on_tensor_data_stays_reported():
     found = codes(ANCHORS)
     assert (line_of(ANCHORS, "DATA"), "EXL102") in found
     assert (line_of(ANCHORS, "NEW"), "EXL104") in found
+
+
+# ---------------------------------------------------------------------------------------
+# P-DEVGUARD: `.cuda()` under a test that the module's weights already are on a GPU
+# ---------------------------------------------------------------------------------------
+
+SWAV = """
+import torch
+import torch.nn as nn
+
+class MultiCrop(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3)
+
+    def forward(self, x):
+        if "cuda" in str(self.conv1.weight.device):
+            x = x.cuda(non_blocking=True)  # GUARDED
+        else:
+            y = x.cuda()  # ELSE
+        if "cuda" in str(x.dtype):
+            x = x.cuda()  # DTYPE
+        z = x.cuda()  # BARE
+        return self.conv1(x)
+"""
+
+
+def test_cuda_under_a_weight_device_test_is_not_reported():
+    # lightning-bolts swav_resnet.py:327 (measured n17: all four pass and match on CPU)
+    assert (line_of(SWAV, "GUARDED"), "EXL301") not in codes(SWAV)
+
+
+def test_cuda_outside_the_device_test_stays_reported():
+    # controls: the `else` arm, a test on something other than a device, an unguarded call
+    found = codes(SWAV)
+    for tag in ("ELSE", "DTYPE", "BARE"):
+        assert (line_of(SWAV, tag), "EXL301") in found, tag
