@@ -121,3 +121,59 @@ def test_cuda_outside_the_device_test_stays_reported():
     found = codes(SWAV)
     for tag in ("ELSE", "DTYPE", "BARE"):
         assert (line_of(SWAV, tag), "EXL301") in found, tag
+
+
+# ---------------------------------------------------------------------------------------
+# P-CACHESLICE: a cache hit returning a detached slice of the cache buffer
+# ---------------------------------------------------------------------------------------
+
+ROTARY = """
+import torch
+import torch.nn as nn
+from torch import einsum
+
+def exists(v):
+    return v is not None
+
+class Rotary(nn.Module):
+    def __init__(self, dim, max_len=64):
+        super().__init__()
+        self.freqs = nn.Parameter(torch.randn(dim // 2), requires_grad=False)
+        self.register_buffer("cached_freqs", torch.zeros(max_len, dim), persistent=False)
+        self.cached_freqs_seq_len = 0
+        self.max_len = max_len
+
+    def forward(self, t, seq_len=None, offset=0):
+        should_cache = exists(seq_len) and (offset + seq_len) <= self.max_len
+        if should_cache and exists(self.cached_freqs) and (offset + seq_len) <= self.cached_freqs_seq_len:
+            return self.cached_freqs[offset:(offset + seq_len)].detach()
+        freqs = einsum("..., f -> ... f", t.type(self.freqs.dtype), self.freqs)
+        freqs = freqs.repeat_interleave(2, dim=-1)
+        if should_cache and offset == 0:
+            self.cached_freqs[:seq_len] = freqs.detach()
+            self.cached_freqs_seq_len = seq_len  # LEN
+        return freqs
+
+class Scaled(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.register_buffer("last", torch.zeros(dim))
+        self.seen = 0
+
+    def forward(self, x):
+        if self.seen > 0:
+            return (self.last * 2).detach()
+        self.last.copy_(x.mean(0))
+        self.seen = x.shape[0]  # SEEN
+        return x
+"""
+
+
+def test_attribute_refilled_after_a_hit_returning_a_slice_of_the_cache_is_not_state():
+    # rotary-embedding-torch rotary_embedding_torch.py:348 (measured n32)
+    assert (line_of(ROTARY, "LEN"), "EXL203") not in codes(ROTARY)
+
+
+def test_hit_returning_a_value_computed_from_the_cache_stays_reported():
+    # control: the hit returns a new value computed from the carried buffer, not the cache itself
+    assert (line_of(ROTARY, "SEEN"), "EXL203") in codes(ROTARY)
