@@ -177,3 +177,72 @@ def test_attribute_refilled_after_a_hit_returning_a_slice_of_the_cache_is_not_st
 def test_hit_returning_a_value_computed_from_the_cache_stays_reported():
     # control: the hit returns a new value computed from the carried buffer, not the cache itself
     assert (line_of(ROTARY, "SEEN"), "EXL203") in codes(ROTARY)
+
+
+# ---------------------------------------------------------------------------------------
+# P-FLAGARG: an unannotated forward argument read only as a truth test is a Python flag
+# ---------------------------------------------------------------------------------------
+
+MATTING = """
+import torch
+import torch.nn as nn
+from torch import Tensor
+
+class LRBranch(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Conv2d(3, 8, 3, padding=1)
+        self.head = nn.Conv2d(8, 1, 1)
+
+    def forward(self, img, inference):
+        lr8x = self.enc(img)
+        pred = None
+        if not inference:  # CHILD
+            pred = torch.sigmoid(self.head(lr8x))
+        return pred, lr8x
+
+class Gate(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Conv2d(8, 1, 1)
+
+    def forward(self, x, found):
+        if found:  # GATE
+            x = self.head(x)
+        return x
+
+class Scale(nn.Module):
+    def forward(self, x, s):
+        if s:  # USED
+            x = x * s
+        return x
+
+class Typed(nn.Module):
+    def forward(self, x, flag: Tensor):
+        if flag:  # TYPED
+            x = x + 1
+        return x
+
+class Matting(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lr_branch = LRBranch()
+        self.gate = Gate()
+
+    def forward(self, img, inference):
+        pred, lr8x = self.lr_branch(img, inference)
+        return self.gate(lr8x, (lr8x > 0).any()), pred
+"""
+
+
+def test_forward_argument_read_only_as_a_truth_test_is_a_flag():
+    # facexlib matting/modnet.py:123/178: `forward(self, img, inference)` handed on by MODNet
+    # (measured n10: all four pass and match with a Python bool)
+    assert (line_of(MATTING, "CHILD"), "EXL101") not in codes(MATTING)
+
+
+def test_truth_test_of_a_computed_or_used_or_typed_tensor_stays_reported():
+    # controls: a mask computed by the parent, an argument also computed with, an annotated one
+    found = codes(MATTING)
+    for tag in ("GATE", "USED", "TYPED"):
+        assert (line_of(MATTING, tag), "EXL101") in found, tag

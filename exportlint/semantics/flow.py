@@ -150,6 +150,9 @@ class FunctionFacts:
         self.entry_flags: set[str] = set()
         #: unannotated forward parameters read with attributes no tensor has (P-NOTTENSOR)
         self.object_params: set[str] = set()
+        #: unannotated parameters without a default that are tensors by the forward-input guess
+        #: alone (no call site told), read here only as truth tests or handed whole to calls
+        self.flag_candidates: set[str] = set()
         #: the kinds of the positional parameters (after ``self``) as the analysis starts: what a
         #: project decorator's wrapper of this function receives (``project.forward_wrappers``)
         self.entry_pos: list[str] = []
@@ -291,7 +294,7 @@ class FunctionFacts:
                     if k == TENSOR and self.why == "forward" and (
                             (i > 0 and size_named(name) and not self._attribute_read(name)
                              and not self._read_in_callee(name))
-                            or self._size_only(name)):
+                            or self._size_only(name) or self._flag_only(name)):
                         # `forward(self, x, hw_shape)` / `(x, seq_len)`: a parent module passes sizes
                         # there; unannotated and never used as an object (`img_size.item()`), it is
                         # no known tensor (mmdet/mmpretrain Swin blocks: `H, W = hw_shape`); nor is
@@ -302,6 +305,9 @@ class FunctionFacts:
                         # `curr_scale (int): The scale for the current inference` in the forward's
                         # docstring (mmagic SinGAN): the author's type, as an annotation would say
                         k = UNKNOWN
+                    if (k == TENSOR and self.why == "forward" and p.annotation is None
+                            and flag_only(self.nodes(), name, need_test=False)):
+                        self.flag_candidates.add(name)
                 else:
                     k = self._default_kind(p.default)
             if (arg_kinds is not None and p.default is not None and literal_value(p.default) is False
@@ -1246,6 +1252,14 @@ class FunctionFacts:
                 return False
         return True
 
+    def _flag_only(self, name: str) -> bool:
+        """Whether ``name`` is read at least once as a bare truth test (``if not inference:``,
+        ``while flag``, ``a if flag else b``, an operand of ``and``/``or``/``not`` there) and
+        otherwise only handed whole to calls (``self.branch(img, inference)``): a Python flag,
+        never computed with, so no known tensor (facexlib MODNet's ``forward(img, inference)``;
+        measured bench/labels/probes_prec13/n1 n10: all four pass and match with a bool)."""
+        return flag_only(self.nodes(), name, need_test=True)
+
     def _guards(self) -> Optional[dict]:
         """The file's guard helpers, with this function's guard locals (``_guard_locals``)."""
         if not self._guard_locals:
@@ -1939,6 +1953,14 @@ class FunctionFacts:
                     and self.env.get(a.value.value) == UNKNOWN):
                 k = TENSOR  # (P-NOTTENSOR) the object goes on with the tensor guess; the callee
                 # reads it as an object again where it uses attributes no tensor has
+            if (k == TENSOR and type(a.value) is cst.Name and a.value.value in self.flag_candidates
+                    and not self._rebound(a.value.value)):
+                # `self.lr_branch(img, inference)` handing on this forward's guessed input: where
+                # the callee's parameter is a flag there (read only as a truth test), it is no
+                # known tensor in either (facexlib MODNet -> LRBranch `if not inference:`)
+                p = _callee_param(fn, len(pos) + (1 if skip_self else 0), a)
+                if p is not None and p.annotation is None and flag_only(iter_nodes(fn), p.name.value, need_test=True):
+                    k = UNKNOWN
             if a.keyword is None:
                 pos.append(k)
             elif (type(a.value) is cst.Name and a.value.value in self.unset_flags
@@ -2095,6 +2117,57 @@ class FunctionFacts:
         if method in TENSOR_METHODS_MASK:
             return MASK
         return TENSOR
+
+
+def _callee_param(fn: cst.FunctionDef, i: int, a: cst.Arg) -> Optional[cst.Param]:
+    """The parameter of ``fn`` that argument ``a`` (the ``i``-th positional, self counted) binds."""
+    ps = list(fn.params.posonly_params) + list(fn.params.params)
+    if a.keyword is None:
+        return ps[i] if i < len(ps) else None
+    for p in ps + list(fn.params.kwonly_params):
+        if p.name.value == a.keyword.value:
+            return p
+    return None
+
+
+def flag_only(nodes, name: str, need_test: bool) -> bool:
+    """``name`` is read only as a bare truth test or handed whole to calls, at least once as a
+    truth test (``need_test``) or at all (see ``FunctionFacts._flag_only``)."""
+    tested: set[int] = set()
+    passed: set[int] = set()
+    skip: set[int] = set()
+
+    def truth(e) -> None:
+        t = type(e)
+        if t is cst.Name and e.value == name:
+            tested.add(id(e))
+        elif t is cst.UnaryOperation and isinstance(e.operator, cst.Not):
+            truth(e.expression)
+        elif t is cst.BooleanOperation:
+            truth(e.left)
+            truth(e.right)
+
+    for n in nodes:
+        t = type(n)
+        if t is cst.If or t is cst.While or t is cst.IfExp:
+            truth(n.test)
+        elif t is cst.Call:
+            for a in n.args:
+                if type(a.value) is cst.Name and a.value.value == name and not a.star:
+                    passed.add(id(a.value))
+        elif t is cst.Attribute:
+            skip.add(id(n.attr))
+        elif t is cst.Arg and n.keyword is not None:
+            skip.add(id(n.keyword))
+        elif t is cst.Param:
+            skip.add(id(n.name))
+    if not (tested if need_test else tested or passed):
+        return False
+    for n in nodes:
+        if (type(n) is cst.Name and n.value == name and id(n) not in skip and id(n) not in tested
+                and id(n) not in passed):
+            return False
+    return True
 
 
 #: torch functions that, given only Python numbers, compute a number (as a 0-d tensor)
