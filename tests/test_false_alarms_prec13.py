@@ -246,3 +246,37 @@ def test_truth_test_of_a_computed_or_used_or_typed_tensor_stays_reported():
     found = codes(MATTING)
     for tag in ("GATE", "USED", "TYPED"):
         assert (line_of(MATTING, tag), "EXL101") in found, tag
+
+
+# ---------------------------------------------------------------------------------------
+# P-ARRAYRANK: the rank and dtype of an array taken out of a tensor are fixed
+# ---------------------------------------------------------------------------------------
+
+VOXEL = """
+import numpy as np
+import torch
+import torch.nn as nn
+
+class Voxelize(nn.Module):
+    def ravel_hash(self, x: np.ndarray) -> np.ndarray:
+        assert x.ndim == 2, x.shape  # RANK
+        assert x.shape[0] > 0  # ROWS
+        assert (x >= 0).all()  # VALUES
+        return x
+
+    def forward(self, coors):
+        c = torch.round(coors).int()
+        return torch.from_numpy(self.ravel_hash(c.cpu().numpy()))
+"""
+
+
+def test_rank_of_an_array_taken_out_of_a_tensor_is_fixed():
+    # mmdet3d data_preprocessor.py:503 (`assert x.ndim == 2` in ravel_hash)
+    assert (line_of(VOXEL, "RANK"), "EXL101") not in codes(VOXEL)
+
+
+def test_values_of_an_array_taken_out_of_a_tensor_stay_reported():
+    # control: a test on the array's values is still data (and the .numpy() stays reported)
+    found = codes(VOXEL)
+    assert (line_of(VOXEL, "VALUES"), "EXL101") in found
+    assert (line_of(VOXEL, "return torch.from_numpy"), "EXL201") in found
