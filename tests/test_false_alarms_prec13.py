@@ -280,3 +280,51 @@ def test_values_of_an_array_taken_out_of_a_tensor_stay_reported():
     found = codes(VOXEL)
     assert (line_of(VOXEL, "VALUES"), "EXL101") in found
     assert (line_of(VOXEL, "return torch.from_numpy"), "EXL201") in found
+
+
+# ---------------------------------------------------------------------------------------
+# P-STRDEFAULT: an arm on a string-default parameter that no export-path call passes
+# ---------------------------------------------------------------------------------------
+
+FPS = """
+import numpy as np
+import torch
+import torch.nn as nn
+
+def farthest_point_sample(xyz, npoint, _method="yanx27"):
+    if _method.startswith("fpsample"):
+        idx = np.stack([np.arange(npoint) for pc in xyz.cpu().numpy()])  # DEAD
+        return torch.from_numpy(idx)
+    if _method == "numpy":
+        return torch.from_numpy(np.arange(npoint) + xyz.sum().item())  # DEADEQ
+    if _method == "yanx27":
+        return torch.argsort(xyz[..., 0], dim=-1)[:, :npoint] + int(xyz.max())  # LIVE
+    raise ValueError(_method)
+
+class SetAbstraction(nn.Module):
+    def forward(self, xyz):
+        return farthest_point_sample(xyz, 4)
+
+class Explicit(nn.Module):
+    def forward(self, xyz):
+        return sample(xyz, 4, _method="fpsample.bucket")
+
+def sample(xyz, npoint, _method="yanx27"):
+    if _method.startswith("fpsample"):
+        return torch.from_numpy(np.stack([np.arange(npoint) for pc in xyz.cpu().numpy()]))  # PASSED
+    return xyz
+"""
+
+
+def test_arm_on_a_string_default_no_call_passes_is_not_on_the_export_path():
+    # compressai pointnet2.py:155 (`_method="pointops"` default, both callers omit it)
+    found = codes(FPS)
+    assert (line_of(FPS, "DEAD"), "EXL201") not in found
+    assert (line_of(FPS, "DEADEQ"), "EXL102") not in found
+
+
+def test_arm_the_default_selects_or_a_call_passes_stays_reported():
+    # controls: the arm the default selects; the arm a call passes the value for
+    found = codes(FPS)
+    assert (line_of(FPS, "LIVE"), "EXL102") in found
+    assert (line_of(FPS, "PASSED"), "EXL201") in found

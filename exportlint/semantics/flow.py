@@ -144,6 +144,9 @@ class FunctionFacts:
         self.absent_params: set[str] = set()
         #: parameters with a `False` default that no call on the export path passes (never rebound)
         self.unset_flags: set[str] = set()
+        #: string-default parameters that no call on the export path passes: their default
+        #: (``farthest_point_sample(xyz, n, _method="pointops")``)
+        self.unset_strings: dict[str, str] = {}
         #: those of them that hold their default only because the forward is taken as exported
         #: directly (P-ENTRYFLAG): not forwarded to callees as unset (a real inference option of
         #: a model, `interpolate_pos_encoding=False`, that a user's call may set)
@@ -315,6 +318,11 @@ class FunctionFacts:
                 # `def merge(self, safe_merge=False)` that no call on the export path passes
                 # `safe_merge` to: it holds False there, `if safe_merge:` never runs
                 self.unset_flags.add(name)
+            elif (arg_kinds is not None and p.default is not None and isinstance(literal_value(p.default), str)
+                  and (arg_kinds[i] if i < len(arg_kinds) else kw_kinds.get(name)) is None):
+                # `_method="pointops"` that no call on the export path passes: `if _method ==
+                # "yanx27":` / `if _method.startswith("fpsample"):` never runs there (compressai)
+                self.unset_strings[name] = literal_value(p.default)
             elif entry_flags and p.default is not None and literal_value(p.default) is False:
                 # `forward(self, x, update: bool = False)` exported directly: the exporters call it
                 # with the example inputs, a Python `False` default stays False (P-ENTRYFLAG)
@@ -578,6 +586,11 @@ class FunctionFacts:
             return self._absent_test(t.left) or self._absent_test(t.right)
         if isinstance(t, cst.Name) and t.value in self.unset_flags:
             return not self._rebound(t.value)
+        if self.unset_strings:
+            v = _string_test_value(t, self.unset_strings)
+            if v is False:
+                name = t.left.value if isinstance(t, cst.Comparison) else t.func.value.value
+                return not self._rebound(name)
         if self._is_self_attr(t) and self.cls is not None and self._init_false_flag(t.attr.value):
             return True
         return (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
@@ -2121,6 +2134,26 @@ class FunctionFacts:
         if method in TENSOR_METHODS_MASK:
             return MASK
         return TENSOR
+
+
+def _string_test_value(t: cst.BaseExpression, values: dict[str, str]) -> Optional[bool]:
+    """The value of ``name == "s"`` / ``name != "s"`` / ``name.startswith("s")`` for a name
+    whose string value is known (``values``); None for any other test."""
+    if (isinstance(t, cst.Comparison) and len(t.comparisons) == 1 and isinstance(t.left, cst.Name)
+            and t.left.value in values and isinstance(t.comparisons[0].operator, (cst.Equal, cst.NotEqual))):
+        lit = literal_value(t.comparisons[0].comparator)
+        if not isinstance(lit, str):
+            return None
+        eq = values[t.left.value] == lit
+        return eq if isinstance(t.comparisons[0].operator, cst.Equal) else not eq
+    if (isinstance(t, cst.Call) and isinstance(t.func, cst.Attribute) and isinstance(t.func.value, cst.Name)
+            and t.func.value.value in values and t.func.attr.value in ("startswith", "endswith")
+            and len(t.args) == 1 and t.args[0].keyword is None):
+        lit = literal_value(t.args[0].value)
+        if not isinstance(lit, str):
+            return None
+        return getattr(values[t.func.value.value], t.func.attr.value)(lit)
+    return None
 
 
 def _callee_param(fn: cst.FunctionDef, i: int, a: cst.Arg) -> Optional[cst.Param]:
