@@ -1727,8 +1727,8 @@ class FunctionFacts:
                 # torch.export strict, which traces numpy), not a value read from the data
                 self._culprit[id(e)] = e
                 return SHAPE
-            if attr in ("ndim", "dtype"):
-                # `x.cpu().numpy().ndim`: the array's rank and dtype are the tensor's, fixed at
+            if attr == "ndim":
+                # `x.cpu().numpy().ndim`: the array's rank is the tensor's, fixed at
                 # export (mmdet3d `assert x.ndim == 2` on voxel coordinates; n2 n2d)
                 return CONST
             return DATA
