@@ -217,6 +217,24 @@ class Scale(nn.Module):
             x = x * s
         return x
 
+class Where(nn.Module):
+    def forward(self, x, keep):
+        if not keep:  # WHERE
+            return x
+        return torch.where(keep, x, torch.zeros_like(x))
+
+class Fill(nn.Module):
+    def forward(self, x, pad):
+        if pad:  # FILL
+            return x.masked_fill(pad, 0.0)
+        return x
+
+class Count(nn.Module):
+    def forward(self, x, n):
+        if n:  # COUNT
+            return x[:int(n)]
+        return x
+
 class Typed(nn.Module):
     def forward(self, x, flag: Tensor):
         if flag:  # TYPED
@@ -242,10 +260,12 @@ def test_forward_argument_read_only_as_a_truth_test_is_a_flag():
 
 
 def test_truth_test_of_a_computed_or_used_or_typed_tensor_stays_reported():
-    # controls: a mask computed by the parent, an argument also computed with, an annotated one
+    # controls: a mask computed by the parent, an argument also computed with (arithmetic, a
+    # torch function, a tensor method, `int()`), an annotated one
     found = codes(MATTING)
-    for tag in ("GATE", "USED", "TYPED"):
+    for tag in ("GATE", "USED", "WHERE", "FILL", "COUNT", "TYPED"):
         assert (line_of(MATTING, tag), "EXL101") in found, tag
+    assert (line_of(MATTING, "return x[:int(n)]"), "EXL104") in found
 
 
 # ---------------------------------------------------------------------------------------

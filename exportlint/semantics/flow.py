@@ -5,6 +5,7 @@ writes) the rules ask about.
 
 from __future__ import annotations
 
+import builtins
 import re
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
@@ -309,7 +310,8 @@ class FunctionFacts:
                         # docstring (mmagic SinGAN): the author's type, as an annotation would say
                         k = UNKNOWN
                     if (k == TENSOR and self.why == "forward" and p.annotation is None
-                            and flag_only(self.nodes(), name, need_test=False)):
+                            and flag_only(self.nodes(), name, need_test=False, self_name=self.self_name,
+                                          imports=self.imports)):
                         self.flag_candidates.add(name)
                 else:
                     k = self._default_kind(p.default)
@@ -1271,7 +1273,7 @@ class FunctionFacts:
         otherwise only handed whole to calls (``self.branch(img, inference)``): a Python flag,
         never computed with, so no known tensor (facexlib MODNet's ``forward(img, inference)``;
         measured bench/labels/probes_prec13/n1 n10: all four pass and match with a bool)."""
-        return flag_only(self.nodes(), name, need_test=True)
+        return flag_only(self.nodes(), name, need_test=True, self_name=self.self_name, imports=self.imports)
 
     def _guards(self) -> Optional[dict]:
         """The file's guard helpers, with this function's guard locals (``_guard_locals``)."""
@@ -1976,7 +1978,10 @@ class FunctionFacts:
                 # the callee's parameter is a flag there (read only as a truth test), it is no
                 # known tensor in either (facexlib MODNet -> LRBranch `if not inference:`)
                 p = _callee_param(fn, len(pos) + (1 if skip_self else 0), a)
-                if p is not None and p.annotation is None and flag_only(iter_nodes(fn), p.name.value, need_test=True):
+                ps = list(fn.params.posonly_params) + list(fn.params.params)
+                if (p is not None and p.annotation is None
+                        and flag_only(iter_nodes(fn), p.name.value, need_test=True,
+                                      self_name=ps[0].name.value if skip_self and ps else None, imports=self.imports)):
                     k = UNKNOWN
             if a.keyword is None:
                 pos.append(k)
@@ -2167,9 +2172,12 @@ def _callee_param(fn: cst.FunctionDef, i: int, a: cst.Arg) -> Optional[cst.Param
     return None
 
 
-def flag_only(nodes, name: str, need_test: bool) -> bool:
-    """``name`` is read only as a bare truth test or handed whole to calls, at least once as a
-    truth test (``need_test``) or at all (see ``FunctionFacts._flag_only``)."""
+def flag_only(nodes, name: str, need_test: bool, self_name: Optional[str] = None, imports=None) -> bool:
+    """``name`` is read only as a bare truth test or handed whole to calls of this object's
+    methods and submodules (``self.<m>(...)``) or of functions that are not torch's, at least
+    once as a truth test (``need_test``) or at all (see ``FunctionFacts._flag_only``). Handed to
+    a torch function or a tensor method (``torch.where(mask, x, y)``, ``x.masked_fill(mask, 0)``)
+    it is computed with: no flag."""
     tested: set[int] = set()
     passed: set[int] = set()
     skip: set[int] = set()
@@ -2189,9 +2197,20 @@ def flag_only(nodes, name: str, need_test: bool) -> bool:
         if t is cst.If or t is cst.While or t is cst.IfExp:
             truth(n.test)
         elif t is cst.Call:
-            for a in n.args:
-                if type(a.value) is cst.Name and a.value.value == name and not a.star:
-                    passed.add(id(a.value))
+            f = n.func
+            root = f
+            while type(root) is cst.Attribute:
+                root = root.value
+            if type(f) is cst.Attribute:
+                ok = self_name is not None and type(root) is cst.Name and root.value == self_name
+            else:
+                q = imports.resolve(f) if imports is not None and type(f) is cst.Name else None
+                ok = (type(f) is cst.Name and not (q or "").startswith("torch")
+                      and not hasattr(builtins, f.value))  # `int(flag)`, `len(flag)`: computed with
+            if ok:
+                for a in n.args:
+                    if type(a.value) is cst.Name and a.value.value == name and not a.star:
+                        passed.add(id(a.value))
         elif t is cst.Attribute:
             skip.add(id(n.attr))
         elif t is cst.Arg and n.keyword is not None:
