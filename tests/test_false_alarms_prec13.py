@@ -337,6 +337,19 @@ def sample(xyz, npoint, _method="yanx27"):
     if _method.startswith("fpsample"):
         return torch.from_numpy(np.stack([np.arange(npoint) for pc in xyz.cpu().numpy()]))  # PASSED
     return xyz
+
+class FromConfig(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+
+    def forward(self, xyz):
+        return sample_kw(xyz, **self.cfg)
+
+def sample_kw(xyz, npoint=4, _method="yanx27"):
+    if _method.startswith("fpsample"):
+        return torch.from_numpy(np.stack([np.arange(npoint) for pc in xyz.cpu().numpy()]))  # KWARGS
+    return xyz
 """
 
 
@@ -348,7 +361,9 @@ def test_arm_on_a_string_default_no_call_passes_is_not_on_the_export_path():
 
 
 def test_arm_the_default_selects_or_a_call_passes_stays_reported():
-    # controls: the arm the default selects; the arm a call passes the value for
+    # controls: the arm the default selects; the arm a call passes the value for, by name or
+    # possibly through `**kwargs`
     found = codes(FPS)
     assert (line_of(FPS, "LIVE"), "EXL102") in found
     assert (line_of(FPS, "PASSED"), "EXL201") in found
+    assert (line_of(FPS, "KWARGS"), "EXL201") in found

@@ -309,9 +309,7 @@ class FunctionFacts:
                         # `curr_scale (int): The scale for the current inference` in the forward's
                         # docstring (mmagic SinGAN): the author's type, as an annotation would say
                         k = UNKNOWN
-                    if (k == TENSOR and self.why == "forward" and p.annotation is None
-                            and flag_only(self.nodes(), name, need_test=False, self_name=self.self_name,
-                                          imports=self.imports)):
+                    if k == TENSOR and self.why == "forward" and p.annotation is None and self._flag_uses(name):
                         self.flag_candidates.add(name)
                 else:
                     k = self._default_kind(p.default)
@@ -321,7 +319,7 @@ class FunctionFacts:
                 # `safe_merge` to: it holds False there, `if safe_merge:` never runs
                 self.unset_flags.add(name)
             elif (arg_kinds is not None and p.default is not None and isinstance(literal_value(p.default), str)
-                  and (arg_kinds[i] if i < len(arg_kinds) else kw_kinds.get(name)) is None):
+                  and (arg_kinds[i] if i < len(arg_kinds) else kw_kinds.get(name)) is None and "**" not in kw_kinds):
                 # `_method="pointops"` that no call on the export path passes: `if _method ==
                 # "yanx27":` / `if _method.startswith("fpsample"):` never runs there (compressai)
                 self.unset_strings[name] = literal_value(p.default)
@@ -1273,7 +1271,14 @@ class FunctionFacts:
         otherwise only handed whole to calls (``self.branch(img, inference)``): a Python flag,
         never computed with, so no known tensor (facexlib MODNet's ``forward(img, inference)``;
         measured bench/labels/probes_prec13/n1 n10: all four pass and match with a bool)."""
-        return flag_only(self.nodes(), name, need_test=True, self_name=self.self_name, imports=self.imports)
+        return self._flag_uses(name) == "tested"
+
+    def _flag_uses(self, name: str) -> Optional[str]:
+        """``flag_uses`` of ``name`` in this function, walked once."""
+        cache = self.__dict__.setdefault("_flag_uses_cache", {})
+        if name not in cache:
+            cache[name] = flag_uses(self.nodes(), name, self.self_name, self.imports)
+        return cache[name]
 
     def _guards(self) -> Optional[dict]:
         """The file's guard helpers, with this function's guard locals (``_guard_locals``)."""
@@ -1967,6 +1972,8 @@ class FunctionFacts:
             if a.star:
                 # unknown arity: bail out of positional mapping
                 pos.append(UNKNOWN)
+                if a.star == "**":
+                    kw["**"] = UNKNOWN  # any keyword may be passed (``unset_strings`` reads it)
                 continue
             if (k == UNKNOWN and type(a.value) is cst.Name and a.value.value in self.object_params
                     and self.env.get(a.value.value) == UNKNOWN):
@@ -1980,8 +1987,8 @@ class FunctionFacts:
                 p = _callee_param(fn, len(pos) + (1 if skip_self else 0), a)
                 ps = list(fn.params.posonly_params) + list(fn.params.params)
                 if (p is not None and p.annotation is None
-                        and flag_only(iter_nodes(fn), p.name.value, need_test=True,
-                                      self_name=ps[0].name.value if skip_self and ps else None, imports=self.imports)):
+                        and flag_uses(iter_nodes(fn), p.name.value, ps[0].name.value if skip_self and ps else None,
+                                      self.imports) == "tested"):
                     k = UNKNOWN
             if a.keyword is None:
                 pos.append(k)
@@ -2172,12 +2179,12 @@ def _callee_param(fn: cst.FunctionDef, i: int, a: cst.Arg) -> Optional[cst.Param
     return None
 
 
-def flag_only(nodes, name: str, need_test: bool, self_name: Optional[str] = None, imports=None) -> bool:
-    """``name`` is read only as a bare truth test or handed whole to calls of this object's
-    methods and submodules (``self.<m>(...)``) or of functions that are not torch's, at least
-    once as a truth test (``need_test``) or at all (see ``FunctionFacts._flag_only``). Handed to
-    a torch function or a tensor method (``torch.where(mask, x, y)``, ``x.masked_fill(mask, 0)``)
-    it is computed with: no flag."""
+def flag_uses(nodes, name: str, self_name: Optional[str] = None, imports=None) -> Optional[str]:
+    """"tested" when ``name`` is read only as a bare truth test or handed whole to calls of this
+    object's methods and submodules (``self.<m>(...)``) or of functions that are neither torch's
+    nor builtins, at least once as a truth test; "passed" when only handed on so; else None
+    (see ``FunctionFacts._flag_only``). Handed to a torch function, a tensor method or a builtin
+    (``torch.where(mask, x, y)``, ``x.masked_fill(mask, 0)``, ``int(n)``) it is computed with."""
     tested: set[int] = set()
     passed: set[int] = set()
     skip: set[int] = set()
@@ -2217,13 +2224,13 @@ def flag_only(nodes, name: str, need_test: bool, self_name: Optional[str] = None
             skip.add(id(n.keyword))
         elif t is cst.Param:
             skip.add(id(n.name))
-    if not (tested if need_test else tested or passed):
-        return False
+    if not (tested or passed):
+        return None
     for n in nodes:
         if (type(n) is cst.Name and n.value == name and id(n) not in skip and id(n) not in tested
                 and id(n) not in passed):
-            return False
-    return True
+            return None
+    return "tested" if tested else "passed"
 
 
 #: torch functions that, given only Python numbers, compute a number (as a 0-d tensor)
