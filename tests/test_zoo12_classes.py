@@ -1,0 +1,187 @@
+"""Issue 10 (branch zoo12): failing-line classes of the zoo scoreboard's misses, one reproducer each
+with its controls, self-contained (no timm / transformers needed). Exporter behaviour measured with
+torch 2.13.0: bench/labels/probes_zoo12/ (outputs next to the probes).
+
+EXL127 through an attention mapping (transformers' ``ALL_ATTENTION_FUNCTIONS``; hf T5 and Swin in
+the zoo truth): probe_registry_sdpa.py. The module picks its attention function from a mapping
+object by a config string, hands it a bias computed from parameters (an Embedding lookup permuted
+and unsqueezed; a submodule's table gather), and reshapes what it returns; the SDPA function of the
+mapping gives that argument to SDPA as ``attn_mask`` and returns the output transposed (1, 2).
+onnx-dynamo fails at the caller's reshape ("Cannot view a tensor"): sdpa:emb, sdpa:gather. It passes
+with the bias detached (sdpa:det), zeros built in forward (sdpa:zeros), one head (sdpa:h1, not
+decidable statically: a warning) and with the eager function (eager:emb, eager:gather).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import write_package
+
+from exportlint.config import Config
+from exportlint.engine import lint_paths
+
+
+def _lint(files):
+    r = lint_paths(files, Config(), jobs=1, use_cache=False, isolate=False)
+    assert not r.errors, r.errors
+    return list(r.findings)
+
+
+def _codes(findings, code):
+    return sorted((Path(f.path).name, f.line) for f in findings if f.code == code)
+
+
+_FNS = """import torch
+import torch.nn.functional as F
+
+
+def merge_mask(bias, attention_mask, query):
+    n = query.shape[2]
+    if attention_mask is None:
+        return bias[:, :, :n]
+    return bias + attention_mask
+
+
+def sdpa_fn(module, q, k, v, attention_mask, scaling=None, position_bias=None):
+    if position_bias is not None:
+        attention_mask = merge_mask(position_bias, attention_mask, q)
+    o = F.scaled_dot_product_attention(q, k, v, attn_mask=attention_mask, scale=scaling)
+    o = o.transpose(1, 2).contiguous()
+    return o, None
+
+
+def sdpa_untransposed(module, q, k, v, attention_mask, scaling=None, position_bias=None):
+    if position_bias is not None:
+        attention_mask = merge_mask(position_bias, attention_mask, q)
+    o = F.scaled_dot_product_attention(q, k, v, attn_mask=attention_mask, scale=scaling)
+    return o, None
+
+
+def eager_fn(module, q, k, v, attention_mask, scaling=None, position_bias=None):
+    if position_bias is not None:
+        attention_mask = merge_mask(position_bias, attention_mask, q)
+    w = q @ k.transpose(-1, -2)
+    if attention_mask is not None:
+        w = w + attention_mask
+    o = w.softmax(-1) @ v
+    return o.transpose(1, 2).contiguous(), w
+"""
+
+_REGISTRY = """from .attn_fns import {fns}
+
+
+class Registry:
+    _global_mapping = {{{mapping}}}
+
+    def get_interface(self, impl, default):
+        return self._global_mapping.get(impl, default)
+
+
+REG = Registry()
+"""
+
+_MODEL = """import torch
+import torch.nn as nn
+
+from .attn_fns import eager_fn
+from .registry import REG
+
+N, D = 5, 16
+
+
+class Bias(nn.Module):
+    def __init__(self, heads):
+        super().__init__()
+        self.tbl = nn.Parameter(torch.randn(9, heads))
+        self.register_buffer("idx", torch.zeros(N * N, dtype=torch.long))
+
+    def forward(self):
+        b = self.tbl[self.idx]
+        b = b.view(N, N, -1)
+        return b.permute(2, 0, 1).contiguous().unsqueeze(0)
+
+
+class Attn(nn.Module):
+    def __init__(self, impl="sdpa", heads=2):
+        super().__init__()
+        self.impl, self.heads = impl, heads
+        self.q = nn.Linear(heads * D, heads * D)
+        self.emb = nn.Embedding(9, heads)
+        self.rel = Bias(heads)
+        self.o = nn.Linear(heads * D, heads * D)
+
+    def forward(self, x):
+        input_shape = x.shape[:-1]
+        q = self.q(x).view(*input_shape, -1, D).transpose(1, 2)
+        idx = torch.arange(N)[:, None] - torch.arange(N)[None, :] + 4
+        {bias}
+        fn = REG.get_interface(self.impl, eager_fn)
+        {call}
+        out = out.reshape(*input_shape, -1).contiguous()
+        return self.o(out)
+"""
+
+_EMB = "pb = self.emb(idx).permute([2, 0, 1]).unsqueeze(0)"
+_GATHER = "pb = self.rel()"
+_KW = "out, _ = fn(self, q, q, q, None, scaling=0.25, position_bias=pb)"
+_POS = "out, _ = fn(self, q, q, q, pb, scaling=0.25)"
+
+
+def _pkg(tmp_path, bias=_EMB, call=_KW, fns="sdpa_fn", mapping='"sdpa": sdpa_fn'):
+    return write_package(tmp_path, {
+        "attn_fns.py": _FNS,
+        "registry.py": _REGISTRY.format(fns=fns, mapping=mapping),
+        "model.py": _MODEL.format(bias=bias, call=call),
+    }, "zoo12reg")
+
+
+#: `out = out.reshape(*input_shape, -1).contiguous()` in model.py
+RESHAPE_LINE = _MODEL.splitlines().index("        out = out.reshape(*input_shape, -1).contiguous()") + 1
+
+
+def test_embedding_bias_through_the_mapping_warns_at_the_reshape(tmp_path):
+    # probe sdpa:emb (T5): FAIL 'Cannot view a tensor'
+    f = _lint(_pkg(tmp_path))
+    assert _codes(f, "EXL127") == [("model.py", RESHAPE_LINE)]
+    hit = next(x for x in f if x.code == "EXL127")
+    assert hit.exporters == ("onnx-dynamo",) and hit.severity.value == "warning"
+    assert "sdpa_fn" in hit.message
+
+
+def test_submodule_gather_bias_as_the_mask_argument_warns(tmp_path):
+    # probe sdpa:gather (Swin: a relative-position module's table gather, passed positionally)
+    f = _lint(_pkg(tmp_path, bias=_GATHER, call=_POS))
+    assert _codes(f, "EXL127") == [("model.py", RESHAPE_LINE)]
+
+
+def test_detached_bias_is_silent(tmp_path):
+    # probe sdpa:det: PASS
+    f = _lint(_pkg(tmp_path, bias="pb = self.rel().detach()", call=_POS))
+    assert _codes(f, "EXL127") == []
+
+
+def test_zeros_bias_is_silent(tmp_path):
+    # probe sdpa:zeros: PASS
+    f = _lint(_pkg(tmp_path, bias="pb = torch.zeros(1, self.heads, N, N)"))
+    assert _codes(f, "EXL127") == []
+
+
+def test_mapping_of_the_eager_function_only_is_silent(tmp_path):
+    # probe eager:emb / eager:gather: PASS (no SDPA)
+    f = _lint(_pkg(tmp_path, fns="eager_fn", mapping='"eager": eager_fn'))
+    assert _codes(f, "EXL127") == []
+
+
+def test_sdpa_function_returning_the_output_untransposed_is_silent(tmp_path):
+    # EXL127's class needs the transposed SDPA output reshaped (probe_sdpa_view2: without the
+    # transpose it passes)
+    f = _lint(_pkg(tmp_path, fns="sdpa_untransposed", mapping='"sdpa": sdpa_untransposed'))
+    assert _codes(f, "EXL127") == []
+
+
+def test_bias_in_an_argument_that_does_not_reach_the_mask_is_silent(tmp_path):
+    # merge_mask reads its `query` only for a size: the bias handed as the query is not the mask
+    call = "out, _ = fn(self, pb, q, q, None, scaling=0.25)"
+    f = _lint(_pkg(tmp_path, call=call))
+    assert _codes(f, "EXL127") == []
