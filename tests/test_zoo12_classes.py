@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import write_package
+from conftest import line_of, lint, write_package
 
 from exportlint.config import Config
 from exportlint.engine import lint_paths
@@ -185,3 +185,40 @@ def test_bias_in_an_argument_that_does_not_reach_the_mask_is_silent(tmp_path):
     call = "out, _ = fn(self, pb, q, q, None, scaling=0.25)"
     f = _lint(_pkg(tmp_path, call=call))
     assert _codes(f, "EXL127") == []
+
+
+# ---- EXL116: each size conversion of a size tuple, named once with every exporter its uses break --
+# hf mobilevit's `unfolding` (and timm's): `new_h = int(math.ceil(h / p) * p)` and `new_w = ...` on
+# two lines, then `F.interpolate(size=(new_h, new_w))` and a reshape by `new_h // p`, `new_w // p`.
+# The rule looked at one conversion per size site (the width's was never reported) and named the
+# exporters from the first site a conversion was met at (an interpolate size: non-strict and
+# legacy only), though the same value also sizes a reshape, where strict fails too (measured,
+# tests/test_false_alarms.py::test_exl116_free_output_size_names_nonstrict_and_legacy_only).
+UNFOLD = """
+from torch.export import Dim
+import math
+import torch
+import torch.nn.functional as F
+
+
+class Unfold(torch.nn.Module):
+    def forward(self, x):
+        B, C, H, W = x.shape
+        new_h = int(math.ceil(H / 2) * 2)  # <- h
+        new_w = int(math.ceil(W / 2) * 2)  # <- w
+        x = F.interpolate(x, size=(new_h, new_w), mode="bilinear")
+        return x.reshape(B * C * (new_h // 2), 2, new_w // 2, 2)
+"""
+
+
+def test_exl116_both_names_of_a_size_tuple_and_the_reshape_exporters():
+    found = sorted((f.line, f.exporters) for f in lint(UNFOLD) if f.code == "EXL116")
+    assert [ln for ln, _ in found] == [line_of(UNFOLD, "# <- h"), line_of(UNFOLD, "# <- w")]
+    assert all("export-strict" in exps for _, exps in found)
+
+
+def test_exl116_interpolate_only_stays_nonstrict_and_legacy():
+    src = UNFOLD.replace("return x.reshape(B * C * (new_h // 2), 2, new_w // 2, 2)", "return x")
+    found = sorted((f.line, f.exporters) for f in lint(src) if f.code == "EXL116")
+    assert found == [(line_of(src, "# <- h"), ("export-nonstrict", "onnx-legacy")),
+                     (line_of(src, "# <- w"), ("export-nonstrict", "onnx-legacy"))]
