@@ -222,3 +222,97 @@ def test_exl116_interpolate_only_stays_nonstrict_and_legacy():
     found = sorted((f.line, f.exporters) for f in lint(src) if f.code == "EXL116")
     assert found == [(line_of(src, "# <- h"), ("export-nonstrict", "onnx-legacy")),
                      (line_of(src, "# <- w"), ("export-nonstrict", "onnx-legacy"))]
+
+
+# ---- EXL130: a wrapper adds a forward parameter to **kwargs inside another *args/**kwargs wrapper ----
+# probe_legacy_wrapper_kwarg.py (legacy exporter, torch 2.13): both (@merge @capture) FAIL "forward()
+# got multiple values for argument 'use_cache'"; force (one wrapper that always sets it) FAIL; outer
+# alone, inner alone PASS; onnx-dynamo passes both. Zoo truth: BertModel, GPT2Model, LlamaModel,
+# MixtralModel, Qwen2Model, Qwen2MoeModel fail the legacy export so (transformers'
+# @merge_with_config_defaults @capture_outputs); BartModel, T5EncoderModel, WhisperEncoder pass.
+_DECOS = '''from functools import wraps
+
+
+def merge_defaults(func):
+    @wraps(func)
+    def wrapper(self, *args, **kwargs):
+        for name in ["use_cache"]:
+            idx = func.__code__.co_varnames.index(name) - 1 if name in func.__code__.co_varnames else None
+            if idx is not None and len(args) > idx:
+                args = list(args)
+                args[idx] = args[idx] if args[idx] is not None else self.use_cache
+                args = tuple(args)
+            else:
+                kwargs[name] = kwargs.get(name, self.use_cache)
+        return func(self, *args, **kwargs)
+    return wrapper
+
+
+def capture(func):
+    @wraps(func)
+    def wrapper(self, *args, **kwargs):
+        kwargs.pop("return_dict", None)
+        out = func(self, *args, **kwargs)
+        return out
+    return wrapper
+
+
+def force(func):
+    @wraps(func)
+    def wrapper(self, *args, **kwargs):
+        kwargs["use_cache"] = True
+        return func(self, *args, **kwargs)
+    return wrapper
+
+
+def document(obj):
+    obj.__doc__ = "documented"
+    return obj
+'''
+
+_WRAPPED = '''import torch
+
+from .decos import capture, document, force, merge_defaults
+
+
+class M(torch.nn.Module):
+    use_cache = False
+
+    {decos}
+    def forward(self, x, mask=None, use_cache=None):
+        return x * 2
+'''
+
+
+def _wrapped(tmp_path, decos):
+    return write_package(tmp_path, {"decos.py": _DECOS, "model.py": _WRAPPED.format(decos=decos)}, "zoo12wrap")
+
+
+def test_exl130_outer_kwarg_writer_around_an_args_wrapper(tmp_path):
+    # probe: both FAIL
+    f = _lint(_wrapped(tmp_path, "@merge_defaults\n    @capture\n    @document"))
+    assert _codes(f, "EXL130") == [("model.py", 9)]
+    hit = next(x for x in f if x.code == "EXL130")
+    assert hit.exporters == ("onnx-legacy",) and "use_cache" in hit.message
+
+
+def test_exl130_wrapper_that_always_sets_the_argument(tmp_path):
+    # probe: force FAIL
+    f = _lint(_wrapped(tmp_path, "@force"))
+    assert _codes(f, "EXL130") == [("model.py", 9)]
+
+
+def test_exl130_outer_alone_finds_the_parameter_and_is_silent(tmp_path):
+    # probe: outer PASS (it sees `use_cache` among the forward's own parameters)
+    assert _codes(_lint(_wrapped(tmp_path, "@merge_defaults")), "EXL130") == []
+
+
+def test_exl130_inner_alone_is_silent(tmp_path):
+    # probe: inner PASS
+    assert _codes(_lint(_wrapped(tmp_path, "@capture")), "EXL130") == []
+
+
+def test_exl130_forward_without_that_parameter_is_silent(tmp_path):
+    files = write_package(tmp_path, {"decos.py": _DECOS, "model.py": _WRAPPED.format(
+        decos="@merge_defaults\n    @capture").replace("use_cache=None", "flag=None")}, "zoo12wrap")
+    assert _codes(_lint(files), "EXL130") == []
