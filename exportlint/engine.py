@@ -1377,8 +1377,12 @@ def _lint_paths(
 
     t0 = time.perf_counter()
     cache = Cache(config, codes) if use_cache else None
-    global _INDEX_DIR, _PARSE_DIR
+    global _INDEX_DIR, _PARSE_DIR, _PROJECT
     _INDEX_DIR = str(cache.index_dir) if cache is not None else None
+    # each run resolves imports afresh: a project index kept from an earlier run in this
+    # process (an in-process run: isolate=False, or a platform without fork) would resolve a
+    # module to the first run's folder, or to a file's text before it was edited
+    _PROJECT = None
     from exportlint.parsecache import MAX_FILES
 
     _PARSE_DIR = (str(cache.parse_dir) if cache is not None and isolate and stdin is None

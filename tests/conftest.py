@@ -42,9 +42,8 @@ def load_file_module(name: str, path):
 def write_package(tmp_path, files: dict, prefix: str) -> list[str]:
     """Writes ``files`` (relative path -> text) as a package ``<prefix>_<test dir>`` under
     ``tmp_path/proj`` (an empty ``__init__.py`` unless given); returns its .py files, sorted.
-    A package name of its own per test: ``lint_paths(isolate=False)`` keeps one in-process
-    project whose roots outlive the call, and the same module name under another root would
-    resolve there."""
+    A package name of its own per test keeps the tests' packages apart in reports (each
+    ``lint_paths`` call resolves imports afresh: tests/test_run_state.py)."""
     root = tmp_path / "proj" / f"{prefix}_{tmp_path.name}"
     for rel, text in files.items():
         p = root / rel
