@@ -778,8 +778,10 @@ def _dispatch_targets(ctx, fn) -> dict[str, tuple[cst.CSTNode, list]]:
     out: dict[str, tuple[cst.CSTNode, list]] = {}
     if ctx.project is None:
         return out
-    called = {n.func.value for n in iter_nodes(fn.node.body)
-              if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)}
+    # calls of a bare name that is no function of the file nor an import: a local callable
+    called = {c.node.func.value for c in fn.calls
+              if isinstance(c.node.func, cst.Name) and c.node.func.value not in ctx.model.module_functions
+              and c.node.func.value not in ctx.model.classes and c.node.func.value not in ctx.model.imports.names}
     if not called:
         return out
     fi = None
