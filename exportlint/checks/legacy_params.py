@@ -169,12 +169,10 @@ _MESSAGE = ("`{src}` passes `{name}`, a parameter of this forward with a Python 
 # @merge_with_config_defaults @capture_outputs). Either decorator alone, and onnx-dynamo, pass.
 
 def _ast_def(project, path: str, name: str) -> Optional[ast.FunctionDef]:
-    from exportlint.semantics.project import file_tree
+    from exportlint.semantics.project import top_level_ast
 
-    tree = file_tree(project, path)
-    if tree is None:
-        return None
-    return next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    n = top_level_ast(project, path, name)
+    return n if isinstance(n, ast.FunctionDef) else None
 
 
 class _Deco:
@@ -326,11 +324,18 @@ class LegacyWrapperDuplicateArgument(Rule):
             return _Deco(d) if d is not None else None
         if project is None or fi is None:
             return None
-        t = project.resolve_function(project.absolute(fi, q), ctx.project_calls()["deps"])
-        if t is None or t.is_method:
-            return None
-        d = _ast_def(project, t.path, t.qual)
-        return _Deco(d) if d is not None else None
+        from exportlint.semantics.project import run_memo
+
+        absolute = project.absolute(fi, q)
+        memo = run_memo(project, "legacy_params.decorators")  # the same for every file of the run
+        if absolute not in memo:
+            read: set = set()
+            t = project.resolve_function(absolute, read)
+            d = _ast_def(project, t.path, t.qual) if t is not None and not t.is_method else None
+            memo[absolute] = (_Deco(d) if d is not None else None, read)
+        got, read = memo[absolute]
+        ctx.project_calls()["deps"].update(read)
+        return got
 
     def _one(self, ctx, fn, decos) -> None:
         params = list(fn.node.params.posonly_params) + list(fn.node.params.params)

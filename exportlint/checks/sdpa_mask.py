@@ -581,7 +581,8 @@ def _chain_root(e: ast.AST) -> tuple[Optional[str], bool]:
 class _AstFn:
     """One function of another file (stdlib ast), for the mask-reaching summary."""
 
-    def __init__(self, fdef: ast.FunctionDef, imports: dict, local_fns: dict) -> None:
+    def __init__(self, fdef: ast.FunctionDef, imports: dict, local_fns) -> None:
+        #: local_fns(name): a top-level function of the same file (ast), or None
         self.fdef, self.imports, self.local_fns = fdef, imports, local_fns
         a = fdef.args
         self.params = [p.arg for p in a.posonlyargs + a.args]
@@ -625,7 +626,7 @@ class _AstFn:
                 out = self.feeders(e.func.value, line, depth + 1)
             else:
                 out = set()
-            helper = self.local_fns.get(e.func.id) if isinstance(e.func, ast.Name) else None
+            helper = self.local_fns(e.func.id) if isinstance(e.func, ast.Name) else None
             if helper is not None and depth < _MAX_FEED_DEPTH:
                 # a function of the same file: only the arguments its returned value reads
                 h = _AstFn(helper, self.imports, self.local_fns)
@@ -687,57 +688,67 @@ class _AstFn:
         return None
 
 
-def _module_functions(tree: ast.Module) -> dict:
-    return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+def _file_functions(proj, path: str):
+    """name -> that top-level function of the file (ast), read on demand (semantics.project.top_level_ast)."""
+    from exportlint.semantics.project import top_level_ast
+
+    def get(name: str) -> Optional[ast.FunctionDef]:
+        n = top_level_ast(proj, path, name)
+        return n if isinstance(n, ast.FunctionDef) else None
+    return get
 
 
 def _mapping_functions(ctx, qual: str) -> list[tuple[str, str, Summary]]:
     """The functions a module-level mapping object holds, each (path, name, summary) when it
     is an SDPA function of the class above: `REG = Registry()` whose class (of the project)
     keeps them in a class-level dict literal (`_global_mapping = {"sdpa": sdpa_fn, ...}`)."""
-    cache = _state(ctx).setdefault("mappings", {})
-    if qual in cache:
-        return cache[qual]
-    cache[qual] = out = []
-    proj = ctx.project
-    from exportlint.semantics.project import file_tree
+    from exportlint.semantics.project import run_memo, top_level_ast
 
-    deps = ctx.project_calls()["deps"]
+    proj = ctx.project
+    cache = run_memo(proj, "sdpa_mask.mappings")  # the same for every file of the run
+    if qual in cache:
+        got, read = cache[qual]
+        ctx.project_calls()["deps"].update(read)
+        return got
+    out: list = []
+    deps: set = set()
+    cache[qual] = (out, deps)
+    try:
+        _read_mapping(proj, qual, out, deps, top_level_ast)
+    finally:
+        ctx.project_calls()["deps"].update(deps)
+    return out
+
+
+def _read_mapping(proj, qual: str, out: list, deps: set, top_level_ast) -> None:
     mod, _, name = qual.rpartition(".")
     r = proj.resolve(mod, deps) if mod else None
     if r is None or r[1]:
-        return out
+        return
     fi = r[0]
     for _ in range(3):  # a re-export: `from .modeling_utils import REG`
         if name in fi.imports and name not in fi.assigned:
             m2, _, n2 = fi.imports[name].rpartition(".")
             r = proj.resolve(m2, deps) if m2 else None
             if r is None or r[1]:
-                return out
+                return
             fi, name = r[0], n2
-    tree = file_tree(proj, fi.path)
-    if tree is None or name not in fi.assigned:
-        return out
-    ctor = None
-    for st in tree.body:
-        tgt = [st.target] if isinstance(st, ast.AnnAssign) else (st.targets if isinstance(st, ast.Assign) else [])
-        if any(isinstance(t, ast.Name) and t.id == name for t in tgt):
-            v = st.value
-            ctor = v.func.id if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) else None
+    if name not in fi.assigned:
+        return
+    st = top_level_ast(proj, fi.path, name)
+    v = st.value if isinstance(st, (ast.Assign, ast.AnnAssign)) else None
+    ctor = v.func.id if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) else None
     if ctor is None:
-        return out
-    cfi, ctree, cname = fi, tree, ctor
+        return
+    cfi, cname = fi, ctor
     if ctor not in fi.classes:
         rc = proj.resolve_class(fi.imports[ctor], deps) if ctor in fi.imports else None
         if rc is None:
-            return out
+            return
         cfi, cname = rc
-        ctree = file_tree(proj, cfi.path)
-        if ctree is None:
-            return out
-    cdef = next((n for n in ctree.body if isinstance(n, ast.ClassDef) and n.name == cname), None)
-    if cdef is None:
-        return out
+    cdef = top_level_ast(proj, cfi.path, cname)
+    if not isinstance(cdef, ast.ClassDef):
+        return
     names = []
     for st in cdef.body:
         v = st.value if isinstance(st, (ast.Assign, ast.AnnAssign)) else None
@@ -749,27 +760,25 @@ def _mapping_functions(ctx, qual: str) -> list[tuple[str, str, Summary]]:
             continue
         seen.add(n)
         if n in cfi.functions:
-            path, fname, ftree, fimports = cfi.path, n, ctree, cfi.imports
+            path, fname, fimports = cfi.path, n, cfi.imports
         elif n in cfi.imports:
             t = proj.resolve_function(cfi.imports[n], deps)
             if t is None or t.is_method:
                 continue
             path, fname = t.path, t.qual
-            ftree = file_tree(proj, path)
             tfi = proj.index_path(path)
-            if ftree is None or tfi is None:
+            if tfi is None:
                 continue
             fimports = tfi.imports
         else:
             continue
-        local = _module_functions(ftree)
-        fdef = local.get(fname)
+        local = _file_functions(proj, path)
+        fdef = local(fname)
         if fdef is None:
             continue
         s = _AstFn(fdef, fimports, local).summary()
         if s is not None:
             out.append((path, fname, s))
-    return out
 
 
 def _dispatch_targets(ctx, fn) -> dict[str, tuple[cst.CSTNode, list]]:
