@@ -280,6 +280,17 @@ CLASSES: dict[str, str] = {
     "pkg_pad_mask_max_lengths": "pkg: max(int, lengths.max()) as an arange bound in a mask helper",
     "pkg_tsm_shift_view": "pkg: view(nt // n_segment, ...) of a dynamic batch in a helper, opset 10",
     "pkg_bbox_coder_size_assert": "pkg negative: assert equal sizes of two inputs sharing a dynamic dim",
+    # held-out batch 13: case packages from further public reports (written and scored before any fix)
+    "pkg_fps_randint_start": "pkg: torch.randint start index in a farthest-point-sampling helper, opset 14",
+    "pkg_histc_equalize_helper": "pkg: torch.histc in a histogram-equalisation helper, opset 14",
+    "pkg_cdist_memory_bank_knn": "pkg: torch.cdist nearest neighbours against a memory bank in a helper, opset 11",
+    "pkg_layerdrop_python_random": "pkg: random.uniform LayerDrop draw before a training gate, eval mode",
+    "pkg_unfold_frames_opset11": "pkg: Tensor.unfold framing of a dynamic time axis in a helper, opset 11",
+    "pkg_sort_scores_helper": "pkg negative: torch.sort of scores in a helper, dynamic batch",
+    "pkg_spatial_shapes_linspace": "pkg: sizes cast to a tensor with as_tensor then iterated into linspace, via ops/__init__",
+    "pkg_noise_generator_forward": "pkg: torch.rand with a module's torch.Generator in forward",
+    "pkg_item_scalar_tensor_ctor": "pkg: torch.tensor([t.item()]) of an input in a calibration helper",
+    "pkg_elu_blocks_dyn_batch": "pkg negative: conv/ELU blocks re-exported via layers/__init__, dynamic batch",
 }
 
 

@@ -82,6 +82,24 @@ ZOOS = [
     ("mmyolo", "mmyolo/models"),
     ("basicsr", "basicsr/archs"),
     ("tsai", "tsai/models"),
+    # added for issue 10's fourth fresh population (prec13): never linted here before
+    ("descript-audio-codec", "dac"),
+    ("dynamic-network-architectures", "dynamic_network_architectures"),
+    ("facenet-pytorch", "facenet_pytorch/models"),
+    ("lightning-bolts", "pl_bolts/models"),
+    ("mmdet3d", "mmdet3d/models"),
+    ("perceiver-pytorch", "perceiver_pytorch"),
+    ("pytorch-tabnet", "pytorch_tabnet"),
+    ("rotary-embedding-torch", "rotary_embedding_torch"),
+    ("timesfm", "timesfm"),
+    ("mmrotate", "mmrotate/models"),
+    ("compressai", "compressai"),  # a platform wheel: only its pure-Python source is read
+    ("pytorch-widedeep", "pytorch_widedeep/models"),
+    ("gfpgan", "gfpgan/archs"),
+    ("facexlib", "facexlib"),
+    ("vocos", "vocos"),
+    ("pytorch-tabular", "pytorch_tabular/models"),
+    ("efficientnet-pytorch", "efficientnet_pytorch"),
 ]
 
 

@@ -118,7 +118,7 @@ def test_aliases_match():
         def forward(self, x, y):
             a = inv(x)
             b = fft.rfft(x)
-            c = T.cdist(x, y)
+            c = T.cdist(x, y, p=1.0)  # p != 2: never the matmul path (cases13 probes)
             d = F.interpolate(x, scale_factor=0.5, mode="bilinear", antialias=True)
             return a, b, c, d
     """

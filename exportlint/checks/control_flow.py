@@ -11,7 +11,7 @@ from exportlint.checks.check_only import check_only_nodes, only_checked
 from exportlint.checks.common import call_exporters, declared_dims, declares_dynamic, dynamic_dims, snippet
 from exportlint.checks.size_semantics import data_size_branch
 from exportlint.findings import Severity
-from exportlint.semantics.kinds import DATA, SHAPE, TENSORISH
+from exportlint.semantics.kinds import CONST, DATA, SHAPE, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value, names_in
 
 #: APIs whose arguments are sizes, counts or positions: a Python number from tensor data there
@@ -283,6 +283,7 @@ class TensorToPython(Rule):
                     and call.qualname in ("int", "float", "bool", "complex")
                     and call.arg_kinds
                     and call.arg_kinds[0] in TENSORISH
+                    and call.kind not in (SHAPE, CONST)  # `int(torch.div(x.shape[1], n))`: a size (P-SIZEARITH)
                 ):
                     what = f"`{call.qualname}(tensor)`"
                 else:

@@ -343,7 +343,8 @@ def dynamo_untranslatable(model: Any, facts: Any) -> Optional[str]:
             _tensor_given(f, call.node, rec.get("params", {}), method, values)
             fails, _ = optable.failures(rec, values)
             msg = fails.get("onnx-dynamo")
-            if msg is not None and not str(msg).startswith("Diverged:"):
+            if msg is not None and not str(msg).startswith("Diverged:") \
+                    and cdist_rows_decide(name, call.node) is None:
                 return name
     return None
 
@@ -393,6 +394,39 @@ def _global_pool(q: str, call: cst.Call, index: int) -> bool:
         and any(x is not None for x in vals)
 
 
+_CDIST_MM = "use_mm_for_euclid_dist"
+
+
+def cdist_rows_decide(name: str, call: cst.Call) -> Optional[str]:
+    """``torch.cdist`` whose onnx-dynamo export depends on the row counts: "always" when it
+    takes the matmul path whatever the sizes, "rows" when it does above 25 rows, None otherwise.
+
+    Measured (torch 2.13, onnx-dynamo at opsets 11, 18 and 20): aten::cdist is a composite that
+    computes p=2 distances by matmul (`_euclidean_dist`, exported) when either input has more than
+    25 rows or `compute_mode="use_mm_for_euclid_dist"`, and by `aten::_cdist_forward` otherwise,
+    which onnx-dynamo cannot translate ("No ONNX function found for aten._cdist_forward"): 5 x 8
+    rows fail, 30 x 8 and 128 x 32 rows pass, `p=1.0` and
+    `compute_mode="donot_use_mm_for_euclid_dist"` fail at 30 rows, "use_mm_for_euclid_dist"
+    passes at 5 rows. The table's trial export used small inputs."""
+    if name != "torch.cdist":
+        return None
+    pos = [a for a in call.args if a.keyword is None and not a.star]
+    p = pos[2].value if len(pos) > 2 else None
+    mode = pos[3].value if len(pos) > 3 else None
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "p":
+            p = a.value
+        elif a.keyword is not None and a.keyword.value == "compute_mode":
+            mode = a.value
+    pv = 2 if p is None else literal_value(p)
+    if isinstance(pv, bool) or pv != 2:
+        return None
+    mv = _CDIST_MM + "_if_necessary" if mode is None else literal_value(mode)
+    if mv == _CDIST_MM:
+        return "always"
+    return "rows" if mv == _CDIST_MM + "_if_necessary" else None
+
+
 def _equivalent(name: str) -> str:
     eq = EQUIVALENTS.get(name)
     if eq is None or name in _NO_EQUIVALENT:
@@ -429,6 +463,20 @@ class UntranslatableOp(Rule):
                     # == 1, ...)` exports with onnx-legacy: the traced check leaves no node that
                     # reaches an output, so the op is dropped from the ONNX graph
                     exps.remove("onnx-legacy")
+            mm = cdist_rows_decide(site.name, site.node) if "onnx-dynamo" in exps else None
+            if mm is not None:
+                exps.remove("onnx-dynamo")
+                if mm == "rows":
+                    ctx.report(
+                        site.node,
+                        f"`{site.shown}` with p=2: onnx-dynamo exports it only when an input has more than 25 "
+                        "rows (torch computes the distances by matmul then); with 25 rows or fewer it lowers to "
+                        "aten::_cdist_forward, which onnx-dynamo cannot translate ('No ONNX function found for "
+                        "aten._cdist_forward'). Pass compute_mode=\"use_mm_for_euclid_dist\" to take the matmul "
+                        "path at every size.",
+                        exporters=("onnx-dynamo",),
+                        severity=Severity.WARNING,
+                    )
             if not exps:
                 continue
             if site.fn is not None and only_feeds_data_rewrites(ctx, site.fn, site.node):

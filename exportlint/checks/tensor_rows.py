@@ -35,13 +35,24 @@ def _annotated_sequence(fnode: cst.FunctionDef, name: str) -> bool:
     return False
 
 
+def _linspace_steps(ctx, call: cst.Call):
+    """The ``steps`` argument of a ``torch.linspace`` call; None for any other call."""
+    if ctx.model.imports.resolve(call.func) != "torch.linspace":
+        return None
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "steps":
+            return a.value
+    pos = [a for a in call.args if a.keyword is None and not a.star]
+    return pos[2].value if len(pos) > 2 else None
+
+
 @register
 class TensorRowsAsSizes(Rule):
     code = "EXL207"
     name = "tensor-rows-as-sizes"
     severity = Severity.ERROR
     exporters = ("export-strict", "export-nonstrict", "onnx-dynamo")
-    summary = "Values from iterating a tensor (for h, w in shapes) used as view/reshape sizes."
+    summary = "Values from iterating a tensor (for h, w in shapes) used as view/reshape sizes or linspace steps."
 
     def check(self, ctx):
         for fn in ctx.model.functions:
@@ -76,19 +87,33 @@ class TensorRowsAsSizes(Rule):
                             and _names(st.value) & rows and not isinstance(st.value, cst.Call)):
                         rows.add(st.targets[0].target.value)
                 for call in iter_nodes(loop.body):
-                    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
-                            and call.func.attr.value in _RESHAPES):
+                    if not isinstance(call, cst.Call):
                         continue
-                    if fn.kind(call.func.value) not in TENSORISH:
+                    linspace = ctx.model.imports.resolve(call.func) == "torch.linspace"
+                    steps = _linspace_steps(ctx, call) if linspace else None
+                    if linspace:
+                        # measured (torch 2.13, bench/cases pkg_spatial_shapes_linspace: `for H, W in
+                        # spatial_shapes:` over `torch.as_tensor` of feature-map sizes, then
+                        # `torch.linspace(0.5, H - 0.5, H)`): strict, non-strict and onnx-dynamo fail
+                        # there ('Could not extract specialized integer from data-dependent expression
+                        # u0'); the legacy exporter traces it and matches
+                        if not (isinstance(steps, cst.Name) and steps.value in rows):
+                            continue
+                        used, sink = [cst.Arg(steps)], "the step count of `torch.linspace`"
+                    elif isinstance(call.func, cst.Attribute) and call.func.attr.value in _RESHAPES:
+                        if fn.kind(call.func.value) not in TENSORISH:
+                            continue
+                        used = [a for a in call.args if a.keyword is None and isinstance(a.value, cst.Name)
+                                and a.value.value in rows]
+                        sink = f"`{call.func.attr.value}`"
+                    else:
                         continue
-                    used = [a for a in call.args if a.keyword is None and isinstance(a.value, cst.Name)
-                            and a.value.value in rows]
                     if not used:
                         continue
                     ctx.report(
                         call,
                         f"`{snippet(ctx, used[0].value)}` comes from iterating the tensor `{src.value}` (each "
-                        f"element is a 0-d tensor, its value data) and sizes `{call.func.attr.value}`: torch.export "
+                        f"element is a 0-d tensor, its value data) and sizes {sink}: torch.export "
                         "(strict and non-strict) and onnx-dynamo fail here ('Could not guard on data-dependent "
                         "expression'); the legacy exporter traces it. Pass the sizes as Python ints (a module "
                         "attribute or constant), or split with `torch.split(value, sizes)` from a static list.",

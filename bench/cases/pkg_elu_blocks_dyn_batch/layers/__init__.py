@@ -1,0 +1,3 @@
+from .blocks import ConvELU
+
+__all__ = ["ConvELU"]

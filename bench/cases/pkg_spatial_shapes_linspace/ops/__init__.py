@@ -1,0 +1,3 @@
+from .reference_points import get_reference_points
+
+__all__ = ["get_reference_points"]

@@ -1,0 +1,142 @@
+"""EXL137 int-of-dynamic-size: ``int()`` of a tensor size along a dimension declared dynamic.
+
+Measured with torch 2.13 (H and W declared ``Dim("H", min=16, max=128)`` /
+``Dim("W", ...)``): ``h = int(x.shape[2])``, ``[int(t) for t in x.size()[2:]]`` (BiSeNet,
+bench/cases pkg_bisenet_int_shape_list) and ``[int(t) for t in x.shape[2:]]`` fail non-strict
+torch.export there ("Constraints violated (H, W)! ... You marked H as dynamic but your code
+specialized it to be a constant (32)"); strict torch.export and onnx-dynamo pass (strict traces
+``int`` of a SymInt as the SymInt); the legacy exporter passes with a TracerWarning. ``int()`` of
+a dimension not declared dynamic (``int(x.shape[1])`` with H/W dynamic, ``int(x.shape[0])``
+with only H/W dynamic) passes everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from exportlint.checks.base import Rule, register
+from exportlint.checks.common import declared_dims, declares_dynamic, export_dims, snippet
+from exportlint.findings import Severity
+from exportlint.semantics.kinds import TENSORISH
+from exportlint.semantics.model import iter_nodes, literal_value
+
+_INT = frozenset({"int", "builtins.int"})
+
+
+def _size_ref(e: cst.BaseExpression) -> Optional[tuple[cst.BaseExpression, object]]:
+    """``B.shape[k]`` / ``B.size(k)`` / ``B.size()[k]`` -> (B, k) for a literal k >= 0;
+    ``B.shape[a:]`` / ``B.size()[a:]`` -> (B, slice(a, None))."""
+    if isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "size":
+        pos = [a for a in e.args if a.keyword is None and not a.star]
+        if len(pos) == 1 and len(e.args) == 1:
+            k = literal_value(pos[0].value)
+            if isinstance(k, int) and not isinstance(k, bool) and k >= 0:
+                return e.func.value, k
+        return None
+    if not (isinstance(e, cst.Subscript) and len(e.slice) == 1):
+        return None
+    v = e.value
+    if isinstance(v, cst.Attribute) and v.attr.value == "shape":
+        base = v.value
+    elif (isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value == "size"
+          and not v.args):
+        base = v.func.value
+    else:
+        return None
+    sl = e.slice[0].slice
+    if isinstance(sl, cst.Index):
+        k = literal_value(sl.value)
+        if isinstance(k, int) and not isinstance(k, bool) and k >= 0:
+            return base, k
+        return None
+    if isinstance(sl, cst.Slice) and sl.upper is None and sl.step is None:
+        a = 0 if sl.lower is None else literal_value(sl.lower)
+        if isinstance(a, int) and not isinstance(a, bool) and a >= 0:
+            return base, slice(a, None)
+    return None
+
+
+def _comp_sources(fnode: cst.CSTNode) -> dict[int, tuple[cst.BaseExpression, object]]:
+    """id(Name node) of a comprehension's use of its target -> the size slice it walks
+    (``[int(t) for t in x.size()[2:]]``)."""
+    out: dict[int, tuple[cst.BaseExpression, object]] = {}
+    for comp in iter_nodes(fnode):
+        if not isinstance(comp, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            continue
+        f = comp.for_in
+        if f.inner_for_in is not None or not isinstance(f.target, cst.Name):
+            continue
+        ref = _size_ref(f.iter)
+        if ref is None or not isinstance(ref[1], slice):
+            continue
+        for n in iter_nodes(comp.elt):
+            if isinstance(n, cst.Name) and n.value == f.target.value:
+                out[id(n)] = ref
+    return out
+
+
+@register
+class IntOfDynamicSize(Rule):
+    code = "EXL137"
+    name = "int-of-dynamic-size"
+    severity = Severity.ERROR
+    exporters = ("export-nonstrict",)
+    summary = "int() of a size along a dimension declared dynamic: non-strict torch.export specialises it."
+
+    def check(self, ctx):
+        if "int(" not in ctx.text or declares_dynamic(ctx) is False:
+            return ()
+        cache: dict[str, dict[str, set]] = {}
+        for fn in ctx.model.functions:
+            if fn.cls is None:
+                continue
+            key = fn.cls.name
+            if key not in cache:
+                got = declared_dims(ctx, key)
+                for p, ds in export_dims(ctx, key)[0].items():
+                    got.setdefault(p, set()).update(ds)
+                cache[key] = got
+            decl = cache[key]
+            dims_any = set().union(*decl.values()) if decl else set()
+            if not dims_any:
+                continue  # nothing declared dynamic for this class: unknown, not reported
+            comps: Optional[dict] = None
+            for call in fn.calls:
+                if call.qualname not in _INT or len(call.node.args) != 1:
+                    continue
+                arg = call.node.args[0].value
+                ref = _size_ref(arg)
+                if ref is None and isinstance(arg, cst.Name):
+                    if comps is None:
+                        comps = _comp_sources(fn.node)
+                    ref = comps.get(id(arg))
+                if ref is None:
+                    continue
+                base, k = ref
+                if fn.kind(base) not in TENSORISH:
+                    continue
+                own = decl.get(base.value, set()) if isinstance(base, cst.Name) else set()
+                if isinstance(k, slice):
+                    hit_own = {d for d in own if d >= k.start}
+                    hit_any = {d for d in dims_any if d >= k.start}
+                else:
+                    hit_own = {k} & own
+                    hit_any = {k} & dims_any
+                if not hit_any:
+                    continue
+                # a forward input with that dim declared: error; a tensor computed from the inputs
+                # (a feature map keeping the layout) with a declared dim at that index: a warning
+                sev = None if hit_own else Severity.WARNING
+                d = min(hit_own or hit_any)
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)}` turns a size along dim {d}, declared dynamic, into a Python int: "
+                    "non-strict torch.export specialises the dimension there ('Constraints violated ... You marked "
+                    "H as dynamic but your code specialized it to be a constant'); strict torch.export and "
+                    "onnx-dynamo keep it symbolic. Use the size itself (`x.shape[2]`, `list(x.shape[2:])`) "
+                    "instead of `int(...)`.",
+                    severity=sev,
+                )
+        return ()
