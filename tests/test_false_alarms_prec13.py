@@ -268,6 +268,27 @@ def test_truth_test_of_a_computed_or_used_or_typed_tensor_stays_reported():
     assert (line_of(MATTING, "return x[:int(n)]"), "EXL104") in found
 
 
+HANDED = """
+import torch
+import torch.nn as nn
+
+class Net(nn.Module):
+    def forward(self, img, m):
+        return self._apply_mask(img, m)
+
+    def _apply_mask(self, x, s):
+        if s:  # HANDED
+            x = x * s
+        return x
+"""
+
+
+def test_argument_handed_to_a_method_that_also_computes_with_it_stays_reported():
+    # control of the hand-on path: the method truth-tests its parameter and multiplies by it, so
+    # it is no flag there (each use of the callee's parameter is read, not only the first walk's)
+    assert (line_of(HANDED, "HANDED"), "EXL101") in codes(HANDED)
+
+
 # ---------------------------------------------------------------------------------------
 # P-ARRAYRANK: the rank and dtype of an array taken out of a tensor are fixed
 # ---------------------------------------------------------------------------------------

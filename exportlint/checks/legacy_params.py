@@ -25,6 +25,7 @@ own parameter down to) is affected, and the file does not show which module is e
 
 from __future__ import annotations
 
+import ast
 from typing import Optional
 
 import libcst as cst
@@ -32,6 +33,7 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import snippet
 from exportlint.findings import Severity
+from exportlint.semantics.imports import dotted
 from exportlint.semantics.model import literal_value
 from exportlint.semantics.kinds import DATA_SIZED, TENSORISH
 from exportlint.semantics.nodes import iter_nodes
@@ -153,3 +155,227 @@ _MESSAGE = ("`{src}` passes `{name}`, a parameter of this forward with a Python 
             "Tensor\"; a dim: \"Expected node type 'onnx::Constant' ... got 'prim::Param'\"). torch.export and "
             "onnx-dynamo keep it a Python value. Read the option from the module (`self.{name}`, set in "
             "`__init__`) instead of a forward parameter of the exported module, or export with dynamo=True.")
+
+
+# --------------------------------------------------------------------------- EXL130
+# Measured with torch 2.13.0 (bench/labels/probes_zoo12/probe_legacy_wrapper_kwarg.py, output next
+# to it; rules/EXL130.md): a forward decorated `@outer @inner` where `inner` returns a wrapper
+# `(self, *args, **kwargs)` calling the forward with `*args, **kwargs`, and `outer`'s wrapper puts
+# a forward parameter into `kwargs` by name when it does not find it among the parameters of the
+# function it wraps (`func.__code__.co_varnames`: the inner wrapper's names). The legacy exporter
+# fills every defaulted parameter of the exported forward positionally (it reads the signature
+# through `__wrapped__`), so the inner wrapper's call gets it twice: "TypeError: forward() got
+# multiple values for argument 'use_cache'" (transformers' BertModel / GPT2Model / LlamaModel:
+# @merge_with_config_defaults @capture_outputs). Either decorator alone, and onnx-dynamo, pass.
+
+def _ast_def(project, path: str, name: str) -> Optional[ast.FunctionDef]:
+    from exportlint.semantics.project import top_level_ast
+
+    n = top_level_ast(project, path, name)
+    return n if isinstance(n, ast.FunctionDef) else None
+
+
+class _Deco:
+    """A decorator function (stdlib ast): the wrapper it defines and returns, when that takes
+    `*args, **kwargs` and calls the wrapped function with them."""
+
+    def __init__(self, d: ast.FunctionDef) -> None:
+        self.wrapper: Optional[ast.FunctionDef] = None
+        self.call: Optional[ast.Call] = None
+        for outer in [d] + [n for n in d.body if isinstance(n, ast.FunctionDef)]:
+            fparams = {a.arg for a in outer.args.posonlyargs + outer.args.args + outer.args.kwonlyargs}
+            returned = {r.value.id for r in ast.walk(outer) if isinstance(r, ast.Return) and isinstance(r.value, ast.Name)}
+            for w in outer.body:
+                if not (isinstance(w, ast.FunctionDef) and w.name in returned and w.args.vararg and w.args.kwarg):
+                    continue
+                va, kw = w.args.vararg.arg, w.args.kwarg.arg
+                for c in ast.walk(w):
+                    if (isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in fparams
+                            and any(isinstance(a, ast.Starred) and isinstance(a.value, ast.Name) and a.value.id == va
+                                    for a in c.args)
+                            and any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kw
+                                    for k in c.keywords)):
+                        self.wrapper, self.call = w, c
+                        return
+
+    def kw_writes(self) -> set[str]:
+        """Names the wrapper stores into its **kwargs: `kwargs["k"] = v`, `kwargs[name] = v` for
+        `name` looping over a literal list of strings, `kwargs.setdefault("k", v)`."""
+        w = self.wrapper
+        if w is None:
+            return set()
+        kw = w.args.kwarg.arg
+        lists: dict[str, set] = {}
+        for n in ast.walk(w):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                got = _str_list(n.value)
+                if got is not None:
+                    lists[n.targets[0].id] = got
+        loops: dict[str, set] = {}
+        for n in ast.walk(w):
+            if isinstance(n, ast.For) and isinstance(n.target, ast.Name):
+                got = _str_list(n.iter) if not isinstance(n.iter, ast.Name) else lists.get(n.iter.id)
+                if got:
+                    loops[n.target.id] = got
+        out: set[str] = set()
+
+        def keys(e: ast.AST) -> set:
+            if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                return {e.value}
+            if isinstance(e, ast.Name):
+                return set(loops.get(e.id, ()))
+            return set()
+
+        for n in ast.walk(w):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == kw:
+                        out |= keys(t.slice)
+            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "setdefault"
+                  and isinstance(n.func.value, ast.Name) and n.func.value.id == kw and n.args):
+                out |= keys(n.args[0])
+        return out
+
+    def pops(self) -> set[str]:
+        w = self.wrapper
+        if w is None:
+            return set()
+        kw = w.args.kwarg.arg
+        out: set[str] = set()
+        for n in ast.walk(w):
+            if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "pop"
+                    and isinstance(n.func.value, ast.Name) and n.func.value.id == kw and n.args
+                    and isinstance(n.args[0], ast.Constant)):
+                out.add(n.args[0].value)
+            elif isinstance(n, ast.Delete):
+                for t in n.targets:
+                    if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == kw
+                            and isinstance(t.slice, ast.Constant)):
+                        out.add(t.slice.value)
+        return out
+
+    def looks_up_params(self) -> bool:
+        """The wrapper decides by the wrapped function's own parameter names (`__code__.co_varnames`,
+        `inspect.signature`)."""
+        w = self.wrapper
+        return w is not None and any(
+            (isinstance(n, ast.Attribute) and n.attr == "co_varnames")
+            or (isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute))
+                and (n.func.id if isinstance(n.func, ast.Name) else n.func.attr) == "signature")
+            for n in ast.walk(w))
+
+    def local_names(self) -> set[str]:
+        w = self.wrapper
+        if w is None:
+            return set()
+        names = {a.arg for a in w.args.posonlyargs + w.args.args + w.args.kwonlyargs}
+        names |= {n.id for n in ast.walk(w) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        return names
+
+
+def _str_list(e: ast.AST) -> Optional[set]:
+    if isinstance(e, (ast.List, ast.Tuple)) and e.elts and all(
+            isinstance(x, ast.Constant) and isinstance(x.value, str) for x in e.elts):
+        return {x.value for x in e.elts}
+    return None
+
+
+@register
+class LegacyWrapperDuplicateArgument(Rule):
+    code = "EXL130"
+    name = "legacy-wrapper-duplicate-argument"
+    severity = Severity.WARNING
+    exporters = ("onnx-legacy",)
+    summary = ("A forward decorated by a wrapper that adds one of its parameters to **kwargs by name, inside "
+               "another *args/**kwargs wrapper: the legacy exporter passes it positionally too (multiple values).")
+
+    def check(self, ctx):
+        project = ctx.project
+        fi = None
+        memo: dict[str, Optional[_Deco]] = {}
+        for fn in ctx.model.functions:
+            # (a forward reached first as a callee of another forward is still one an export may enter)
+            if fn.node.name.value != "forward" or fn.cls is None or not fn.cls.is_module or not fn.node.decorators:
+                continue
+            if fi is None and project is not None:
+                fi = project.index_path(ctx.path)
+            decos = []
+            for d in fn.node.decorators:
+                e = d.decorator
+                if not isinstance(e, (cst.Name, cst.Attribute)):
+                    decos.append((d, None))
+                    continue
+                q = ctx.model.imports.resolve(e) or dotted(e) or ""
+                if q not in memo:
+                    memo[q] = self._deco(ctx, project, fi, q)
+                decos.append((d, memo[q]))
+            self._one(ctx, fn, decos)
+        return ()
+
+    @staticmethod
+    def _deco(ctx, project, fi, q: str) -> Optional[_Deco]:
+        if q in ctx.model.module_functions:
+            # this file's own decorator (its text: an editor's buffer may differ from the disk)
+            try:
+                tree = ast.parse(getattr(ctx.model, "source_text", None) or ctx.text)
+            except (SyntaxError, ValueError, RecursionError):
+                return None
+            d = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == q), None)
+            return _Deco(d) if d is not None else None
+        if project is None or fi is None:
+            return None
+        from exportlint.semantics.project import run_memo
+
+        absolute = project.absolute(fi, q)
+        memo = run_memo(project, "legacy_params.decorators")  # the same for every file of the run
+        if absolute not in memo:
+            read: set = set()
+            t = project.resolve_function(absolute, read)
+            d = _ast_def(project, t.path, t.qual) if t is not None and not t.is_method else None
+            memo[absolute] = (_Deco(d) if d is not None else None, read)
+        got, read = memo[absolute]
+        ctx.project_calls()["deps"].update(read)
+        return got
+
+    def _one(self, ctx, fn, decos) -> None:
+        params = list(fn.node.params.posonly_params) + list(fn.node.params.params)
+        defaulted = [p.name.value for p in params[1:] if p.default is not None]
+        if not defaulted:
+            return
+        wrappers = [i for i, (_, d) in enumerate(decos) if d is not None and d.wrapper is not None]
+        if not wrappers:
+            return
+        inner = wrappers[-1]  # its call binds the forward's own signature
+        # every decorator inside it known not to wrap again (a project function without such a wrapper)
+        if any(d is None for _, d in decos[inner + 1:]):
+            return
+        binder = decos[inner][1]
+        for i in range(inner + 1):
+            d = decos[i][1]
+            if d is None or d.wrapper is None:
+                continue
+            nxt = decos[i + 1][1] if i < inner else None
+            hits = sorted(k for k in d.kw_writes() if k in defaulted and k not in binder.pops())
+            if not hits:
+                continue
+            if d.looks_up_params():
+                # it finds the name among the wrapped function's parameters (the forward's own, when
+                # it is the innermost wrapper) unless that is another *args/**kwargs wrapper without
+                # a local of that name
+                if nxt is None or nxt.wrapper is None or hits[0] in nxt.local_names():
+                    continue
+            node = decos[i][0]
+            ctx.report(node, _WRAP_MESSAGE.format(
+                deco=snippet(ctx, node.decorator), name=hits[0], inner=snippet(ctx, decos[inner][0].decorator),
+                cls=fn.cls.name))
+            return
+
+
+_WRAP_MESSAGE = (
+    "`@{deco}` puts `{name}` into the keyword arguments it hands on (its wrapper does not see `{name}` among "
+    "the parameters of the `*args, **kwargs` wrapper `@{inner}` gives it), and the legacy ONNX exporter fills "
+    "every defaulted parameter of the exported forward positionally: exporting `{cls}` with `dynamo=False` "
+    "fails in `@{inner}`'s call of the forward (measured, torch 2.13: \"TypeError: {cls}.forward() got "
+    "multiple values for argument '{name}'\"). Each decorator alone, torch.export and onnx-dynamo pass. Export "
+    "a wrapper module whose forward calls this one with keywords, pass every argument at the export call "
+    "(`kwargs=`), or export with dynamo=True.")

@@ -25,6 +25,7 @@ exports), and the mask's other definitions (a flag choosing another path) may be
 from __future__ import annotations
 
 import ast
+import os
 from typing import Optional
 
 import libcst as cst
@@ -32,6 +33,7 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import snippet
 from exportlint.findings import Severity
+from exportlint.semantics.imports import dotted
 from exportlint.semantics.model import literal_value
 from exportlint.semantics.nodes import child_nodes, iter_nodes
 
@@ -106,6 +108,16 @@ class _Eval:
         q = self.m.imports.resolve(f.value.func) or ""
         return q.startswith("torch.nn.") and q.rsplit(".", 1)[-1] in _PARAM_MODULES
 
+    def local_submodule(self, attr: str):
+        """The class of this file a submodule attribute is built from (`self.x = Bias(...)`), or None."""
+        if self.cls is None:
+            return None
+        f = self.cls.find_attr(attr)
+        if f is None or f.what != "submodule" or not isinstance(f.value, cst.Call):
+            return None
+        c = self.m.classes.get(dotted(f.value.func) or "")
+        return c if c is not None and c.is_module else None
+
     def ev(self, e: cst.BaseExpression, fn: cst.FunctionDef, before: int, depth: int = 0) -> list[Val]:
         if depth > 12:
             return [UNKNOWN]
@@ -153,6 +165,13 @@ class _Eval:
                     return self.returns(found[1], depth + 1)
                 if self.submodule_with_params(meth):
                     return [(True, False, None)]
+                sub = self.local_submodule(meth)
+                if sub is not None and not any(a.star for a in e.args):
+                    # self.<submodule>() of a class of this file: what its forward returns, read in
+                    # that class (a relative-position bias module returning its table's gather)
+                    found = sub.find_method("forward")
+                    if found is not None:
+                        return _Eval(self.ctx, found[0]).returns(found[1], depth + 1)
                 return [UNKNOWN]
             if isinstance(recv, cst.Name) and self.m.imports.resolve(func) is not None \
                     and (self.m.imports.resolve(func) or "").startswith("torch."):
@@ -385,6 +404,8 @@ class SdpaGradMaskView(Rule):
 
     def _check(self, ctx) -> None:
         for fn in ctx.model.functions:
+            if fn.cls is not None and ctx.project is not None:
+                self._check_dispatch(ctx, fn)
             sdpa_out: dict[str, tuple[cst.Call, list[Val]]] = {}
             for call in fn.calls:
                 if (call.qualname or "") not in _SDPA:
@@ -411,6 +432,60 @@ class SdpaGradMaskView(Rule):
                     if _transposed_of(n.func.value, name) and _pos(ctx, fn.node, n) > _pos(ctx, fn.node, sd):
                         ctx.report(n, _MESSAGE.format(src=snippet(ctx, n), sdpa=snippet(ctx, sd.func)))
                         break
+
+
+    def _check_dispatch(self, ctx, fn) -> None:
+        """The attention function picked from a mapping object (see _dispatch_targets)."""
+        targets = _dispatch_targets(ctx, fn)
+        if not targets:
+            return
+        sites = {id(c.node): c for c in fn.calls}
+        for n in iter_nodes(fn.node.body):
+            if not (isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in targets):
+                continue
+            bind, funcs = targets[n.func.value]
+            if _pos(ctx, fn.node, n) < _pos(ctx, fn.node, bind):
+                continue
+            site = sites.get(id(n))
+            if site is not None and _no_grad_context(fn.node, site):
+                continue
+            if any(a.star for a in n.args if a.keyword is None and a.star == "*"):
+                continue  # positions not known
+            pos = [a for a in n.args if a.keyword is None and not a.star]
+            kws = {a.keyword.value: a for a in n.args if a.keyword is not None}
+            hit = None
+            for path, fname, (params, kwonly, reach) in funcs:
+                args = [a.value for i, a in enumerate(pos) if i < len(params) and params[i] in reach]
+                args += [a.value for k, a in kws.items() if k in reach and (k in params or k in kwonly)]
+                ev = _Eval(ctx, fn.cls)
+                if any(_hazard(v) for a in args for v in ev.ev(a, fn.node, _pos(ctx, fn.node, n))):
+                    hit = (path, fname)
+                    break
+            if hit is None:
+                continue
+            out = _result_name(fn.node, n)
+            if out is None:
+                continue
+            for m in iter_nodes(fn.node.body):
+                if (isinstance(m, cst.Call) and isinstance(m.func, cst.Attribute)
+                        and m.func.attr.value in ("reshape", "view", "flatten")
+                        and isinstance(m.func.value, cst.Name) and m.func.value.value == out
+                        and _pos(ctx, fn.node, m) > _pos(ctx, fn.node, n)):
+                    ctx.report(m, _DISPATCH_MESSAGE.format(
+                        src=snippet(ctx, m), call=snippet(ctx, n.func), pick=snippet(ctx, bind.value.func if isinstance(bind.value, cst.Call) else bind.value),
+                        fname=hit[1], file=os.path.basename(hit[0])))
+                    break
+
+
+_DISPATCH_MESSAGE = (
+    "`{src}` reshapes what `{call}(...)` returns, an attention function picked from a mapping "
+    "(`{pick}`); one it may pick, `{fname}` ({file}), hands the argument given here, computed from "
+    "parameters (it requires grad, is not a leaf) with 2 or 4 dims, to `F.scaled_dot_product_attention` "
+    "as `attn_mask` and returns the output transposed: when that function is the one picked, onnx-dynamo "
+    "fails here with more than one head (measured, torch 2.13: 'Cannot view a tensor with shape ... and "
+    "strides ...'). torch.export and the legacy exporter pass; so does the eager attention function. "
+    "Pick the eager implementation for the export, pass the bias 3-D `(heads, N, N)`, or freeze the "
+    "parameters (`requires_grad_(False)`) before exporting.")
 
 
 _NO_GRAD = ("torch.no_grad", "torch.inference_mode", "torch.set_grad_enabled", "torch.autograd.no_grad",
@@ -458,3 +533,299 @@ _MESSAGE = ("`{src}` reshapes the transposed output of the `{sdpa}` call above, 
             "shape ... and strides ...' in its decomposition step; `.contiguous()` does not help). torch.export "
             "and the legacy exporter pass. Pass a 3-D mask `(heads, N, N)` (SDPA broadcasts it), or freeze the "
             "parameters (`requires_grad_(False)`) before exporting.")
+
+
+# --------------------------------------------------------------------------- attention picked from a mapping
+# transformers' shape of the class (probes_zoo12/probe_registry_sdpa.py): the attention module picks
+# its function from a mapping object by a config string (`fn = REG.get_interface(impl, eager_fn)`),
+# calls it with the bias as the mask (`fn(self, q, k, v, bias, ...)` / `position_bias=bias`), and
+# reshapes what it returns; the SDPA function hands that argument to SDPA as `attn_mask` and
+# returns the output transposed. onnx-dynamo fails at the caller's reshape (measured, torch 2.13:
+# 'Cannot view a tensor'); with the eager function, a detached bias, zeros or one head it passes.
+
+#: (positional parameters, keyword-only parameters, the parameters that reach SDPA's attn_mask)
+Summary = tuple[list, list, frozenset]
+_MAX_FEED_DEPTH = 6
+
+
+def _ast_resolve(imports: dict, e: ast.AST) -> Optional[str]:
+    parts = []
+    while isinstance(e, ast.Attribute):
+        parts.append(e.attr)
+        e = e.value
+    if not isinstance(e, ast.Name):
+        return None
+    head = imports.get(e.id, e.id)
+    return ".".join([head] + list(reversed(parts)))
+
+
+def _chain_root(e: ast.AST) -> tuple[Optional[str], bool]:
+    """The name at the root of `x.reshape(...).transpose(1, 2).contiguous()` (methods, attributes,
+    subscripts) and whether the chain swaps dims 1 and 2 (`transpose(1, 2)`, `permute(0, 2, 1, 3)`)."""
+    swapped = False
+    while True:
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+            vals = [a.value for a in e.args if isinstance(a, ast.Constant)]
+            if e.func.attr == "transpose" and len(e.args) == 2 and sorted(vals) == [1, 2]:
+                swapped = True
+            elif e.func.attr == "permute" and vals == [0, 2, 1, 3] and len(e.args) == 4:
+                swapped = True
+            e = e.func.value
+        elif isinstance(e, (ast.Attribute, ast.Subscript)):
+            e = e.value
+        else:
+            break
+    return (e.id if isinstance(e, ast.Name) else None), swapped
+
+
+class _AstFn:
+    """One function of another file (stdlib ast), for the mask-reaching summary."""
+
+    def __init__(self, fdef: ast.FunctionDef, imports: dict, local_fns) -> None:
+        #: local_fns(name): a top-level function of the same file (ast), or None
+        self.fdef, self.imports, self.local_fns = fdef, imports, local_fns
+        a = fdef.args
+        self.params = [p.arg for p in a.posonlyargs + a.args]
+        self.kwonly = [p.arg for p in a.kwonlyargs]
+        self.assigns: list[tuple[int, str, ast.AST]] = []
+        self.returns: list[ast.AST] = []
+        for n in ast.walk(fdef):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                self.assigns.append((n.lineno, n.targets[0].id, n.value))
+            elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.value is not None:
+                self.assigns.append((n.lineno, n.target.id, n.value))
+            elif isinstance(n, ast.Return) and n.value is not None:
+                self.returns.append(n.value)
+        self.assigns.sort(key=lambda t: t[0])
+
+    def feeders(self, e: Optional[ast.AST], line: int, depth: int = 0) -> set:
+        """The parameters whose tensor may flow into e's value (read at `line`): not those read
+        only for an attribute (`q.shape`, `k.dtype`, `q.device`)."""
+        if e is None or depth > _MAX_FEED_DEPTH:
+            return set()
+        if isinstance(e, ast.Name):
+            out = {e.id} if e.id in self.params or e.id in self.kwonly else set()
+            for ln, name, v in self.assigns:
+                if name == e.id and ln < line:
+                    out |= self.feeders(v, ln, depth + 1)
+            return out
+        if isinstance(e, ast.BinOp):
+            return self.feeders(e.left, line, depth + 1) | self.feeders(e.right, line, depth + 1)
+        if isinstance(e, ast.IfExp):
+            return self.feeders(e.body, line, depth + 1) | self.feeders(e.orelse, line, depth + 1)
+        if isinstance(e, ast.UnaryOp):
+            return self.feeders(e.operand, line, depth + 1)
+        if isinstance(e, ast.Subscript):
+            return self.feeders(e.value, line, depth + 1)
+        if isinstance(e, ast.Call):
+            args = [a for a in e.args if not isinstance(a, ast.Starred)]
+            kws = {k.arg: k.value for k in e.keywords if k.arg is not None}
+            if isinstance(e.func, ast.Attribute) and not (isinstance(e.func.value, ast.Name)
+                                                          and e.func.value.id in self.imports):
+                # a method of a value (`m.masked_fill(...)`, `m.to(q.device)`): the value and the arguments
+                out = self.feeders(e.func.value, line, depth + 1)
+            else:
+                out = set()
+            helper = self.local_fns(e.func.id) if isinstance(e.func, ast.Name) else None
+            if helper is not None and depth < _MAX_FEED_DEPTH:
+                # a function of the same file: only the arguments its returned value reads
+                h = _AstFn(helper, self.imports, self.local_fns)
+                reach = set()
+                for r in h.returns:
+                    reach |= h.feeders(r, getattr(r, "lineno", 1 << 30) + 1, depth + 1)
+                for i, a in enumerate(args):
+                    if i < len(h.params) and h.params[i] in reach:
+                        out |= self.feeders(a, line, depth + 1)
+                for k, v in kws.items():
+                    if k in reach:
+                        out |= self.feeders(v, line, depth + 1)
+                return out
+            for a in args + list(kws.values()):
+                out |= self.feeders(a, line, depth + 1)
+            return out
+        return set()
+
+    def summary(self) -> Optional[Summary]:
+        """When the function calls SDPA and returns its output transposed (1, 2): the parameters
+        that reach SDPA's attn_mask; None otherwise."""
+        reach: set = set()
+        outs: dict[str, int] = {}
+        for n in ast.walk(self.fdef):
+            if not (isinstance(n, ast.Call) and _ast_resolve(self.imports, n.func) in _SDPA):
+                continue
+            m = next((k.value for k in n.keywords if k.arg == "attn_mask"), None)
+            if m is None and len(n.args) > 3 and not any(isinstance(a, ast.Starred) for a in n.args[:4]):
+                m = n.args[3]
+            got = self.feeders(m, n.lineno)
+            if not got:
+                continue
+            for ln, name, v in self.assigns:
+                if v is n:
+                    outs[name] = ln
+                    reach |= got
+        if not reach:
+            return None
+        derived = set(outs)
+        swapped: set = set()
+        start = min(outs.values())
+        for ln, name, v in self.assigns:
+            if ln <= start:
+                continue
+            root, sw = _chain_root(v)
+            if root in derived:
+                derived.add(name)
+                if sw:
+                    swapped.add(name)
+                elif root != name or name not in swapped:
+                    swapped.discard(name)
+            elif name in derived:
+                derived.discard(name)
+                swapped.discard(name)
+        for r in self.returns:
+            first = r.elts[0] if isinstance(r, ast.Tuple) and r.elts else r
+            if isinstance(first, ast.Name) and first.id in swapped:
+                return list(self.params), list(self.kwonly), frozenset(reach)
+        return None
+
+
+def _file_functions(proj, path: str):
+    """name -> that top-level function of the file (ast), read on demand (semantics.project.top_level_ast)."""
+    from exportlint.semantics.project import top_level_ast
+
+    def get(name: str) -> Optional[ast.FunctionDef]:
+        n = top_level_ast(proj, path, name)
+        return n if isinstance(n, ast.FunctionDef) else None
+    return get
+
+
+def _mapping_functions(ctx, qual: str) -> list[tuple[str, str, Summary]]:
+    """The functions a module-level mapping object holds, each (path, name, summary) when it
+    is an SDPA function of the class above: `REG = Registry()` whose class (of the project)
+    keeps them in a class-level dict literal (`_global_mapping = {"sdpa": sdpa_fn, ...}`)."""
+    from exportlint.semantics.project import run_memo, top_level_ast
+
+    proj = ctx.project
+    cache = run_memo(proj, "sdpa_mask.mappings")  # the same for every file of the run
+    if qual in cache:
+        got, read = cache[qual]
+        ctx.project_calls()["deps"].update(read)
+        return got
+    out: list = []
+    deps: set = set()
+    cache[qual] = (out, deps)
+    try:
+        _read_mapping(proj, qual, out, deps, top_level_ast)
+    finally:
+        ctx.project_calls()["deps"].update(deps)
+    return out
+
+
+def _read_mapping(proj, qual: str, out: list, deps: set, top_level_ast) -> None:
+    mod, _, name = qual.rpartition(".")
+    r = proj.resolve(mod, deps) if mod else None
+    if r is None or r[1]:
+        return
+    fi = r[0]
+    for _ in range(3):  # a re-export: `from .modeling_utils import REG`
+        if name in fi.imports and name not in fi.assigned:
+            m2, _, n2 = fi.imports[name].rpartition(".")
+            r = proj.resolve(m2, deps) if m2 else None
+            if r is None or r[1]:
+                return
+            fi, name = r[0], n2
+    if name not in fi.assigned:
+        return
+    st = top_level_ast(proj, fi.path, name)
+    v = st.value if isinstance(st, (ast.Assign, ast.AnnAssign)) else None
+    ctor = v.func.id if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) else None
+    if ctor is None:
+        return
+    cfi, cname = fi, ctor
+    if ctor not in fi.classes:
+        rc = proj.resolve_class(fi.imports[ctor], deps) if ctor in fi.imports else None
+        if rc is None:
+            return
+        cfi, cname = rc
+    cdef = top_level_ast(proj, cfi.path, cname)
+    if not isinstance(cdef, ast.ClassDef):
+        return
+    names = []
+    for st in cdef.body:
+        v = st.value if isinstance(st, (ast.Assign, ast.AnnAssign)) else None
+        if isinstance(v, ast.Dict):
+            names += [x.id for x in v.values if isinstance(x, ast.Name)]
+    seen: set = set()
+    for n in names:
+        if n in seen:
+            continue
+        seen.add(n)
+        if n in cfi.functions:
+            path, fname, fimports = cfi.path, n, cfi.imports
+        elif n in cfi.imports:
+            t = proj.resolve_function(cfi.imports[n], deps)
+            if t is None or t.is_method:
+                continue
+            path, fname = t.path, t.qual
+            tfi = proj.index_path(path)
+            if tfi is None:
+                continue
+            fimports = tfi.imports
+        else:
+            continue
+        local = _file_functions(proj, path)
+        fdef = local(fname)
+        if fdef is None:
+            continue
+        s = _AstFn(fdef, fimports, local).summary()
+        if s is not None:
+            out.append((path, fname, s))
+
+
+def _dispatch_targets(ctx, fn) -> dict[str, tuple[cst.CSTNode, list]]:
+    """Names fn binds to a lookup in a module-level mapping object (`f = REG.get(k, d)`,
+    `f = REG[k]`) that holds SDPA functions of the class above: name -> (binding, functions)."""
+    out: dict[str, tuple[cst.CSTNode, list]] = {}
+    if ctx.project is None:
+        return out
+    # calls of a bare name that is no function of the file nor an import: a local callable
+    called = {c.node.func.value for c in fn.calls
+              if isinstance(c.node.func, cst.Name) and c.node.func.value not in ctx.model.module_functions
+              and c.node.func.value not in ctx.model.classes and c.node.func.value not in ctx.model.imports.names}
+    if not called:
+        return out
+    fi = None
+    for n in iter_nodes(fn.node.body):
+        if isinstance(n, cst.Assign) and len(n.targets) == 1:
+            tgt, v = n.targets[0].target, n.value
+        elif isinstance(n, cst.AnnAssign) and n.value is not None:
+            tgt, v = n.target, n.value
+        else:
+            continue
+        if not isinstance(tgt, cst.Name) or tgt.value not in called:
+            continue
+        recv = v.func.value if isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) else (
+            v.value if isinstance(v, cst.Subscript) else None)
+        if not isinstance(recv, cst.Name):
+            continue
+        q = ctx.model.imports.resolve(recv)
+        if not q or q.startswith(("torch.", "builtins.")) or "." not in q:
+            continue
+        if fi is None:
+            fi = ctx.project.index_path(ctx.path)
+            if fi is None:
+                return out
+        funcs = _mapping_functions(ctx, ctx.project.absolute(fi, q))
+        if funcs:
+            out[tgt.value] = (n, funcs)
+    return out
+
+
+def _result_name(fn: cst.FunctionDef, call: cst.Call) -> Optional[str]:
+    """`out = f(...)` / `out, w = f(...)`: the name of the first value."""
+    for n in iter_nodes(fn.body):
+        if isinstance(n, cst.Assign) and n.value is call and len(n.targets) == 1:
+            t = n.targets[0].target
+            if isinstance(t, (cst.Tuple, cst.List)) and t.elements:
+                t = t.elements[0].value
+            return t.value if isinstance(t, cst.Name) else None
+    return None

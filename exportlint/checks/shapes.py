@@ -509,19 +509,23 @@ def _floaty(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> bool:
 _FREE_SIZE_APIS = frozenset({"interpolate", "upsample", "upsample_bilinear", "upsample_nearest", "pad"})
 
 
-def _float_round_trip(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> Optional[tuple[str, cst.Call]]:
-    """`round(x.shape[0] / 2)`, `int(h * 0.5)`, `math.ceil(n / p)` in (or bound to a name in) e."""
+def _float_round_trips(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> list[tuple[str, cst.Call]]:
+    """`round(x.shape[0] / 2)`, `int(h * 0.5)`, `math.ceil(n / p)` in e (the first one) and in the
+    value of each name e reads: a size tuple `(new_h, new_w)` of names bound on two lines gives
+    both (one expression, `(int(h / 2), int(w / 2))`, gives its first)."""
+    out: list[tuple[str, cst.Call]] = []
+    direct = False
     for n in iter_nodes(e):
-        if isinstance(n, cst.Call) and n.args:
+        if isinstance(n, cst.Call) and n.args and not direct:
             q = fn.imports.resolve(n.func) or dotted(n.func) or ""
             name = _TO_INT.get(q)
             if name is not None and fn.kind(n) == SHAPE and _floaty(fn, n.args[0].value, values):
-                return name, n
+                out.append((name, n))
+                direct = True
+                continue
         if isinstance(n, cst.Name) and depth < 2 and len(values.get(n.value, ())) == 1:
-            r = _float_round_trip(fn, values[n.value][0], values, depth + 1)
-            if r is not None:
-                return r
-    return None
+            out += _float_round_trips(fn, values[n.value][0], values, depth + 1)
+    return out
 
 
 @register
@@ -552,42 +556,46 @@ class SizeThroughFloat(Rule):
                     sites.extend(more)
                     if q.rsplit(".", 1)[-1] in _FREE_SIZE_APIS:
                         free.update(id(m) for m in more)
-            seen: set[int] = set()
+            # each conversion once, free only when every site it reaches only sets an output size
+            found: dict[int, list] = {}
             for site in sites:
                 if values is None:
                     values = _local_values(fn)
-                r = _float_round_trip(fn, site, values)
-                if r is None or id(r[1]) in seen:
-                    continue
-                seen.add(id(r[1]))
-                name, conv = r
-                exps = ["export-strict", "export-nonstrict", "onnx-legacy"]
-                if name in ("int", "round"):
-                    exps.insert(2, "onnx-dynamo")
-                if id(site) in free and name == "round":
-                    # measured (torch 2.13): round(h / 2) into F.interpolate(size=...) exports and
-                    # matches with strict and non-strict (named Dims and Dim.DYNAMIC); onnx-dynamo
-                    # fails to translate the symbolic `round` ('No ONNX function found for <built-in
-                    # function round>'), the legacy tracer on 'type Tensor doesn't define __round__'
-                    exps = ["onnx-dynamo", "onnx-legacy"]
-                elif id(site) in free:
-                    # measured (torch 2.13): strict traces int()/math.ceil of a symbolic float into
-                    # a free output size (F.interpolate(size=(int(h / 2), ...)), F.pad of a
-                    # math.ceil padding) and the program matches eager at other sizes; non-strict
-                    # fails ('Constraints violated (h, w)'). Tied to another size (view, reshape)
-                    # strict fails too.
-                    exps = ["export-nonstrict", "onnx-legacy"]
-                ctx.report(
-                    conv,  # where the exporters stop (non-strict guard, legacy TracerWarning), not the use
-                    f"size computed through a Python float (`{snippet(ctx, conv)}`) used as a size or slice bound: "
-                    "with that dimension dynamic torch.export cannot keep it symbolic ('Constraints violated ... "
-                    "satisfy the generated guard'), the legacy tracer bakes it ('Converting a tensor to a Python "
-                    "integer/float') or fails (`round`: 'type Tensor doesn't define __round__ method'). Use integer "
-                    "arithmetic on sizes: `n // 2`, `(n + p - 1) // p` for a ceiling.",
-                    exporters=tuple(exps),
-                    severity=_severity(mode),
-                )
+                for name, conv in _float_round_trips(fn, site, values):
+                    got = found.setdefault(id(conv), [name, conv, True])
+                    got[2] = got[2] and id(site) in free
+            for name, conv, only_free in found.values():
+                self._report(ctx, mode, only_free, name, conv)
         return ()
+
+    @staticmethod
+    def _report(ctx, mode, only_free: bool, name: str, conv: cst.Call) -> None:
+        exps = ["export-strict", "export-nonstrict", "onnx-legacy"]
+        if name in ("int", "round"):
+            exps.insert(2, "onnx-dynamo")
+        if only_free and name == "round":
+            # measured (torch 2.13): round(h / 2) into F.interpolate(size=...) exports and
+            # matches with strict and non-strict (named Dims and Dim.DYNAMIC); onnx-dynamo
+            # fails to translate the symbolic `round` ('No ONNX function found for <built-in
+            # function round>'), the legacy tracer on 'type Tensor doesn't define __round__'
+            exps = ["onnx-dynamo", "onnx-legacy"]
+        elif only_free:
+            # measured (torch 2.13): strict traces int()/math.ceil of a symbolic float into
+            # a free output size (F.interpolate(size=(int(h / 2), ...)), F.pad of a
+            # math.ceil padding) and the program matches eager at other sizes; non-strict
+            # fails ('Constraints violated (h, w)'). Tied to another size (view, reshape)
+            # strict fails too.
+            exps = ["export-nonstrict", "onnx-legacy"]
+        ctx.report(
+            conv,  # where the exporters stop (non-strict guard, legacy TracerWarning), not the use
+            f"size computed through a Python float (`{snippet(ctx, conv)}`) used as a size or slice bound: "
+            "with that dimension dynamic torch.export cannot keep it symbolic ('Constraints violated ... "
+            "satisfy the generated guard'), the legacy tracer bakes it ('Converting a tensor to a Python "
+            "integer/float') or fails (`round`: 'type Tensor doesn't define __round__ method'). Use integer "
+            "arithmetic on sizes: `n // 2`, `(n + p - 1) // p` for a ceiling.",
+            exporters=tuple(exps),
+            severity=_severity(mode),
+        )
 
 
 def _slice_offset(s: cst.Slice) -> Optional[int]:

@@ -2185,6 +2185,8 @@ def flag_uses(nodes, name: str, self_name: Optional[str] = None, imports=None) -
     nor builtins, at least once as a truth test; "passed" when only handed on so; else None
     (see ``FunctionFacts._flag_only``). Handed to a torch function, a tensor method or a builtin
     (``torch.where(mask, x, y)``, ``x.masked_fill(mask, 0)``, ``int(n)``) it is computed with."""
+    if not isinstance(nodes, list):
+        nodes = list(nodes)  # walked twice: a generator (``iter_nodes``) would be spent by the first
     tested: set[int] = set()
     passed: set[int] = set()
     skip: set[int] = set()

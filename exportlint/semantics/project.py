@@ -714,6 +714,63 @@ def file_tree(project: Project, path: str) -> Optional[Any]:
     return tree
 
 
+def run_memo(project: Project, name: str) -> dict:
+    """A dict for one analysis' results that hold for the whole run (what a rule read from other
+    files: the same for every file that asks); a fresh one without a run (an editor's project)."""
+    st = _run_state(project)
+    if st is None:
+        return {}
+    return st.setdefault("memo:" + name, {})
+
+
+def top_level_ast(project: Project, path: str, name: str) -> Optional[Any]:
+    """The stdlib ``ast`` node of one top-level function, class or assignment of ``name`` in a
+    project file, parsed from its span in the file's outline (``FileIndex.outline``) rather than
+    the whole file: a rule reading one decorator or mapping of a large shared module (5k-line
+    ``modeling_utils.py``) parses only that. Falls back to ``file_tree``. Memoised per run."""
+    import ast
+
+    ap = os.path.abspath(path)
+    st = _run_state(project)
+    memo = st.setdefault("top_level", {}) if st is not None else {}
+    key = (ap, name)
+    if key in memo:
+        return memo[key]
+    found = None
+    fi = project.index_path(ap)
+    text = file_text(project, ap)
+    o = getattr(fi, "outline", None) if fi is not None else None
+    spans: list[tuple[int, int]] = []
+    if o is not None and text is not None:
+        spans = [(f.start, f.end) for f in o.funcs if f.name == name and not f.is_method]
+        if name in o.classes:
+            methods, others = o.classes[name][0], o.classes[name][1]
+            lines = [x for m in methods for x in (m.start, m.end)] + [x for a, b in others for x in (a, b)]
+            if len(o.classes[name]) > 2 and o.classes[name][2]:
+                lines += list(o.classes[name][2])
+            if lines:
+                spans.append((min(lines), max(lines)))
+        spans += [(a, b) for names, a, b in o.assigns if name in names]
+    if spans and text is not None:
+        all_lines = text.splitlines(keepends=True)
+        a, b = max(spans)  # the last binding of the name
+        try:
+            mod = ast.parse("".join(all_lines[a - 1:b]))
+            found = next((n for n in mod.body if getattr(n, "name", None) == name or any(
+                isinstance(t, ast.Name) and t.id == name
+                for t in (n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", None)]))), None)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            found = None
+    if found is None:
+        tree = file_tree(project, ap)
+        for n in tree.body if tree is not None else ():
+            tgts = n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", None)]
+            if getattr(n, "name", None) == name or any(isinstance(t, ast.Name) and t.id == name for t in tgts):
+                found = n
+    memo[key] = found
+    return found
+
+
 #: (path, digest, function) -> (positional parameters, those read as objects)
 _PARAM_READS: dict[tuple[str, str, str], Optional[tuple[list[str], set]]] = {}
 
