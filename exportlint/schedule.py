@@ -24,6 +24,13 @@ _IMPORT = re.compile(
     rb"^(?:from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([\w.]+))",
     re.M,
 )
+#: ``_IMPORT`` run over ``b"\n" + text``: the same matches (no match ends at a line start, so
+#: starting at the line break before a line finds what starting at the line does), found six
+#: times as fast: a pattern that starts with a literal is tried only where that character is,
+#: one that starts with ``^`` at every character. tests/test_speed12_equivalence.py
+_IMPORT_NL = re.compile(
+    rb"\n(?:from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([\w.]+))"
+)
 _NAME = re.compile(rb"[A-Za-z_]\w*")
 
 
@@ -51,7 +58,7 @@ def callers_first(paths: list[str], texts: dict[str, bytes]) -> list[str]:
         module, is_pkg = mod_of[p]
         pkg = module if is_pkg else module.rpartition(".")[0]
         out: list[str] = []
-        for m in _IMPORT.finditer(texts.get(p, b"")):
+        for m in _IMPORT_NL.finditer(b"\n" + texts.get(p, b"")):
             if m.group(4) is not None:
                 names = [m.group(4).decode("ascii", "replace")]
             else:
