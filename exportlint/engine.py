@@ -1239,13 +1239,13 @@ def _data_sized_result(rets: dict[str, str], returns: dict[str, str], qual: str,
     k = returns.get(qual + DATA_SIZED_RESULT, "")
     prev = rets.get(key + DATA_SIZED_RESULT)
     rets[key + DATA_SIZED_RESULT] = k if prev is None or prev == k else ""
-    from exportlint.checks.base import CALLEE_SUMMARIES
-
-    # the rules' callee summaries: one that any callee the key names gives
-    for suffix, _ in CALLEE_SUMMARIES:
-        s = returns.get(qual + suffix)
-        if s:
-            rets[key + suffix] = s
+    # the rules' callee summaries (checks.base.CALLEE_SUMMARIES, stored as ``qual + "#..."``): one
+    # that any callee the key names gives. Read off the stored keys, not the registry: the registry
+    # is filled by importing every rule (and libcst), which a warm run, that lints no file, skips
+    head = qual + "#"
+    for k, s in returns.items():
+        if s and k.startswith(head) and "." not in k[len(qual):] and k != qual + DATA_SIZED_RESULT:
+            rets[key + k[len(qual):]] = s
 
 
 def _root_to_json(r: Any) -> list:

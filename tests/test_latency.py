@@ -174,3 +174,39 @@ def test_a_batch_needing_no_parse_never_imports_libcst(tmp_path):
     p = subprocess.run([sys.executable, "-c", probe, *files, str(model)], capture_output=True, text=True, cwd=tmp_path)
     assert "LIBCST True" in p.stderr, p.stderr
     assert any(f["code"] == "EXL101" for f in json.loads(p.stdout))
+
+
+def test_a_warm_run_of_a_project_never_imports_libcst(tmp_path):
+    """A warm run (every file answered by the cache) hands the callee summaries between the
+    files from their stored kinds: the same report as the cold run that filled the cache,
+    and no rule module (nor libcst) imported. (48b4677 had the engine read the summaries
+    from the rules' registry there, which imported every rule on a warm run: timm's warm
+    run went 0.09 -> 0.3 s.)"""
+    import json
+    import subprocess
+    import sys
+
+    pkg = tmp_path / "app"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "stats.py").write_text(
+        "import torch\n\n\ndef label_histogram(labels, num_classes):\n"
+        "    weights = torch.linspace(0, 1, steps=8)\n"
+        "    return labels.bincount(weights, minlength=num_classes)\n")
+    (pkg / "classifier.py").write_text(
+        "import torch.nn as nn\n\nfrom .stats import label_histogram\n\n\n"
+        "class HistClassifier(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(16, 8)\n\n    def forward(self, x):\n        logits = self.fc(x)\n"
+        "        return logits, label_histogram(logits.argmax(-1), 8)\n")
+    (tmp_path / "pyproject.toml").write_text(f'[tool.exportlint]\ncache-dir = "{(tmp_path / "c").as_posix()}"\n')
+    probe = ("import sys\nfrom exportlint.cli import main\n"
+             "rc = main(['--format', 'json', '--config', sys.argv[1]] + sys.argv[2:])\n"
+             "print('LIBCST', 'libcst' in sys.modules, file=sys.stderr)\n")
+    files = [str(pkg / "classifier.py"), str(pkg / "stats.py")]
+    args = [sys.executable, "-c", probe, str(tmp_path / "pyproject.toml"), *files]
+    cold = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path)
+    warm = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path)
+    assert "LIBCST False" in warm.stderr, warm.stderr
+    found = json.loads(warm.stdout)
+    assert found == json.loads(cold.stdout)
+    assert ("classifier.py", 13, "EXL401") in {(f["path"].rsplit("/", 1)[-1], f["line"], f["code"]) for f in found}

@@ -61,6 +61,11 @@ CALLEE_SUMMARIES: list[tuple[str, Callable[[Any, Any], Optional[str]]]] = []
 
 def callee_summary(suffix: str) -> Callable:
     """Registers ``fn(model, facts)`` as the callee summary stored under ``suffix``."""
+    if not suffix.startswith("#") or "." in suffix:
+        # the engine finds the summaries among a callee's stored kinds by this shape (a warm run
+        # never imports the rules that register them)
+        raise ValueError(f"callee summary suffix {suffix!r}: '#' first, no '.'")
+
     def deco(fn: Callable[[Any, Any], Optional[str]]) -> Callable[[Any, Any], Optional[str]]:
         if any(s == suffix for s, _ in CALLEE_SUMMARIES):
             raise ValueError(f"callee summary {suffix!r} registered twice")
