@@ -42,6 +42,13 @@ def test_every_page_belongs_to_a_rule():
     assert pages - set(RULES) == set(), f"pages without a rule: {pages - set(RULES)}"
 
 
+def test_the_rules_index_lists_every_rule():
+    # rules/README.md is the index users read: a rule added without its row is hidden there
+    index = (rules_dir() / "README.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| \[(EXL\d{3})\]\(EXL\d{3}\.md\)", index, flags=re.M))
+    assert set(RULES) - listed == set(), f"rules missing from rules/README.md: {sorted(set(RULES) - listed)}"
+
+
 @pytest.mark.parametrize("code", sorted(RULES))
 def test_page_has_all_sections(code):
     doc = load_doc(code)
