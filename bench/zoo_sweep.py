@@ -137,6 +137,10 @@ def lint(code: Path, tree: Path) -> list[dict]:
     except json.JSONDecodeError:
         print(f"  {tree}: no JSON (exit {r.returncode}): {r.stderr[-300:]}")
         return []
+    if r.returncode not in (0, 1) or "internal error" in r.stderr:
+        # exit 2: exportlint's own errors (an analyser that raised, an unreadable file), which
+        # the JSON leaves out: shown, never dropped with the zoo's findings
+        print(f"  {tree}: exit {r.returncode}, exportlint reported errors: {r.stderr.strip()[-600:]}")
     root = str(tree.parent) + os.sep
     for f in found:
         f["path"] = f["path"].replace(root, "")
