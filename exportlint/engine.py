@@ -1243,9 +1243,9 @@ def _data_sized_result(rets: dict[str, str], returns: dict[str, str], qual: str,
     # that any callee the key names gives. Read off the stored keys, not the registry: the registry
     # is filled by importing every rule (and libcst), which a warm run, that lints no file, skips
     head = qual + "#"
-    for k, s in returns.items():
-        if s and k.startswith(head) and "." not in k[len(qual):] and k != qual + DATA_SIZED_RESULT:
-            rets[key + k[len(qual):]] = s
+    for stored, s in returns.items():
+        if s and stored.startswith(head) and "." not in stored[len(qual):] and stored != qual + DATA_SIZED_RESULT:
+            rets[key + stored[len(qual):]] = s
 
 
 def _root_to_json(r: Any) -> list:
