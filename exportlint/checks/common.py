@@ -196,6 +196,16 @@ def declared_dims(ctx, cls_name: Optional[str]) -> dict[str, set]:
     return out
 
 
+def all_declared_dims(ctx, cls_name: Optional[str]) -> dict[str, set]:
+    """Forward-parameter -> every dim declared dynamic for the class ``cls_name``: those of
+    ``declared_dims`` (dynamic_axes / dynamic_shapes of the file, the project's declarations)
+    and those of ``export_dims`` (the file's torch.export ``dynamic_shapes``) together."""
+    out = declared_dims(ctx, cls_name)
+    for p, ds in export_dims(ctx, cls_name)[0].items():
+        out.setdefault(p, set()).update(ds)
+    return out
+
+
 def export_dims(ctx, cls_name: Optional[str]) -> tuple[dict[str, set], bool]:
     """Forward-parameter -> dims declared dynamic for torch.export (``dynamic_shapes=`` of this
     file's torch.export calls, and the project's declarations for the class when known), and

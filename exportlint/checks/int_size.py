@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import declared_dims, declares_dynamic, export_dims, snippet
+from exportlint.checks.common import all_declared_dims, declares_dynamic, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value
@@ -94,10 +94,7 @@ class IntOfDynamicSize(Rule):
                 continue
             key = fn.cls.name
             if key not in cache:
-                got = declared_dims(ctx, key)
-                for p, ds in export_dims(ctx, key)[0].items():
-                    got.setdefault(p, set()).update(ds)
-                cache[key] = got
+                cache[key] = all_declared_dims(ctx, key)
             decl = cache[key]
             dims_any = set().union(*decl.values()) if decl else set()
             if not dims_any:

@@ -510,7 +510,7 @@ class UntranslatableOp(Rule):
         forward's frame only, so the ONNX exporter's error names this call (measured, torch
         2.13: `labels.bincount(w)` / `bbs.masked_select(m)` in a helper module fail onnx-dynamo
         with the node's stack trace at the helper's call in the model's forward)."""
-        from exportlint.semantics.data_sized import _call_key
+        from exportlint.semantics.data_sized import call_key
         from exportlint.semantics.kinds import DYNAMO_FAIL_RESULT
 
         rets = ctx.model.call_returns
@@ -519,7 +519,7 @@ class UntranslatableOp(Rule):
         done = {id(r.node) for r in ctx.reported if getattr(r, "code", self.code) == self.code}
         for fn in ctx.model.functions:
             for site in fn.calls:
-                key = _call_key(fn, site)
+                key = call_key(fn, site)
                 api = rets.get(key + DYNAMO_FAIL_RESULT) if key else None
                 if not api or id(site.node) in done:
                     continue

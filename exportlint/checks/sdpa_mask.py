@@ -34,6 +34,7 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import snippet
 from exportlint.findings import Severity
 from exportlint.semantics.imports import dotted
+from exportlint.semantics.index import ast_qualname
 from exportlint.semantics.model import literal_value
 from exportlint.semantics.nodes import child_nodes, iter_nodes
 
@@ -548,17 +549,6 @@ Summary = tuple[list, list, frozenset]
 _MAX_FEED_DEPTH = 6
 
 
-def _ast_resolve(imports: dict, e: ast.AST) -> Optional[str]:
-    parts = []
-    while isinstance(e, ast.Attribute):
-        parts.append(e.attr)
-        e = e.value
-    if not isinstance(e, ast.Name):
-        return None
-    head = imports.get(e.id, e.id)
-    return ".".join([head] + list(reversed(parts)))
-
-
 def _chain_root(e: ast.AST) -> tuple[Optional[str], bool]:
     """The name at the root of `x.reshape(...).transpose(1, 2).contiguous()` (methods, attributes,
     subscripts) and whether the chain swaps dims 1 and 2 (`transpose(1, 2)`, `permute(0, 2, 1, 3)`)."""
@@ -651,7 +641,7 @@ class _AstFn:
         reach: set = set()
         outs: dict[str, int] = {}
         for n in ast.walk(self.fdef):
-            if not (isinstance(n, ast.Call) and _ast_resolve(self.imports, n.func) in _SDPA):
+            if not (isinstance(n, ast.Call) and ast_qualname(self.imports, n.func) in _SDPA):
                 continue
             m = next((k.value for k in n.keywords if k.arg == "attn_mask"), None)
             if m is None and len(n.args) > 3 and not any(isinstance(a, ast.Starred) for a in n.args[:4]):

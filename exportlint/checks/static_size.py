@@ -31,7 +31,7 @@ from typing import Any, Iterator, Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, callee_summary, register
-from exportlint.checks.common import declared_dims, declares_dynamic, export_dims, snippet
+from exportlint.checks.common import all_declared_dims, declares_dynamic, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import SHAPE, STATIC_SIZE_RESULT
 
@@ -91,9 +91,7 @@ def _only_batch_dynamic(ctx, fn) -> bool:
     such ops read (spatial dims) are static there."""
     if fn.cls is None:
         return False
-    dims = declared_dims(ctx, fn.cls.name)
-    for p, ds in export_dims(ctx, fn.cls.name)[0].items():
-        dims.setdefault(p, set()).update(ds)
+    dims = all_declared_dims(ctx, fn.cls.name)
     found = [d for ds in dims.values() for d in ds]
     return bool(found) and all(d == 0 for d in found)
 
@@ -110,7 +108,7 @@ class SizeAsStaticArgument(Rule):
     def check(self, ctx):
         mode = declares_dynamic(ctx)
         sev = None if mode else Severity.WARNING
-        from exportlint.semantics.data_sized import _call_key
+        from exportlint.semantics.data_sized import call_key
 
         rets = ctx.model.call_returns
         for fn in ctx.model.functions:
@@ -145,7 +143,7 @@ class SizeAsStaticArgument(Rule):
             if not rets or mode is False or batch_only:
                 continue
             for site in fn.calls:
-                key = _call_key(fn, site)
+                key = call_key(fn, site)
                 if not key or rets.get(key + STATIC_SIZE_RESULT) != "1":
                     continue
                 callee = (site.qualname or key).rsplit(".", 1)[-1]

@@ -19,7 +19,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, callee_summary, register
-from exportlint.checks.common import declared_dims, declares_dynamic, export_dims, snippet
+from exportlint.checks.common import all_declared_dims, declares_dynamic, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import TENSORISH, UNKNOWN
 from exportlint.semantics.model import iter_nodes, literal_value
@@ -92,15 +92,13 @@ class UnfoldWindowFlatten(Rule):
             return ()
         if not declares_dynamic(ctx):
             return ()  # fixed shapes pass; unknown: not reported
-        from exportlint.semantics.data_sized import _call_key
+        from exportlint.semantics.data_sized import call_key
 
         rets = ctx.model.call_returns or {}
         for fn in ctx.model.functions:
             if fn.cls is None:
                 continue
-            decl = declared_dims(ctx, fn.cls.name)
-            for p, ds in export_dims(ctx, fn.cls.name)[0].items():
-                decl.setdefault(p, set()).update(ds)
+            decl = all_declared_dims(ctx, fn.cls.name)
             found = {d for ds in decl.values() for d in ds}
             if not found or found == {0}:
                 continue  # nothing declared, or only the batch: the window count is static
@@ -118,7 +116,7 @@ class UnfoldWindowFlatten(Rule):
                     views[name] = (v, isinstance(u[1], int) and u[1] in own)
                     continue
                 if isinstance(v, cst.Call) and id(v) in sites:
-                    key = _call_key(fn, sites[id(v)])
+                    key = call_key(fn, sites[id(v)])
                     if key and rets.get(key + UNFOLD_VIEW_RESULT) == "1":
                         views[name] = (v, False)
                         continue

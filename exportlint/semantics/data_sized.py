@@ -229,7 +229,7 @@ def _where_one(model: Any, call: cst.Call) -> bool:
     return q == "torch.where" and len(call.args) == 1 and call.args[0].keyword is None
 
 
-def _call_key(fn: Any, site: Any) -> Optional[str]:
+def call_key(fn: Any, site: Any) -> Optional[str]:
     """The key a call into another file is known by in ``SemanticModel.call_returns`` (as
     ``semantics.project.cross_file_calls`` names it)."""
     cls, e = fn.cls, site.node
@@ -258,7 +258,7 @@ def _result_positions(model: Any, fn: Any, call: cst.Call, cur: dict) -> Optiona
         return None
     for site in fn.calls:
         if site.node is call:
-            key = _call_key(fn, site)
+            key = call_key(fn, site)
             return model.call_returns.get(key + DATA_SIZED_RESULT) if key else None
     return None
 

@@ -131,6 +131,13 @@ def _resolve(imports: dict[str, str], d: Optional[str]) -> Optional[str]:
     return f"{q}.{rest}" if rest else q
 
 
+def ast_qualname(imports: dict[str, str], e: ast.AST) -> Optional[str]:
+    """The qualified name of a stdlib-ast Name/Attribute chain through a file's import map
+    (``nn.Linear`` -> ``torch.nn.Linear``; an unimported head is kept as written); None for
+    anything else."""
+    return _resolve(imports, ast_dotted(e))
+
+
 def _literal(e: Optional[ast.AST]):
     if e is None:
         return None

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from exportlint.semantics.index import FileIndex, _resolve, ast_dotted, index_source
+from exportlint.semantics.index import FileIndex, ast_qualname, index_source
 
 #: how deep re-exports / base classes are followed
 _MAX_DEPTH = 12
@@ -839,7 +839,7 @@ def tensor_check_params(project: Project, t: Target, deps: Optional[set] = None)
     tree = file_tree(project, t.path)
 
     def qual(e: ast.AST) -> Optional[str]:
-        return _resolve(imports, ast_dotted(e))
+        return ast_qualname(imports, e)
 
     def is_env_test(e: ast.AST) -> bool:
         # `if os.getenv("X_DISABLE_CHECK", "0") == "1": return`: a switch of the environment,
