@@ -100,13 +100,23 @@ def _python_syntax_error(text: str, path: str) -> Optional[SyntaxError]:
 _COMPILED: set[str] = set()
 
 
-def _checked_syntax(text: str, path: str) -> tuple[Optional[SyntaxError], Any]:
+def _checked_syntax(text: str, path: str, project: Any = None) -> tuple[Optional[SyntaxError], Any]:
     """``_python_syntax_check`` once per text and process: (None, None) when this text
-    compiled before (the tree was used then: the file's index is cached by content)."""
+    compiled before (the tree was used then: the file's index is cached by content). A tree
+    the run already parsed of this text the same way (``project.checked_tree``: another
+    file's analysis read this one) is the verdict and the tree, without a second parse."""
     key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
     if key in _COMPILED:
         return None, None
-    err, tree = _python_syntax_check(text, path)
+    tree = None
+    if project is not None:
+        from exportlint.semantics.project import checked_tree
+
+        tree = checked_tree(project, path, text)
+    if tree is not None:
+        err = None
+    else:
+        err, tree = _python_syntax_check(text, path)
     if err is None:
         if len(_COMPILED) > 100_000:  # long sessions (the language server)
             _COMPILED.clear()
@@ -512,7 +522,7 @@ class Linter:
         if is_model or has_export or roots or _converts_to_quantized(text):
             # always: CPython places syntax errors exactly, and refuses code too deep for it
             # (and for libcst's native parser: isolation.py) in a few % of libcst's time
-            err, ast_tree = _checked_syntax(text, path)
+            err, ast_tree = _checked_syntax(text, path, project)
             if err is not None:
                 if ("EXL003" if getattr(err, "too_deep", False) else "EXL001") in self.enabled:
                     res.findings.append(_syntax_finding(path, err))

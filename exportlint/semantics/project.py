@@ -655,7 +655,7 @@ def _run_state(project: Project) -> Optional[dict]:
         return None
     st = project.__dict__.get("_run_ast_state")
     if st is None or st["files"] is not project.run_files:
-        st = {"files": project.run_files, "texts": {}, "digests": {}, "trees": {}}
+        st = {"files": project.run_files, "texts": {}, "digests": {}, "trees": {}, "checked": set()}
         project.__dict__["_run_ast_state"] = st
     return st
 
@@ -702,16 +702,41 @@ def file_tree(project: Project, path: str) -> Optional[Any]:
     st = _run_state(project)
     if st is not None and ap in st["trees"]:
         return st["trees"][ap]
+    from exportlint.isolation import python_limits
+
     text = file_text(project, ap)
     tree = None
+    checked = False
     if text is not None:
         try:
-            tree = ast.parse(text, ap)
+            # first as the engine's syntax check parses (``engine._python_syntax_check``: under
+            # Python's own limits), so that check can take this tree (``checked_tree``)
+            with python_limits():
+                tree = ast.parse(text, ap)
+            checked = True
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            tree = None
+            try:  # (as before: under the lint thread's limits)
+                tree = ast.parse(text, ap)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                tree = None
     if st is not None:
         st["trees"][ap] = tree
+        if checked:
+            st["checked"].add(ap)
     return tree
+
+
+def checked_tree(project: Project, path: str, text: str) -> Optional[Any]:
+    """The tree ``file_tree`` already parsed of this very text under Python's own limits, or
+    None: the file's syntax check (``engine._python_syntax_check``, the same parse) then need
+    not parse it again. Nothing is parsed here."""
+    if project is None:
+        return None
+    ap = os.path.abspath(path)
+    st = _run_state(project)
+    if st is None or ap not in st["checked"] or st["texts"].get(ap) != text:
+        return None
+    return st["trees"].get(ap)
 
 
 def run_memo(project: Project, name: str) -> dict:
