@@ -626,20 +626,10 @@ class FunctionFacts:
 
     def _rebound(self, name: str) -> bool:
         """Whether the function assigns `name` anywhere (a parameter then no longer holds its default)."""
-        for n in self.nodes():
-            targets = ()
-            if isinstance(n, cst.Assign):
-                targets = tuple(t.target for t in n.targets)
-            elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
-                targets = (n.target,)
-            elif isinstance(n, (cst.For, cst.CompFor)):
-                targets = (n.target,)
-            elif isinstance(n, cst.NamedExpr):
-                targets = (n.target,)
-            for tgt in targets:
-                if any(isinstance(x, cst.Name) and x.value == name for x in iter_nodes(tgt)):
-                    return True
-        return False
+        bound = self.__dict__.get("_bound")
+        if bound is None:
+            bound = self._bound = assigned_names(self.node.body)
+        return name in bound
 
     def _merge(self, before: dict[str, str], after: dict[str, str]) -> None:
         for name, k in list(after.items()):
