@@ -108,7 +108,7 @@ import torch.nn.functional as F
 
 
 class Net(nn.Module):
-    def __init__(self):
+    def __init__(self, hidden_dim=1280):
         super().__init__()
         self.features = nn.Sequential(nn.Conv2d(3, 8, 3, 2), nn.ReLU(inplace=True),
                                       nn.MaxPool2d(kernel_size=3, stride=2, ceil_mode=True))
@@ -117,6 +117,7 @@ class Net(nn.Module):
         self.same = nn.MaxPool2d(kernel_size=2, stride=1, ceil_mode=True)
         self.floor = nn.MaxPool2d(3, 2)
         self.plain = nn.Sequential(nn.Conv2d(8, 8, 1), nn.MaxPool2d(3, 2))
+        self.cfg = nn.AvgPool2d(hidden_dim, ceil_mode=True)
 
     def forward(self, x):
         x = self.features(x)  # SEQ
@@ -128,7 +129,8 @@ class Net(nn.Module):
         y = F.max_pool2d(x, 3, 2, ceil_mode=True)  # FUNC
         z = F.avg_pool2d(x, 3, 2, 0, False)  # FUNCFLOOR
         w = F.max_pool2d(x, 3, 1, ceil_mode=True)  # FUNCSTRIDE1
-        return y, z, w
+        v = self.cfg(x)  # CONFIGKERNEL
+        return y, z, w, v
 """
 
 
@@ -140,7 +142,7 @@ def test_ceil_mode_pool_with_stride_is_reported_at_the_call():
 
 
 def test_floor_mode_and_stride_one_stay_silent():
-    for marker in ("# STRIDE1", "# FLOOR", "# PLAIN", "# FUNCFLOOR", "# FUNCSTRIDE1"):
+    for marker in ("# STRIDE1", "# FLOOR", "# PLAIN", "# FUNCFLOOR", "# FUNCSTRIDE1", "# CONFIGKERNEL"):
         assert _at(POOL, marker, "EXL131") == [], marker
 
 
@@ -172,3 +174,21 @@ def test_ceil_pool_survives_the_reduced_init(tmp_path):
     got = sorted(f.line for f in r.findings if f.code == "EXL131")
     want = sorted(line_of(POOL, m) for m in ("# SEQ", "# AVG", "# POSITIONAL", "# FUNC"))
     assert got == want
+
+
+def test_library_slices_of_offsets_and_new_axes_stay_silent():
+    src = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class VisionAttention(nn.Module):
+        def forward(self, hidden_states, cu_seqlens, reference_points):
+            lengths = cu_seqlens[1:] - cu_seqlens[:-1]  # OFFSETS
+            pts = reference_points[:, :, None, :, 2:] * 0.5  # NEWAXIS
+            return hidden_states[:, 1:, :].mean(1), lengths, pts  # TOKENS
+    """)
+    assert _at(src, "# OFFSETS", "EXL117") == []
+    assert _at(src, "# NEWAXIS", "EXL117") == []
+    (f,) = _at(src, "# TOKENS", "EXL117")
+    assert f.severity.value == "warning"

@@ -53,8 +53,8 @@ def _arg(call: cst.Call, pos: int, name: str) -> Optional[cst.BaseExpression]:
 
 
 def _ceil_strided(call: cst.Call, idx: tuple[int, int, int]) -> bool:
-    """``ceil_mode=True`` (a literal) and a stride that is not a literal 1 (stride defaults to the
-    kernel size: a literal kernel of 1 then)."""
+    """``ceil_mode=True`` (a literal) and a literal stride above 1 (the stride defaults to the
+    kernel size)."""
     c_i, s_i, k_i = idx
     ceil = _arg(call, c_i, "ceil_mode")
     if ceil is None or literal_value(ceil) is not True:
@@ -63,9 +63,12 @@ def _ceil_strided(call: cst.Call, idx: tuple[int, int, int]) -> bool:
     if stride is None or literal_value(stride) is None:
         stride = _arg(call, k_i, "kernel_size")
     v = literal_value(stride) if stride is not None else None
+    # a literal stride only: a stride or kernel from the configuration may be 1, or larger than
+    # any feature map (transformers' EfficientNet pooler, `AvgPool2d(config.hidden_dim,
+    # ceil_mode=True)`: exports, measured with a kernel of 1280, probe_ceil_pool_more)
     if isinstance(v, (tuple, list)):
-        return any(x != 1 for x in v)
-    return v != 1
+        return all(isinstance(x, int) for x in v) and any(x > 1 for x in v)
+    return isinstance(v, int) and not isinstance(v, bool) and v > 1
 
 
 @register

@@ -694,10 +694,18 @@ class SliceNarrowsDynamicDim(Rule):
             if not isinstance(base, cst.Name) or base.value in reassigned or base.value not in dyn:
                 continue
             dims = dyn[base.value]
+            if any(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Name)
+                   and el.slice.value.value == "None" for el in sub.node.slice):
+                continue  # a new axis moves the positions off the tensor's dims: not followed
             for i, el in enumerate(sub.node.slice):
                 sl = el.slice
                 if isinstance(sl, cst.Index) and isinstance(sl.value, cst.Ellipsis):
                     break  # positions after `...` count from the end: not followed
+                if dims is None and i == 0:
+                    # dims unknown: dim 0 is a batch, or the length of a 1-d vector of offsets
+                    # (`cu_seqlens[1:] - cu_seqlens[:-1]`) or of a tuple of layers, rarely
+                    # declared with a Dim of the default range; only later dims are claimed
+                    continue
                 if isinstance(sl, cst.Slice) and (dims is None or i in dims):
                     off = _slice_offset(sl)
                     if off is None:

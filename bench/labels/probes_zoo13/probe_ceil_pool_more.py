@@ -50,7 +50,16 @@ class SequentialCeil(nn.Module):  # squeezenet's form: the pool inside a Sequent
         return self.features(x)
 
 
-CASES = {c.__name__: c for c in (Pool1d, Functional, Stride1, Floor, SequentialCeil)}
+class BigKernelCeil(nn.Module):  # transformers EfficientNet/ALIGN pooler: AvgPool2d(config.hidden_dim, ceil_mode=True)
+    def __init__(self):
+        super().__init__()
+        self.pooler = nn.AvgPool2d(1280, ceil_mode=True)
+
+    def forward(self, x):
+        return self.pooler(x)
+
+
+CASES = {c.__name__: c for c in (Pool1d, Functional, Stride1, Floor, SequentialCeil, BigKernelCeil)}
 
 
 def run(case, exporter):
