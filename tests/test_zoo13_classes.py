@@ -183,12 +183,15 @@ def test_library_slices_of_offsets_and_new_axes_stay_silent():
 
 
     class VisionAttention(nn.Module):
-        def forward(self, hidden_states, cu_seqlens, reference_points):
+        def forward(self, hidden_states, cu_seqlens, reference_points, grid_thw):
             lengths = cu_seqlens[1:] - cu_seqlens[:-1]  # OFFSETS
             pts = reference_points[:, :, None, :, 2:] * 0.5  # NEWAXIS
-            return hidden_states[:, 1:, :].mean(1), lengths, pts  # TOKENS
+            t = grid_thw[:, 0]
+            hw = grid_thw[:, 1:]  # RECORD
+            return hidden_states[:, 1:, :].mean(1), lengths, pts, t, hw  # TOKENS
     """)
     assert _at(src, "# OFFSETS", "EXL117") == []
     assert _at(src, "# NEWAXIS", "EXL117") == []
+    assert _at(src, "# RECORD", "EXL117") == []  # (N, 3) rows of t, h, w: field 0 is read alone
     (f,) = _at(src, "# TOKENS", "EXL117")
     assert f.severity.value == "warning"

@@ -687,6 +687,18 @@ class SliceNarrowsDynamicDim(Rule):
     @staticmethod
     def _scan(ctx, fn, dyn: dict, sev, via) -> None:
         reassigned = {n for n, v, _ in assignments_in_scope(fn.node) if not isinstance(v, cst.BinaryOperation)}
+        # dims unknown: a position the function also reads one literal element of (`thw[:, 0]` next
+        # to `thw[:, 1:]`) holds fields of a record (a (N, 3) grid of t, h, w), a fixed size
+        fields: set[tuple[str, int]] = set()
+        if any(d is None for d in dyn.values()):
+            for sub in fn.subscripts:
+                b = sub.node.value
+                if isinstance(b, cst.Name) and dyn.get(b.value, ()) is None:
+                    for i, el in enumerate(sub.node.slice):
+                        if isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Ellipsis):
+                            break
+                        if isinstance(el.slice, cst.Index) and isinstance(literal_value(el.slice.value), int):
+                            fields.add((b.value, i))
         owner = (f"`{via.cls.name}.{via.node.name.value}`" if via.cls is not None else f"`{via.node.name.value}`") \
             if via is not None else None
         for sub in fn.subscripts:
@@ -705,6 +717,8 @@ class SliceNarrowsDynamicDim(Rule):
                     # dims unknown: dim 0 is a batch, or the length of a 1-d vector of offsets
                     # (`cu_seqlens[1:] - cu_seqlens[:-1]`) or of a tuple of layers, rarely
                     # declared with a Dim of the default range; only later dims are claimed
+                    continue
+                if dims is None and (base.value, i) in fields:
                     continue
                 if isinstance(sl, cst.Slice) and (dims is None or i in dims):
                     off = _slice_offset(sl)
