@@ -195,3 +195,58 @@ def test_library_slices_of_offsets_and_new_axes_stay_silent():
     assert _at(src, "# RECORD", "EXL117") == []  # (N, 3) rows of t, h, w: field 0 is read alone
     (f,) = _at(src, "# TOKENS", "EXL117")
     assert f.severity.value == "warning"
+
+
+# ---- EXL137 in a library (no export call): int() of a trailing size -------------------------------
+TFPAD = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def apply_tf_padding(features, conv_layer):
+    in_height = int(features.shape[-2])  # NEGH
+    in_width = int(features.size(3))  # SIZE3
+    batch = int(features.shape[0])  # BATCH
+    chans = int(features.shape[1])  # CHANS
+    pad = max(conv_layer.kernel_size[0] - in_height % conv_layer.stride[0], 0)
+    return F.pad(features, (0, pad, 0, pad)), in_width, batch, chans
+
+
+class Layer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, 2)
+
+    def forward(self, x):
+        size = [int(t) for t in x.size()[2:]]  # COMP
+        last = int(x.shape[-1])  # INFORWARD
+        y, w, b, c = apply_tf_padding(x, self.conv)
+        return self.conv(y), size, last
+"""
+
+
+def test_int_of_trailing_size_in_a_library_is_a_warning():
+    for marker in ("# NEGH", "# SIZE3", "# COMP", "# INFORWARD"):
+        (f,) = _at(TFPAD, marker, "EXL137")
+        assert f.severity.value == "warning" and f.exporters == ("export-nonstrict",), marker
+
+
+def test_int_of_batch_or_channels_and_fixed_shapes_stay_silent():
+    for marker in ("# BATCH", "# CHANS"):
+        assert _at(TFPAD, marker, "EXL137") == [], marker
+    fixed = TFPAD + textwrap.dedent("""
+    def export():
+        return torch.export.export(Layer(), (torch.randn(1, 3, 32, 32),))
+    """)
+    assert [f for f in lint(fixed) if f.code == "EXL137"] == []
+    # declared dims: the declared path alone decides (a negative index is not matched to them)
+    declared = TFPAD + textwrap.dedent("""
+    from torch.export import Dim
+
+    def export():
+        return torch.export.export(Layer(), (torch.randn(1, 3, 32, 32),),
+                                   dynamic_shapes={"x": {2: Dim("h", min=16), 3: Dim("w", min=16)}})
+    """)
+    got = {f.line: f.severity.value for f in lint(declared) if f.code == "EXL137"}
+    assert got == {line_of(TFPAD, "# COMP"): "error"}
