@@ -257,3 +257,63 @@ def test_plain_lstm_and_embedding_bags_are_silent(tmp_path):
     files = write_package(tmp_path, {"enc.py": _RNN.format(proj=", proj_size=0", pad=", padding_idx=None")}, "app14")
     f = _lint(files)
     assert _hits(f, "EXL408") == [] and _hits(f, "EXL409") == []
+
+
+# ---- EXL142: vmap over module state ------------------------------------------------------
+
+_MEMBER = """import torch
+import torch.nn as nn
+
+
+class Member(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(8, 4)
+
+    def forward(self, x):
+        return torch.relu(self.linear(x))
+"""
+
+_ENSEMBLE = """import torch
+import torch.nn as nn
+from torch.func import vmap
+
+from .member import Member
+
+
+def pair_dist(a, b):
+    return (a - b).pow(2).sum(-1)
+
+
+class Scorer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = Member()
+        self.act = nn.ReLU()
+        self.w = nn.Parameter(torch.randn(4, 4))
+
+    def forward(self, x, y):
+{body}
+"""
+
+
+def _ensemble(tmp_path, body):
+    return write_package(tmp_path, {"member.py": _MEMBER, "ensemble.py": _ENSEMBLE.format(body=body)}, "app14")
+
+
+def test_vmap_over_a_submodule_is_reported_at_the_call(tmp_path):
+    f = _lint(_ensemble(tmp_path, "        return vmap(self.model)(x)"))
+    assert _hits(f, "EXL142") == [("ensemble.py", 20, "error", ("export-strict",))]
+
+
+def test_vmap_over_a_closure_reading_a_parameter_is_reported_at_the_read(tmp_path):
+    body = ("        def project(row):\n"
+            "            return row @ self.w\n"
+            "        return torch.vmap(project)(self.model(x))")
+    assert [h[:2] for h in _hits(_lint(_ensemble(tmp_path, body)), "EXL142")] == [("ensemble.py", 21)]
+
+
+def test_vmap_over_pure_functions_and_stateless_modules_is_silent(tmp_path):
+    body = ("        d = vmap(pair_dist)(x, y)\n"
+            "        return vmap(self.act)(d)")
+    assert _hits(_lint(_ensemble(tmp_path, body)), "EXL142") == []

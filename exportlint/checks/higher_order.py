@@ -112,7 +112,7 @@ def _impure(body: cst.CSTNode, params: list[str]) -> Optional[tuple[cst.CSTNode,
             m = n.func.attr.value
             if ((m.endswith("_") and not m.endswith("__")) or m in _MUTATE) and _state(n.func.value, params, selfs):
                 return n, "changes a tensor it does not own in place"
-        elif isinstance(n, cst.AugAssign) and _state(n.target, params, selfs) and not isinstance(n.target, cst.Name):
+        elif isinstance(n, cst.AugAssign) and _state(n.target, params, selfs):  # `x += 1` on a tensor is in place
             return n, "changes a tensor it does not own in place"
         elif isinstance(n, cst.Assign):
             for t in n.targets:
@@ -322,5 +322,89 @@ class ParameterInForward(Rule):
                     "`__init__` (or use the plain tensor: a Parameter made in forward is never trained)."
                     + (" (A lazy initialisation: fails only when forward has not run before export.)" if lazy else ""),
                     severity=Severity.WARNING if lazy else None,
+                )
+        return ()
+
+
+# ---------------------------------------------------------------------------------------
+# EXL142
+# ---------------------------------------------------------------------------------------
+
+_VMAP = frozenset({"torch.vmap", "torch.func.vmap", "functorch.vmap", "torch._functorch.apis.vmap",
+                   "torch._functorch.vmap.vmap"})
+_FUNCTIONAL_CALL = ("functional_call",)
+#: torch.nn modules without parameters or buffers
+_STATELESS = frozenset({"ReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Dropout", "Identity",
+                        "Flatten", "Unflatten", "LeakyReLU", "ELU", "Mish", "Hardswish", "Hardsigmoid", "Softplus"})
+
+
+def _self_state_read(ctx, fn, body: cst.CSTNode) -> Optional[cst.CSTNode]:
+    """The first read of a module parameter, buffer or submodule (``self.w``, ``self.proj(...)``)
+    in a vmapped function's body; None when it reads none, or hands the module's state over
+    explicitly (``torch.func.functional_call``)."""
+    if fn.self_name is None or fn.cls is None:
+        return None
+    first = None
+    for n in iter_nodes(body):
+        if isinstance(n, cst.Call):
+            f = n.func
+            name = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else ""
+            if name in _FUNCTIONAL_CALL:
+                return None
+        if (first is None and isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name)
+                and n.value.value == fn.self_name):
+            fact = fn.cls.find_attr(n.attr.value)
+            if fact is not None and fact.what in ("parameter", "buffer", "submodule"):
+                first = n
+    return first
+
+
+@register
+class VmapOverModuleState(Rule):
+    code = "EXL142"
+    name = "vmap-over-module-state"
+    severity = Severity.ERROR
+    exporters = ("export-strict",)
+    summary = "torch.func.vmap over a function reading module parameters (or a submodule): strict torch.export fails."
+
+    def check(self, ctx):
+        if "vmap" not in ctx.text:
+            return ()
+        for fn in ctx.model.functions:
+            for call in fn.calls:
+                if (call.qualname or "") not in _VMAP or not call.node.args:
+                    continue
+                target = call.node.args[0].value
+                where: Optional[cst.CSTNode] = None
+                what = ""
+                if (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and fn.self_name is not None
+                        and target.value.value == fn.self_name and fn.cls is not None):
+                    fact = fn.cls.find_attr(target.attr.value)
+                    if fact is None or fact.what != "submodule":
+                        continue
+                    ctor = ctx.model.imports.resolve(fact.value.func) if isinstance(fact.value, cst.Call) else ""
+                    if (ctor or "").rsplit(".", 1)[-1] in _STATELESS and (ctor or "").startswith("torch.nn."):
+                        continue  # no parameters to read
+                    where, what = call.node, f"the submodule `{snippet(ctx, target)}`"
+                else:
+                    br = _branch_def(ctx, fn, target)
+                    if br is None:
+                        continue
+                    where = _self_state_read(ctx, fn, br[0])
+                    what = f"`{snippet(ctx, target)}`, which reads module state here"
+                if where is None:
+                    continue
+                # measured (torch 2.13): `vmap(self.model)(x)` over a submodule with a Linear, and
+                # `torch.vmap(f)(x)` with `f` reading `self.w` (a Parameter): strict torch.export
+                # fails at the parameter's use ("You are attempting to call Tensor.requires_grad_()
+                # ... inside of a function being transformed by a functorch transform"); non-strict,
+                # onnx-dynamo and onnx-legacy pass; a vmapped function that reads no module state passes
+                ctx.report(
+                    where,
+                    f"`{snippet(ctx, call.node)}` vmaps {what}: strict torch.export fails where the parameters are "
+                    "used inside the vmapped function ('You are attempting to call Tensor.requires_grad_() ... inside "
+                    "of a function being transformed by a functorch transform'); non-strict torch.export and the ONNX "
+                    "exporters pass (measured, torch 2.13). Export with strict=False, batch the computation without "
+                    "vmap, or hand the parameters over explicitly (`torch.func.functional_call`).",
                 )
         return ()
