@@ -13,7 +13,7 @@ Measured with torch 2.13 (bench/data/cases_truth.json; one-file probes quoted in
   onnxruntime rejects; ``proj_size=0`` passes.
 - EXL409: ``nn.EmbeddingBag`` / ``F.embedding_bag`` with ``padding_idx`` fails onnx-legacy.
 
-Each reproducer fails on main 6f7706b (no such rule there); each control is silent.
+The 13 reproducers fail on main 6f7706b (no such rule there); the 5 controls are silent on both.
 """
 
 from __future__ import annotations
