@@ -317,3 +317,14 @@ def test_vmap_over_pure_functions_and_stateless_modules_is_silent(tmp_path):
     body = ("        d = vmap(pair_dist)(x, y)\n"
             "        return vmap(self.act)(d)")
     assert _hits(_lint(_ensemble(tmp_path, body)), "EXL142") == []
+
+
+def test_parameter_built_by_a_method_called_under_a_size_test_is_a_warning(tmp_path):
+    # FSMT's SinusoidalPositionalEmbedding: the table grows (a new Parameter) only for inputs
+    # longer than it; the export's example does not take that path
+    body = ("        if x.shape[0] > self.kept.shape[0]:\n"
+            "            self.grow(x.shape[0])\n"
+            "        return self.proj(x) * self.kept[: x.shape[-1]]\n\n"
+            "    def grow(self, n):\n"
+            "        self.kept = nn.Parameter(torch.ones(n))")
+    assert [h[:3] for h in _hits(_lint(_scaled(tmp_path, body)), "EXL139")] == [("net.py", 19, "warning")]
