@@ -253,8 +253,13 @@ class CompiledFunctionLegacy(Rule):
                             or (ctx.model.imports.resolve(fact.value.func) or "") not in _COMPILE):
                         continue
                     seen.add(id(call.node))
+                    # a warning: __init__ usually compiles under a flag (kornia's `if compile_model:`,
+                    # e3nn's jit_mode), whose other arm binds the plain module; the reduced
+                    # __init__ does not show which arm the exported configuration takes
                     ctx.report(call.node, _MSG143.format(src=snippet(ctx, call.node),
-                                                         name=snippet(ctx, f), where=" in __init__"))
+                                                         name=snippet(ctx, f), where=" in __init__")
+                               + " (A warning: the attribute may be compiled only under a flag.)",
+                               severity=Severity.WARNING)
         self._cross_file(ctx, seen)
         return ()
 
