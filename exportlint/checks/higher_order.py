@@ -1,4 +1,4 @@
-"""EXL144 / EXL143 / EXL139: Python-level constructs of forward that torch's tracers refuse.
+"""EXL144 / EXL143 / EXL139 / EXL142: Python-level constructs of forward that torch's tracers refuse.
 
 - EXL144 cond-branch-side-effect: a ``torch.cond`` branch that changes state in place (a
   registered buffer, ``self.hits.add_(1)``, or its operand) or returns its operand or a view of
@@ -14,6 +14,10 @@
 - EXL139 parameter-in-forward: ``nn.Parameter(...)`` constructed on the export path: strict
   torch.export fails there ("Attempted to use `torch.nn.Parameter()` with export"); non-strict
   torch.export and both ONNX exporters keep the tensor as a constant.
+- EXL142 vmap-over-module-state: ``torch.func.vmap`` over a submodule, or over a function that
+  reads module parameters: strict torch.export fails where the parameter is used inside the
+  vmapped function ("You are attempting to call Tensor.requires_grad_() ... inside of a function
+  being transformed by a functorch transform"); a vmapped pure function exports everywhere.
 """
 
 from __future__ import annotations
