@@ -98,3 +98,50 @@ def test_declared_dims_still_reach_a_submodule_the_model_builds(tmp_path):
     # control: the exported model builds Block, whose view splits a declared dim
     found = _at(_lint(_project(tmp_path)), "EXL111")
     assert ("nets.py", line_of(_NETS, "# BUILT")) in found
+
+
+# ---------------------------------------------------------------------------------------
+# P-AFSIZEMATH: an autograd.Function whose only non-torch call is `math.*` of sizes
+# ---------------------------------------------------------------------------------------
+
+BINARIZE = """
+import math
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Binarize(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return math.sqrt(2.0 / (x.shape[1] * x.shape[2] * x.shape[3])) * x.sign()
+
+    @staticmethod
+    def backward(ctx, dy):
+        return dy
+
+class ScaleByMean(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return math.sqrt(float(x.abs().mean())) * x.sign()
+
+    @staticmethod
+    def backward(ctx, dy):
+        return dy
+
+class Conv1bit(nn.Conv2d):
+    def forward(self, x):
+        w = Binarize.apply(self.weight)  # SIZES
+        v = ScaleByMean.apply(self.weight)  # DATA
+        return F.conv2d(x, w + v, None, 1, 1)
+"""
+
+
+def test_math_of_sizes_in_an_autograd_function_stays_in_torch():
+    # pytorchcv wrn1bit_cifar.py:78-79 (c17: all four pass and match)
+    assert (line_of(BINARIZE, "# SIZES"), "EXL202") not in codes(BINARIZE)
+
+
+def test_math_of_tensor_data_in_an_autograd_function_stays_reported():
+    # control: math.sqrt of a value read out of the tensor
+    assert (line_of(BINARIZE, "# DATA"), "EXL202") in codes(BINARIZE)
