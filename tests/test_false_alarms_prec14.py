@@ -145,3 +145,63 @@ def test_math_of_sizes_in_an_autograd_function_stays_in_torch():
 def test_math_of_tensor_data_in_an_autograd_function_stays_reported():
     # control: math.sqrt of a value read out of the tensor
     assert (line_of(BINARIZE, "# DATA"), "EXL202") in codes(BINARIZE)
+
+
+# ---------------------------------------------------------------------------------------
+# P-OPTOFF: an option every construction in the project leaves at its False default
+# ---------------------------------------------------------------------------------------
+
+_QUANT = """import torch
+import torch.nn as nn
+
+
+class Quantize(nn.Module):
+    def __init__(self, dim, n_embed, balancing_heuristic=False):
+        super().__init__()
+        self.balancing_heuristic = balancing_heuristic
+        self.codes = None
+        self.register_buffer("embed", torch.randn(dim, n_embed))
+
+    def forward(self, x):
+        if self.balancing_heuristic and self.codes is not None:
+            h = torch.histc(self.codes.float(), bins=8)  # HISTC
+            if torch.any(h > 0.9):  # ANY
+                self.embed.mul_(0.5)
+        ind = (x @ self.embed).argmax(-1)
+        if self.balancing_heuristic:
+            self.codes = ind.flatten()  # CODES
+        return ind
+"""
+
+_VAE = """import torch.nn as nn
+from .quant import Quantize
+
+
+class VAE(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.codebook = Quantize(4, 8{extra})
+
+    def forward(self, x):
+        return self.codebook(x)
+"""
+
+
+def _quant_project(tmp_path, extra=""):
+    files = write_package(tmp_path, {"quant.py": _QUANT, "vae.py": _VAE.format(extra=extra)}, "app14q")
+    return [(code, line) for name, line, code in
+            ((Path(f.path).name, f.line, f.code) for f in _lint(files)) if name == "quant.py"]
+
+
+def test_arm_of_an_option_no_construction_turns_on_does_not_run(tmp_path):
+    # coqui-tts xtts/dvae.py:73, 81, 98 (Quantize's `balancing_heuristic`, built once without it)
+    found = _quant_project(tmp_path)
+    for tag, code in (("# HISTC", "EXL401"), ("# ANY", "EXL101"), ("# CODES", "EXL203")):
+        assert (code, line_of(_QUANT, tag)) not in found, tag
+
+
+def test_arm_of_an_option_a_construction_turns_on_stays_reported(tmp_path):
+    # control: the project builds it with the option on
+    found = _quant_project(tmp_path, extra=", balancing_heuristic=True")
+    for tag, code in (("# HISTC", "EXL401"), ("# ANY", "EXL101"), ("# CODES", "EXL203")):
+        assert (code, line_of(_QUANT, tag)) in found, tag
