@@ -142,9 +142,13 @@ def _init_attr(project: Any, fi: Any, cls: str, path: list, deps: Optional[set],
     tree = _tree(project, fi.path, deps)
     node = _class_node(tree, cls) if tree is not None else None
     init = _init_of(node) if node is not None else None
-    if init is None or (sealed and _has_subclass(project, fi, cls)) or _written_elsewhere(project, path[0], init, deps):
+    if init is None:
         return UNKNOWN
     how, what = _attr_source(init, path[0])
+    if how not in ("const", "param"):
+        return UNKNOWN  # (before the scans below, which read other files)
+    if (sealed and _has_subclass(project, fi, cls)) or _written_elsewhere(project, path[0], init, deps):
+        return UNKNOWN
     if how == "const":
         return ("const", what) if len(path) == 1 else UNKNOWN
     if how != "param":
