@@ -134,6 +134,25 @@ def attr_constant(project: Any, fi: Any, cls: str, attr: Any, deps: Optional[set
     return param_constant(project, fi, cls, got[1], got[2], deps, _depth, path[1:])
 
 
+def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] = None) -> bool:
+    """``self.<attr> = <p>`` at the top of ``__init__``, ``p`` a parameter whose default is the
+    literal ``False``, and every construction of ``cls`` in the run leaves it False
+    (``attr_constant``). The checks of this file come first: only such an attribute costs the
+    scans of the run's other files (a bare ``self.<attr>`` test is common; a False-default
+    option is not)."""
+    if project is None or fi is None:
+        return False
+    tree = _tree(project, fi.path, deps)
+    node = _class_node(tree, cls) if tree is not None else None
+    init = _init_of(node) if node is not None else None
+    if init is None:
+        return False
+    how, what = _attr_source(init, attr)
+    if how != "param" or _params(init)[1].get(what, UNKNOWN) is not False:
+        return False
+    return attr_constant(project, fi, cls, attr, deps) is False
+
+
 def _init_attr(project: Any, fi: Any, cls: str, path: list, deps: Optional[set], sealed: bool) -> Any:
     """How the ``__init__`` of the project class ``cls`` (in ``fi``'s file) sets ``self.<path[0]>``:
     ``("const", literal)`` (only for a one-step ``path``), ``("param", init, parameter)``, or

@@ -618,8 +618,8 @@ class FunctionFacts:
         attribute of that name (``ctor_values.attr_constant``): an option the project never turns
         on (coqui-tts's `Quantize(..., balancing_heuristic=False)`, built once without it: its
         codebook-balancing arms never run)."""
-        get = getattr(self.model, "attr_values", None)
-        return get is not None and get(self.cls.name, attr) is False
+        off = getattr(self.model, "options_off", None)
+        return off is not None and off(self.cls.name, attr)
 
     def _torch_bases_only(self, cls, seen: set) -> bool:
         """Every base of the class, through the file's own classes, is a torch class."""
