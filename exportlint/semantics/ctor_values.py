@@ -150,7 +150,19 @@ def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] =
     how, what = _attr_source(init, attr)
     if how != "param" or _params(init)[1].get(what, UNKNOWN) is not False:
         return False
+    # a bound on the scans: a class or attribute name that many of the run's files mention
+    # (transformers' `Attention`, `.bias`) would parse most of them for each file that tests it
+    # (fsmt hit the 60 s file timeout): unknown, the arm stays on the export path
+    files = [p for p in sorted(project.run_files or ()) if p.endswith(".py")]
+    for word in (cls, "." + attr):
+        if sum(1 for p in files if _mentions(project, p, word)) > _OPTION_SCAN_CAP:
+            return False
     return attr_constant(project, fi, cls, attr, deps) is False
+
+
+#: ``option_off`` answers only when at most this many of the run's files mention the class (and
+#: the attribute): otherwise the scans of ``attr_constant`` cost more than a file's analysis
+_OPTION_SCAN_CAP = 24
 
 
 def _init_attr(project: Any, fi: Any, cls: str, path: list, deps: Optional[set], sealed: bool) -> Any:
