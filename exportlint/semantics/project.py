@@ -370,7 +370,9 @@ class Project:
     # ----- project facts (CONTRACTS.md item 1) -----
     def export_facts(self, files: list[str]) -> tuple[Optional[frozenset], Optional[dict], Optional[bool]]:
         """(opsets, dynamic dims per exported class, declares dynamic) over the export calls of
-        these files; all None when none of them calls an exporter."""
+        these files; all None when none of them calls an exporter. The dims of a class that
+        resolves in the project also hold ``REACH_KEY``: the names of the classes it is shown to
+        build (``reached_classes``)."""
         calls = []
         for p in files:
             fi = self.index_path(p)
