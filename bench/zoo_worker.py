@@ -527,6 +527,82 @@ def m_timm__beit_base_patch16_224():
     return _timm("beit_base_patch16_224", size=32, dims=B, img_size=32, depth=1, embed_dim=64, num_heads=2)
 
 
+# added 2026-11-28 (zoo13): held-out models, chosen for code unlike the models above (multi-branch sums of
+# strided paths, channel shuffles, ceil-mode pooling, segmentation heads, sequence pooling, ALiBi, random masking)
+@model("torchvision")
+def m_tv__shufflenet_v2_x0_5():
+    from torchvision import models
+
+    return _tv_cls(models.shufflenet_v2_x0_5)
+
+
+@model("torchvision")
+def m_tv__squeezenet1_1():
+    from torchvision import models
+
+    return _tv_cls(models.squeezenet1_1)
+
+
+@model("torchvision")
+def m_tv__lraspp_mobilenet_v3_large():
+    from torchvision.models import segmentation
+
+    m = segmentation.lraspp_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=3).eval()
+    return Case(m, ["input"], (_img(2, 64),), (_img(3, 96),), [BHW])
+
+
+@model("timm")
+def m_timm__hrnet_w18_small():
+    return _timm("hrnet_w18_small")
+
+
+@model("timm")
+def m_timm__dla34():
+    return _timm("dla34")
+
+
+@model("timm")
+def m_timm__res2net50_14w_8s():
+    return _timm("res2net50_14w_8s")
+
+
+@model("transformers")
+def m_hf__mobilenet_v2():
+    from transformers import MobileNetV2Config, MobileNetV2Model
+
+    cfg = MobileNetV2Config(depth_multiplier=0.35, image_size=64)
+    m = MobileNetV2Model(cfg).eval()
+    return Case(m, ["pixel_values"], (_img(2, 64),), (_img(3, 96),), [BHW])
+
+
+@model("transformers")
+def m_hf__convnext():
+    from transformers import ConvNextConfig, ConvNextModel
+
+    cfg = ConvNextConfig(num_channels=3, hidden_sizes=[8, 16, 24, 32], depths=[1, 1, 1, 1])
+    m = ConvNextModel(cfg).eval()
+    return Case(m, ["pixel_values"], (_img(2, 64),), (_img(3, 96),), [BHW])
+
+
+@model("transformers")
+def m_hf__funnel():
+    from transformers import FunnelBaseModel, FunnelConfig
+
+    cfg = FunnelConfig(vocab_size=100, block_sizes=[1, 1], d_model=32, n_head=2, d_head=16, d_inner=64,
+                       max_position_embeddings=64)
+    m = FunnelBaseModel(cfg).eval()
+    return Case(m, ["input_ids"], (_ids(2, 8),), (_ids(3, 5),), [BS])
+
+
+@model("transformers")
+def m_hf__bloom():
+    from transformers import BloomConfig, BloomModel
+
+    cfg = BloomConfig(vocab_size=100, hidden_size=32, n_layer=2, n_head=2, use_cache=False)
+    m = BloomModel(cfg).eval()
+    return Case(m, ["input_ids"], (_ids(2, 8),), (_ids(3, 5),), [BS])
+
+
 #: zoo -> (import name, the package folder whose files are "user" files)
 ZOO_PACKAGE = {"torchvision": "torchvision", "timm": "timm", "transformers": "transformers"}
 

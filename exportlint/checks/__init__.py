@@ -29,6 +29,7 @@ from exportlint.checks import static_size  # noqa: F401
 from exportlint.checks import randomness  # noqa: F401
 from exportlint.checks import int_size  # noqa: F401
 from exportlint.checks import unfold_view  # noqa: F401
+from exportlint.checks import ceil_pool  # noqa: F401
 
 # table-driven op rules (EXL4xx): a module of their own, loaded when present
 if importlib.util.find_spec("exportlint.checks.ops") is not None:

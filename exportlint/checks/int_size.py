@@ -32,7 +32,7 @@ def _size_ref(e: cst.BaseExpression) -> Optional[tuple[cst.BaseExpression, objec
         pos = [a for a in e.args if a.keyword is None and not a.star]
         if len(pos) == 1 and len(e.args) == 1:
             k = literal_value(pos[0].value)
-            if isinstance(k, int) and not isinstance(k, bool) and k >= 0:
+            if isinstance(k, int) and not isinstance(k, bool):
                 return e.func.value, k
         return None
     if not (isinstance(e, cst.Subscript) and len(e.slice) == 1):
@@ -48,8 +48,8 @@ def _size_ref(e: cst.BaseExpression) -> Optional[tuple[cst.BaseExpression, objec
     sl = e.slice[0].slice
     if isinstance(sl, cst.Index):
         k = literal_value(sl.value)
-        if isinstance(k, int) and not isinstance(k, bool) and k >= 0:
-            return base, k
+        if isinstance(k, int) and not isinstance(k, bool):
+            return base, k  # (a negative dim counts from the end: read only when no dim is declared)
         return None
     if isinstance(sl, cst.Slice) and sl.upper is None and sl.step is None:
         a = 0 if sl.lower is None else literal_value(sl.lower)
@@ -86,11 +86,16 @@ class IntOfDynamicSize(Rule):
     summary = "int() of a size along a dimension declared dynamic: non-strict torch.export specialises it."
 
     def check(self, ctx):
-        if "int(" not in ctx.text or declares_dynamic(ctx) is False:
+        if "int(" not in ctx.text:
+            return ()
+        mode = declares_dynamic(ctx)
+        if mode is False:
             return ()
         cache: dict[str, dict[str, set]] = {}
         for fn in ctx.model.functions:
             if fn.cls is None:
+                if mode is None:
+                    self._unknown(ctx, fn)
                 continue
             key = fn.cls.name
             if key not in cache:
@@ -98,7 +103,9 @@ class IntOfDynamicSize(Rule):
             decl = cache[key]
             dims_any = set().union(*decl.values()) if decl else set()
             if not dims_any:
-                continue  # nothing declared dynamic for this class: unknown, not reported
+                if mode is None:
+                    self._unknown(ctx, fn)
+                continue  # nothing declared dynamic for this class: only the warning above
             comps: Optional[dict] = None
             for call in fn.calls:
                 if call.qualname not in _INT or len(call.node.args) != 1:
@@ -114,6 +121,8 @@ class IntOfDynamicSize(Rule):
                 base, k = ref
                 if fn.kind(base) not in TENSORISH:
                     continue
+                if isinstance(k, int) and k < 0:
+                    continue  # counted from the end: the declared index is not known to match
                 own = decl.get(base.value, set()) if isinstance(base, cst.Name) else set()
                 if isinstance(k, slice):
                     hit_own = {d for d in own if d >= k.start}
@@ -137,3 +146,37 @@ class IntOfDynamicSize(Rule):
                     severity=sev,
                 )
         return ()
+
+    @staticmethod
+    def _unknown(ctx, fn) -> None:
+        """No export call anywhere (a library): a warning on ``int()`` of a trailing dim (a negative
+        index, or 2 and up: H/W of an image, a sequence after batch and channels), which the user's
+        export may declare dynamic. Batch (0) and dim 1 (channels of an image) are not claimed."""
+        comps: Optional[dict] = None
+        for call in fn.calls:
+            if call.qualname not in _INT or len(call.node.args) != 1:
+                continue
+            arg = call.node.args[0].value
+            ref = _size_ref(arg)
+            if ref is None and isinstance(arg, cst.Name):
+                if comps is None:
+                    comps = _comp_sources(fn.node)
+                ref = comps.get(id(arg))
+            if ref is None:
+                continue
+            base, k = ref
+            if fn.kind(base) not in TENSORISH:
+                continue
+            if isinstance(k, slice):
+                if k.start < 2:
+                    continue
+            elif 0 <= k < 2:
+                continue
+            ctx.report(
+                call.node,
+                f"`{snippet(ctx, call.node)}` turns a size into a Python int: if an export declares that dim "
+                "dynamic, non-strict torch.export specialises it there ('Constraints violated ... You marked "
+                "height as dynamic but your code specialized it to be a constant'); strict torch.export and "
+                "onnx-dynamo keep it symbolic. Use the size itself (`x.shape[-2]`) instead of `int(...)`.",
+                severity=Severity.WARNING,
+            )

@@ -36,7 +36,7 @@ from exportlint.findings import Severity
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.model import literal_value
 from exportlint.semantics.kinds import DATA_SIZED, TENSORISH
-from exportlint.semantics.nodes import iter_nodes
+from exportlint.semantics.nodes import assigned_names
 
 #: keyword arguments that must be Python bools (measured: TypeError with a tensor)
 _BOOL_KW = {
@@ -67,23 +67,6 @@ def _scalar_params(fn: cst.FunctionDef) -> dict[str, str]:
     return out
 
 
-def _rebound(fn: cst.FunctionDef, names: set[str]) -> set[str]:
-    out: set[str] = set()
-    for n in iter_nodes(fn.body):
-        tgts: list = []
-        if isinstance(n, cst.Assign):
-            tgts = [t.target for t in n.targets]
-        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For)):
-            tgts = [n.target]
-        elif isinstance(n, cst.NamedExpr):
-            tgts = [n.target]
-        for t in tgts:
-            for m in iter_nodes(t):
-                if isinstance(m, cst.Name) and m.value in names:
-                    out.add(m.value)
-    return out
-
-
 def _tensor(kind: Optional[str]) -> bool:
     return kind in TENSORISH or kind == DATA_SIZED
 
@@ -104,7 +87,8 @@ class LegacyScalarParam(Rule):
             params = _scalar_params(fn.node)
             if not params:
                 continue
-            params = {k: v for k, v in params.items() if k not in _rebound(fn.node, set(params))}
+            rebound = assigned_names(fn.node.body)
+            params = {k: v for k, v in params.items() if k not in rebound}
             if not params:
                 continue
             for call in fn.calls:

@@ -623,8 +623,122 @@ class SliceNarrowsDynamicDim(Rule):
     summary = "A constant slice (x[:, 1:]) of a dimension declared dynamic with a Dim that allows small sizes."
 
     def check(self, ctx):
-        if not ctx.model.export_calls and not getattr(ctx, "project_dynamic", None):
-            return ()
+        mode = declares_dynamic(ctx)
+        if mode is False:
+            return ()  # fixed shapes: no dim can be narrowed to 1
+        # dims known (the file's torch.export calls, the project's declarations): an error on a
+        # declared dim; else (no export call seen: a library, a model file exported elsewhere) a
+        # warning on any dim of a forward input, which the user's Dim may declare dynamic
+        known = bool(ctx.model.export_calls or getattr(ctx, "project_dynamic", None))
+        cache: dict[Optional[str], tuple[dict, bool]] = {}
+        for fn in ctx.model.functions:
+            entry = fn.why in ("forward", "export-call")
+            if not entry and (known or fn.node.name.value != "forward" or fn.cls is None or not fn.cls.is_module):
+                continue  # (a module's forward first reached from another forward may be exported itself)
+            if known:
+                key = fn.cls.name if fn.cls is not None else None
+                if key not in cache:
+                    cache[key] = export_dims(ctx, key)
+                dyn, bounded = cache[key]
+                if not dyn or bounded:
+                    continue
+                sev = None
+            else:
+                params = [p.name.value for p in list(fn.node.params.posonly_params) + list(fn.node.params.params)]
+                dyn = {p: None for p in params[1 if fn.cls is not None else 0:] if fn.env.get(p) in TENSORISH}
+                if not dyn:
+                    continue
+                sev = Severity.WARNING
+            self._scan(ctx, fn, dyn, sev, None)
+            # a function of this file the forward hands an input to (transformers'
+            # `shift_tokens_right(input_ids, ...)`): its slices of that parameter narrow the same dim
+            # (measured, probes_zoo13/probe_shift_slice.py: strict and non-strict fail in the helper)
+            for callee, call in fn.callee_sites:
+                cf = ctx.model.facts_for(callee)
+                if cf is None or cf is fn or callee.name.value == "forward":
+                    continue
+                handed = self._handed(fn, callee, call, dyn)
+                if handed:
+                    self._scan(ctx, cf, handed, sev, fn)
+        return ()
+
+    @staticmethod
+    def _handed(fn, callee: cst.FunctionDef, call: cst.Call, dyn: dict) -> dict:
+        """callee parameter -> the caller's dims, for the caller's (not rebound) inputs passed bare."""
+        ps = [p.name.value for p in list(callee.params.posonly_params) + list(callee.params.params)]
+        if ps and ps[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+            ps = ps[1:]
+        rebound = {n for n, _v, _ in assignments_in_scope(fn.node)}
+        out: dict = {}
+        i = 0
+        for a in call.args:
+            if a.star:
+                break
+            name = a.value.value if isinstance(a.value, cst.Name) else None
+            if a.keyword is None:
+                target = ps[i] if i < len(ps) else None
+                i += 1
+            else:
+                target = a.keyword.value if a.keyword.value in ps else None
+            if target is not None and name in dyn and name not in rebound:
+                out[target] = dyn[name]
+        return out
+
+    @staticmethod
+    def _scan(ctx, fn, dyn: dict, sev, via) -> None:
+        reassigned = {n for n, v, _ in assignments_in_scope(fn.node) if not isinstance(v, cst.BinaryOperation)}
+        # dims unknown: a position the function also reads one literal element of (`thw[:, 0]` next
+        # to `thw[:, 1:]`) holds fields of a record (a (N, 3) grid of t, h, w), a fixed size
+        fields: set[tuple[str, int]] = set()
+        if any(d is None for d in dyn.values()):
+            for sub in fn.subscripts:
+                b = sub.node.value
+                if isinstance(b, cst.Name) and dyn.get(b.value, ()) is None:
+                    for i, el in enumerate(sub.node.slice):
+                        if isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Ellipsis):
+                            break
+                        if isinstance(el.slice, cst.Index) and isinstance(literal_value(el.slice.value), int):
+                            fields.add((b.value, i))
+        owner = (f"`{via.cls.name}.{via.node.name.value}`" if via.cls is not None else f"`{via.node.name.value}`") \
+            if via is not None else None
+        for sub in fn.subscripts:
+            base = sub.node.value
+            if not isinstance(base, cst.Name) or base.value in reassigned or base.value not in dyn:
+                continue
+            dims = dyn[base.value]
+            if any(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Name)
+                   and el.slice.value.value == "None" for el in sub.node.slice):
+                continue  # a new axis moves the positions off the tensor's dims: not followed
+            for i, el in enumerate(sub.node.slice):
+                sl = el.slice
+                if isinstance(sl, cst.Index) and isinstance(sl.value, cst.Ellipsis):
+                    break  # positions after `...` count from the end: not followed
+                if dims is None and i == 0:
+                    # dims unknown: dim 0 is a batch, or the length of a 1-d vector of offsets
+                    # (`cu_seqlens[1:] - cu_seqlens[:-1]`) or of a tuple of layers, rarely
+                    # declared with a Dim of the default range; only later dims are claimed
+                    continue
+                if dims is None and (base.value, i) in fields:
+                    continue
+                if isinstance(sl, cst.Slice) and (dims is None or i in dims):
+                    off = _slice_offset(sl)
+                    if off is None:
+                        continue
+                    what = f"`{base.value}`" + (f" (handed in by {owner})" if owner else "")
+                    if dims is not None:
+                        head = f"takes {off} off dim {i} of {what}, which an export call declares dynamic: torch.export then"
+                    else:
+                        head = (f"takes {off} off dim {i} of the input {what}: if an export declares that dim dynamic "
+                                f"with a Dim that allows sizes below {off + 2} (the default range does), torch.export")
+                    ctx.report(
+                        sub.node,
+                        f"`{snippet(ctx, sub.node)}` {head} needs that dim to stay above "
+                        f"{off + 1} ('Not all values of ... satisfy the generated guard ((-{off}) + ...) != 1') "
+                        f"and rejects the Dim's {'default ' if dims is not None else ''}range. Give the Dim a minimum "
+                        f"(`Dim(..., min={off + 2})`) or use `Dim.AUTO`.",
+                        severity=sev,
+                    )
+                    break
         cache: dict[Optional[str], tuple[dict, bool]] = {}
         for fn in ctx.model.functions:
             if fn.why not in ("forward", "export-call"):

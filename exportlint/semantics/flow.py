@@ -213,6 +213,13 @@ class FunctionFacts:
             n = self._nodes = list(iter_nodes(self.node))
         return n
 
+    def not_reads(self) -> set[int]:
+        """``not_read_ids(self.nodes())``, found once."""
+        n = self.__dict__.get("_not_reads")
+        if n is None:
+            n = self._not_reads = not_read_ids(self.nodes())
+        return n
+
     def statements(self) -> list[cst.CSTNode]:
         """The statements (and blocks) of ``nodes()``, nested defs' included, in its order,
         found without walking expressions (``iter_statements``)."""
@@ -636,20 +643,10 @@ class FunctionFacts:
 
     def _rebound(self, name: str) -> bool:
         """Whether the function assigns `name` anywhere (a parameter then no longer holds its default)."""
-        for n in self.nodes():
-            targets = ()
-            if isinstance(n, cst.Assign):
-                targets = tuple(t.target for t in n.targets)
-            elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
-                targets = (n.target,)
-            elif isinstance(n, (cst.For, cst.CompFor)):
-                targets = (n.target,)
-            elif isinstance(n, cst.NamedExpr):
-                targets = (n.target,)
-            for tgt in targets:
-                if any(isinstance(x, cst.Name) and x.value == name for x in iter_nodes(tgt)):
-                    return True
-        return False
+        bound = self.__dict__.get("_bound")
+        if bound is None:
+            bound = self._bound = assigned_names(self.node.body)
+        return name in bound
 
     def _merge(self, before: dict[str, str], after: dict[str, str]) -> None:
         for name, k in list(after.items()):
@@ -1241,16 +1238,9 @@ class FunctionFacts:
             return False
         sized: set[int] = set()
         strong = False
-        skip: set[int] = set()
         for n in self.nodes():
             t = type(n)
-            if t is cst.Attribute:
-                skip.add(id(n.attr))
-            elif t is cst.Arg and n.keyword is not None:
-                skip.add(id(n.keyword))
-            elif t is cst.Param:
-                skip.add(id(n.name))
-            elif t is cst.Comparison:
+            if t is cst.Comparison:
                 sides = [n.left] + [c.comparator for c in n.comparisons]
                 if any(_is_size_read(x) for x in sides):
                     for x in sides:
@@ -1270,6 +1260,7 @@ class FunctionFacts:
                         sized.update(_arith_names(x, name))
         if not strong:
             return False
+        skip = self.not_reads()
         for n in self.nodes():
             if type(n) is cst.Name and n.value == name and id(n) not in skip and id(n) not in sized:
                 return False
@@ -1287,7 +1278,7 @@ class FunctionFacts:
         """``flag_uses`` of ``name`` in this function, walked once."""
         cache = self.__dict__.setdefault("_flag_uses_cache", {})
         if name not in cache:
-            cache[name] = flag_uses(self.nodes(), name, self.self_name, self.imports)
+            cache[name] = flag_uses(self.nodes(), name, self.self_name, self.imports, self.not_reads())
         return cache[name]
 
     def _guards(self) -> Optional[dict]:
@@ -2189,17 +2180,33 @@ def _callee_param(fn: cst.FunctionDef, i: int, a: cst.Arg) -> Optional[cst.Param
     return None
 
 
-def flag_uses(nodes, name: str, self_name: Optional[str] = None, imports=None) -> Optional[str]:
+def not_read_ids(nodes) -> set[int]:
+    """The ids of the ``Name`` nodes among ``nodes`` that read no variable: an attribute's name
+    (``x.<name>``), a keyword argument's (``f(<name>=...)``), a parameter's."""
+    out: set[int] = set()
+    for n in nodes:
+        t = type(n)
+        if t is cst.Attribute:
+            out.add(id(n.attr))
+        elif t is cst.Arg and n.keyword is not None:
+            out.add(id(n.keyword))
+        elif t is cst.Param:
+            out.add(id(n.name))
+    return out
+
+
+def flag_uses(nodes, name: str, self_name: Optional[str] = None, imports=None,
+              skip: Optional[set[int]] = None) -> Optional[str]:
     """"tested" when ``name`` is read only as a bare truth test or handed whole to calls of this
     object's methods and submodules (``self.<m>(...)``) or of functions that are neither torch's
     nor builtins, at least once as a truth test; "passed" when only handed on so; else None
     (see ``FunctionFacts._flag_only``). Handed to a torch function, a tensor method or a builtin
-    (``torch.where(mask, x, y)``, ``x.masked_fill(mask, 0)``, ``int(n)``) it is computed with."""
+    (``torch.where(mask, x, y)``, ``x.masked_fill(mask, 0)``, ``int(n)``) it is computed with.
+    ``skip``: ``not_read_ids(nodes)`` where the caller keeps it."""
     if not isinstance(nodes, list):
         nodes = list(nodes)  # walked twice: a generator (``iter_nodes``) would be spent by the first
     tested: set[int] = set()
     passed: set[int] = set()
-    skip: set[int] = set()
 
     def truth(e) -> None:
         t = type(e)
@@ -2230,14 +2237,10 @@ def flag_uses(nodes, name: str, self_name: Optional[str] = None, imports=None) -
                 for a in n.args:
                     if type(a.value) is cst.Name and a.value.value == name and not a.star:
                         passed.add(id(a.value))
-        elif t is cst.Attribute:
-            skip.add(id(n.attr))
-        elif t is cst.Arg and n.keyword is not None:
-            skip.add(id(n.keyword))
-        elif t is cst.Param:
-            skip.add(id(n.name))
     if not (tested or passed):
         return None
+    if skip is None:
+        skip = not_read_ids(nodes)
     for n in nodes:
         if (type(n) is cst.Name and n.value == name and id(n) not in skip and id(n) not in tested
                 and id(n) not in passed):

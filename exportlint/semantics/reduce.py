@@ -390,6 +390,15 @@ _ARGS_READ = frozenset(
     | {f"torch.nn.{n}" for n in _ATTN} | {f"torch.nn.modules.transformer.{n}" for n in _ATTN[1:]})
 
 
+#: max/avg pooling constructors: ``checks.ceil_pool`` (EXL131) reads their ``ceil_mode`` and stride
+_POOLS = frozenset(f"torch.nn{m}.{k}Pool{n}d" for m in ("", ".modules.pooling") for k in ("Max", "Avg") for n in (1, 2, 3))
+
+
+def _ceil_read(q: Optional[str], v: ast.Call) -> bool:
+    """A pooling constructor that may set ``ceil_mode`` (by keyword, or positionally: 4+ arguments)."""
+    return q in _POOLS and (any(k.arg == "ceil_mode" for k in v.keywords) or len(v.args) > 3)
+
+
 @lru_cache(maxsize=1)
 def _silent_modules() -> frozenset:
     """torch.nn module constructors whose arguments no reader looks at: an op-table record
@@ -539,7 +548,7 @@ def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: dict) -> Optional[s
             q = _qualified(v.func, torchish)
             if q in _CONTAINERS:
                 return _container_value(v, blines, torchish)
-            if q in _ARGS_READ or (q not in _ARGLESS_TORCH and (q not in _silent_modules() or not _plain_args(v, torchish))):
+            if q in _ARGS_READ or _ceil_read(q, v) or (q not in _ARGLESS_TORCH and (q not in _silent_modules() or not _plain_args(v, torchish))):
                 return None
         f = v.func
         if f.end_lineno != f.lineno or f.lineno > len(blines):
@@ -616,7 +625,7 @@ def _item_short(e: ast.AST, blines: list[bytes], torchish: dict) -> Optional[str
         return None
     if head in torchish:
         q = _qualified(e.func, torchish)
-        if q in _ARGS_READ or (q not in _ARGLESS_TORCH and q not in _silent_modules()):
+        if q in _ARGS_READ or _ceil_read(q, e) or (q not in _ARGLESS_TORCH and q not in _silent_modules()):
             return None
     fn = _func_text(e, blines)
     return None if fn is None else fn + "()"
