@@ -100,6 +100,25 @@ ZOOS = [
     ("vocos", "vocos"),
     ("pytorch-tabular", "pytorch_tabular/models"),
     ("efficientnet-pytorch", "efficientnet_pytorch"),
+    # added for issue 10's fifth fresh population (prec14): never linted here before
+    ("pytorchcv", "pytorchcv/models"),
+    ("fastai", "fastai/vision"),
+    ("lpips", "lpips"),
+    ("torchcrepe", "torchcrepe"),
+    ("snac", "snac"),
+    ("f5-tts", "f5_tts/model"),
+    ("deepctr-torch", "deepctr_torch"),
+    ("openunmix", "openunmix"),
+    ("k-diffusion", "k_diffusion"),
+    ("realesrgan", "realesrgan/archs"),
+    ("mmflow", "mmflow/models"),
+    ("recbole", "recbole/model"),
+    ("pytorch-tcn", "pytorch_tcn"),
+    ("enformer-pytorch", "enformer_pytorch"),
+    ("torchlibrosa", "torchlibrosa"),
+    ("smplx", "smplx"),
+    ("coqui-tts", "TTS/tts"),
+    ("audio-diffusion-pytorch", "audio_diffusion_pytorch"),
 ]
 
 

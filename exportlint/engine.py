@@ -583,6 +583,7 @@ class Linter:
                                           init_values=_init_values_of(ptext) if ptext is not text else None,
                                           project_modules=_project_modules(project, index),
                                           param_reads=_param_reads(project, index, pre),
+                                          options_off=_options_off(project, index, pre),
                                           source_text=text if ptext is not text else None, text=text)
                 except RecursionError:
                     self._too_deep(res, path, text, "semantic model")
@@ -972,6 +973,25 @@ def _param_reads(project: Any, index: Any, pre: dict) -> Any:
         return param_reads(project, index(), qual, pre.setdefault("extra_deps", set()))
 
     return reads
+
+
+def _options_off(project: Any, index: Any, pre: dict) -> Any:
+    """Asks the project whether ``self.<attr>`` of a class of this file is a False-default option
+    that every construction in the run leaves False (``semantics.ctor_values.option_off``;
+    ``flow._built_false``); the files read go to the file's deps."""
+    if project is None:
+        return None
+    memo: dict = {}
+
+    def off(cls: str, attr: str) -> bool:
+        key = (cls, attr)
+        if key not in memo:
+            from exportlint.semantics.ctor_values import option_off
+
+            memo[key] = option_off(project, index(), cls, attr, pre.setdefault("extra_deps", set()))
+        return memo[key]
+
+    return off
 
 
 def _root_facts(fn: Any) -> Any:

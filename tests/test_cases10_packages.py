@@ -372,7 +372,10 @@ def test_tuple_form_dynamic_shapes_map_to_forward_parameters(tmp_path):
                       "                    dynamic_shapes=({0: b}, None))\n"),
     })
     _, dynamic, declares = Project(files).export_facts(files)
-    assert dynamic == {"M": {"x": {0}}} and declares is True
+    from exportlint.semantics.project import REACH_KEY
+
+    # (REACH_KEY: the classes the declared model is shown to build, itself included)
+    assert dynamic == {"M": {"x": {0}, REACH_KEY: {"M"}}} and declares is True
 
 
 # --- (after batch 10b's once-score) a tensor cache grown on demand, keyed by a length attribute

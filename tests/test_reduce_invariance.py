@@ -50,7 +50,7 @@ def test_forced_reduction_reports_what_the_whole_file_reports(dirs, monkeypatch)
 
 
 def test_constructors_whose_arguments_a_rule_reads_keep_them():
-    from exportlint.checks import attention_modules, embedding_renorm
+    from exportlint.checks import attention_modules, embedding_renorm, module_args
 
-    for rule_modules in (attention_modules._MODULES, embedding_renorm._MODULES):
+    for rule_modules in (attention_modules._MODULES, embedding_renorm._MODULES, module_args._LSTM, module_args._EBAG):
         assert set(rule_modules) <= reduce_mod._ARGS_READ

@@ -9,6 +9,7 @@ import libcst as cst
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.nodes import assignments_in_scope, iter_nodes  # (assignments_in_scope re-exported)
 from exportlint.semantics.model import MISSING, ClassFacts, ExportCall, literal_value
+from exportlint.semantics.project import REACH_KEY
 
 MAX_SNIPPET = 60
 
@@ -185,7 +186,8 @@ def _add_project_dims(ctx, cls_name: Optional[str], out: dict[str, set]) -> None
     proj = getattr(ctx, "project_dynamic", None)
     if proj and cls_name and cls_name in proj:
         for p, dims in proj[cls_name].items():
-            out.setdefault(p, set()).update(d for d in dims if isinstance(d, int))
+            if p != REACH_KEY:
+                out.setdefault(p, set()).update(d for d in dims if isinstance(d, int))
 
 
 def declared_dims(ctx, cls_name: Optional[str]) -> dict[str, set]:

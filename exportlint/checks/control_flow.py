@@ -13,6 +13,7 @@ from exportlint.checks.size_semantics import data_size_branch
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import CONST, DATA, SHAPE, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value, names_in
+from exportlint.semantics.project import REACH_KEY
 
 #: APIs whose arguments are sizes, counts or positions: a Python number from tensor data there
 #: gives a value-dependent shape (EXL104)
@@ -716,8 +717,15 @@ def _splits_of_declared_dims(ctx, fn):
         # a helper (or a submodule) of the one model the project declares: its dims. With several
         # declared models the union mixes their inputs (detectron2's `deltas.shape[1] // 4`, a
         # static class count, next to a model declaring dim 1; a Swin block's `H // ws` of a
-        # model declaring only the batch): not reported
-        declared = {d for dims in next(iter(pdyn.values())).values() for d in dims if isinstance(d, int)}
+        # model declaring only the batch): not reported. A method of another class only when
+        # the declared model is shown to build that class (``REACH_KEY``): coqui-tts declares
+        # the dims of a VITS copy (`deepcopy(self)`, its class unknown), and bark's
+        # `C // self.n_head` of the embedding width or Glow's `c // self.num_splits` of the
+        # channels are no dims of it
+        decl = next(iter(pdyn.values()))
+        if fn.cls is not None and fn.cls.name not in decl.get(REACH_KEY, ()):
+            return
+        declared = {d for dims in decl.values() for d in dims if isinstance(d, int)}
     declared -= mult
     if not declared:
         return

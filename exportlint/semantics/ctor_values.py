@@ -134,6 +134,37 @@ def attr_constant(project: Any, fi: Any, cls: str, attr: Any, deps: Optional[set
     return param_constant(project, fi, cls, got[1], got[2], deps, _depth, path[1:])
 
 
+def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] = None) -> bool:
+    """``self.<attr> = <p>`` at the top of ``__init__``, ``p`` a parameter whose default is the
+    literal ``False``, and every construction of ``cls`` in the run leaves it False
+    (``attr_constant``). The checks of this file come first: only such an attribute costs the
+    scans of the run's other files (a bare ``self.<attr>`` test is common; a False-default
+    option is not)."""
+    if project is None or fi is None:
+        return False
+    tree = _tree(project, fi.path, deps)
+    node = _class_node(tree, cls) if tree is not None else None
+    init = _init_of(node) if node is not None else None
+    if init is None:
+        return False
+    how, what = _attr_source(init, attr)
+    if how != "param" or _params(init)[1].get(what, UNKNOWN) is not False:
+        return False
+    # a bound on the scans: a class or attribute name that many of the run's files mention
+    # (transformers' `Attention`, `.bias`) would parse most of them for each file that tests it
+    # (fsmt hit the 60 s file timeout): unknown, the arm stays on the export path
+    files = [p for p in sorted(project.run_files or ()) if p.endswith(".py")]
+    for word in (cls, "." + attr):
+        if sum(1 for p in files if _mentions(project, p, word)) > _OPTION_SCAN_CAP:
+            return False
+    return attr_constant(project, fi, cls, attr, deps) is False
+
+
+#: ``option_off`` answers only when at most this many of the run's files mention the class (and
+#: the attribute): otherwise the scans of ``attr_constant`` cost more than a file's analysis
+_OPTION_SCAN_CAP = 24
+
+
 def _init_attr(project: Any, fi: Any, cls: str, path: list, deps: Optional[set], sealed: bool) -> Any:
     """How the ``__init__`` of the project class ``cls`` (in ``fi``'s file) sets ``self.<path[0]>``:
     ``("const", literal)`` (only for a one-step ``path``), ``("param", init, parameter)``, or
@@ -142,9 +173,13 @@ def _init_attr(project: Any, fi: Any, cls: str, path: list, deps: Optional[set],
     tree = _tree(project, fi.path, deps)
     node = _class_node(tree, cls) if tree is not None else None
     init = _init_of(node) if node is not None else None
-    if init is None or (sealed and _has_subclass(project, fi, cls)) or _written_elsewhere(project, path[0], init, deps):
+    if init is None:
         return UNKNOWN
     how, what = _attr_source(init, path[0])
+    if how not in ("const", "param"):
+        return UNKNOWN  # (before the scans below, which read other files)
+    if (sealed and _has_subclass(project, fi, cls)) or _written_elsewhere(project, path[0], init, deps):
+        return UNKNOWN
     if how == "const":
         return ("const", what) if len(path) == 1 else UNKNOWN
     if how != "param":

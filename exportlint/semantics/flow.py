@@ -598,7 +598,8 @@ class FunctionFacts:
             if v is False:
                 name = t.left.value if isinstance(t, cst.Comparison) else t.func.value.value
                 return not self._rebound(name)
-        if self._is_self_attr(t) and self.cls is not None and self._init_false_flag(t.attr.value):
+        if self._is_self_attr(t) and self.cls is not None and (self._init_false_flag(t.attr.value)
+                                                               or self._built_false(t.attr.value)):
             return True
         return (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
                 and isinstance(t.comparisons[0].operator, cst.IsNot)
@@ -617,6 +618,15 @@ class FunctionFacts:
         if not self._torch_bases_only(self.cls, set()):
             return False  # a base class of another file (a mixin's `enable_tiling()`) may set it
         return _attr_write_counts(self.model).get(attr, 0) == 1
+
+    def _built_false(self, attr: str) -> bool:
+        """`self.<attr> = <parameter>` in `__init__`, and every construction of the class in the
+        project gives it False, by name or by the parameter's default, with no other write of an
+        attribute of that name (``ctor_values.attr_constant``): an option the project never turns
+        on (coqui-tts's `Quantize(..., balancing_heuristic=False)`, built once without it: its
+        codebook-balancing arms never run)."""
+        off = getattr(self.model, "options_off", None)
+        return off is not None and off(self.cls.name, attr)
 
     def _torch_bases_only(self, cls, seen: set) -> bool:
         """Every base of the class, through the file's own classes, is a torch class."""

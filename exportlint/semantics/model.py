@@ -122,7 +122,7 @@ class SemanticModel:
     def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
                  call_returns: Optional[dict[str, str]] = None, project_modules: Any = None,
                  param_reads: Any = None, source_text: Optional[str] = None,
-                 init_values: Optional[dict] = None, text: Optional[str] = None) -> None:
+                 init_values: Optional[dict] = None, text: Optional[str] = None, options_off: Any = None) -> None:
         self.module = module
         #: whether the file's text (when the caller gives it) names a `gt_` field at all: the
         #: ground-truth read scan of each forward (_reads_ground_truth) runs only then
@@ -150,6 +150,9 @@ class SemanticModel:
         #: for a function of another project file named by a qualified name read here:
         #: (its positional parameters, those it reads an attribute of) or None (flow._read_in_callee)
         self.param_reads = param_reads
+        #: (class of this file, attribute) -> whether it is a False-default option every
+        #: construction of the class in the project leaves False (flow._built_false); None alone
+        self.options_off = options_off
         self._project_module_seen: dict[str, Optional[bool]] = {}
         self.imports = ImportMap()
         self.classes: dict[str, ClassFacts] = {}

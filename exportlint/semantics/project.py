@@ -32,6 +32,8 @@ from exportlint.semantics.index import FileIndex, ast_qualname, index_source
 
 #: how deep re-exports / base classes are followed
 _MAX_DEPTH = 12
+#: in a declared class's dims (``export_facts``): the names of the classes it is shown to build
+REACH_KEY = "#reach"
 #: folders of installed distributions (see the module docstring)
 _INSTALLED_DIRS = frozenset({"site-packages", "dist-packages"})
 
@@ -368,7 +370,9 @@ class Project:
     # ----- project facts (CONTRACTS.md item 1) -----
     def export_facts(self, files: list[str]) -> tuple[Optional[frozenset], Optional[dict], Optional[bool]]:
         """(opsets, dynamic dims per exported class, declares dynamic) over the export calls of
-        these files; all None when none of them calls an exporter."""
+        these files; all None when none of them calls an exporter. The dims of a class that
+        resolves in the project also hold ``REACH_KEY``: the names of the classes it is shown to
+        build (``reached_classes``)."""
         calls = []
         for p in files:
             fi = self.index_path(p)
@@ -392,11 +396,16 @@ class Project:
             cls_q = ec.model_class or ec.model
             name = (cls_q or "?").rsplit(".", 1)[-1]
             params: list[str] = []
+            rc = None
             if cls_q:
                 rc = self.base_class(fi, cls_q, None) if "." not in cls_q else self.resolve_class(self.absolute(fi, cls_q))
                 if rc is not None:
                     params = self.forward_params(rc[0], rc[1])
             d = dynamic.setdefault(name, {})
+            if rc is not None:
+                # the classes the exported model is shown to build (its submodules' classes and
+                # bases, transitively): where a helper class may take the model's dims
+                d.setdefault(REACH_KEY, set()).update(self.reached_classes(rc[0], rc[1]))
             for k, dims in ec.dynamic.items():
                 if k.startswith("#"):  # the i-th positional input (a tuple of specs)
                     i = int(k[1:])
@@ -411,6 +420,34 @@ class Project:
                     if i < len(params):
                         d.setdefault(params[i], set()).update(dims)
         return opsets, dynamic, declares
+
+    def reached_classes(self, fi: FileIndex, cls: str, limit: int = 500) -> set:
+        """Names of the project classes that ``cls`` is shown to build: itself, its bases, and the
+        classes of the submodules its ``__init__`` (or a base's) assigns (``self.x = Block(...)``,
+        the items of ``nn.ModuleList([...])`` / ``nn.Sequential(...)``), transitively. A submodule
+        made by a factory or appended later is not seen: the set is a lower bound."""
+        seen: set = set()
+        names: set = set()
+        todo = [(fi, cls)]
+        while todo and len(seen) < limit:
+            f, c = todo.pop()
+            if (f.path, c) in seen:
+                continue
+            seen.add((f.path, c))
+            names.add(c)
+            ci = f.classes.get(c)
+            if ci is None:
+                continue
+            for b in ci.bases:
+                bc = self.base_class(f, b, None)
+                if bc is not None:
+                    todo.append(bc)
+            for ctors in ci.attrs.values():
+                for q in ctors:
+                    rc = self.base_class(f, q, None) if "." not in q else self.resolve_class(self.absolute(f, q))
+                    if rc is not None:
+                        todo.append(rc)
+        return names
 
     def forward_params(self, fi: FileIndex, cls: str) -> list[str]:
         t = self.find_method(fi, cls, "forward")

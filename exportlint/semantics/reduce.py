@@ -386,6 +386,7 @@ _ATTN = ("MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLay
 _ARGS_READ = frozenset(
     {"torch.nn.Embedding", "torch.nn.modules.sparse.Embedding", "torch.nn.modules.Embedding",
      "torch.nn.EmbeddingBag", "torch.nn.modules.sparse.EmbeddingBag",
+     "torch.nn.modules.EmbeddingBag", "torch.nn.LSTM", "torch.nn.modules.rnn.LSTM", "torch.nn.modules.LSTM",
      "torch.nn.modules.activation.MultiheadAttention"}
     | {f"torch.nn.{n}" for n in _ATTN} | {f"torch.nn.modules.transformer.{n}" for n in _ATTN[1:]})
 
