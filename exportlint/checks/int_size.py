@@ -77,6 +77,27 @@ def _comp_sources(fnode: cst.CSTNode) -> dict[int, tuple[cst.BaseExpression, obj
     return out
 
 
+def _int_of_sizes(fn):
+    """(call, tensor, index) for each ``int(<size>)`` in ``fn`` whose argument is a size of a
+    tensor-kinded name (``int(x.shape[2])``, or a comprehension variable over ``x.size()[2:]``):
+    ``index`` an int or a slice of dims."""
+    comps: Optional[dict] = None
+    for call in fn.calls:
+        if call.qualname not in _INT or len(call.node.args) != 1:
+            continue
+        arg = call.node.args[0].value
+        ref = _size_ref(arg)
+        if ref is None and isinstance(arg, cst.Name):
+            if comps is None:
+                comps = _comp_sources(fn.node)
+            ref = comps.get(id(arg))
+        if ref is None:
+            continue
+        base, k = ref
+        if fn.kind(base) in TENSORISH:
+            yield call, base, k
+
+
 @register
 class IntOfDynamicSize(Rule):
     code = "EXL137"
@@ -106,21 +127,7 @@ class IntOfDynamicSize(Rule):
                 if mode is None:
                     self._unknown(ctx, fn)
                 continue  # nothing declared dynamic for this class: only the warning above
-            comps: Optional[dict] = None
-            for call in fn.calls:
-                if call.qualname not in _INT or len(call.node.args) != 1:
-                    continue
-                arg = call.node.args[0].value
-                ref = _size_ref(arg)
-                if ref is None and isinstance(arg, cst.Name):
-                    if comps is None:
-                        comps = _comp_sources(fn.node)
-                    ref = comps.get(id(arg))
-                if ref is None:
-                    continue
-                base, k = ref
-                if fn.kind(base) not in TENSORISH:
-                    continue
+            for call, base, k in _int_of_sizes(fn):
                 if isinstance(k, int) and k < 0:
                     continue  # counted from the end: the declared index is not known to match
                 own = decl.get(base.value, set()) if isinstance(base, cst.Name) else set()
@@ -152,21 +159,7 @@ class IntOfDynamicSize(Rule):
         """No export call anywhere (a library): a warning on ``int()`` of a trailing dim (a negative
         index, or 2 and up: H/W of an image, a sequence after batch and channels), which the user's
         export may declare dynamic. Batch (0) and dim 1 (channels of an image) are not claimed."""
-        comps: Optional[dict] = None
-        for call in fn.calls:
-            if call.qualname not in _INT or len(call.node.args) != 1:
-                continue
-            arg = call.node.args[0].value
-            ref = _size_ref(arg)
-            if ref is None and isinstance(arg, cst.Name):
-                if comps is None:
-                    comps = _comp_sources(fn.node)
-                ref = comps.get(id(arg))
-            if ref is None:
-                continue
-            base, k = ref
-            if fn.kind(base) not in TENSORISH:
-                continue
+        for call, base, k in _int_of_sizes(fn):
             if isinstance(k, slice):
                 if k.start < 2:
                     continue
