@@ -54,6 +54,22 @@ def write_package(tmp_path, files: dict, prefix: str) -> list[str]:
     return sorted(str(p) for p in root.rglob("*.py"))
 
 
+def lint_package(files: list[str]) -> list:
+    """The findings of one in-process project run over ``files`` (``write_package``'s), no
+    cache; the run must report no error of its own."""
+    from exportlint.engine import lint_paths
+
+    r = lint_paths(files, Config(), jobs=1, use_cache=False, isolate=False)
+    assert not r.errors, r.errors
+    return list(r.findings)
+
+
+def code_hits(findings, code: str) -> list[tuple]:
+    """(file name, line, severity, exporters) of the findings of one rule, sorted."""
+    return sorted((Path(f.path).name, f.line, f.severity.value, tuple(f.exporters))
+                  for f in findings if f.code == code)
+
+
 def real_files(stride: int, hf_stride: int) -> list[str]:
     """Real model files for the equivalence tests: torch's own ``nn/modules`` and ExportDB
     examples and the bundled examples (everywhere, CI included), plus every ``stride``-th

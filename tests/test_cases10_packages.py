@@ -13,20 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import lint_package as _lint
 from conftest import write_package
 
 from exportlint.config import Config
-from exportlint.engine import lint_paths
 
 
 def _pkg(tmp_path: Path, files: dict[str, str]) -> list[str]:
     return write_package(tmp_path, files, "app10")
-
-
-def _lint(files):
-    r = lint_paths(files, Config(), jobs=1, use_cache=False, isolate=False)
-    assert not r.errors, r.errors
-    return [f for f in r.findings]
 
 
 _LAYER = """import torch

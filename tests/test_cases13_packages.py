@@ -17,24 +17,9 @@ rules/EXL135.md, rules/EXL136.md and checks/ops.py ``cdist_rows_decide``):
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from conftest import code_hits as _hits
+from conftest import lint_package as _lint
 from conftest import write_package
-
-from exportlint.config import Config
-from exportlint.engine import lint_paths
-
-
-def _lint(files):
-    r = lint_paths(files, Config(), jobs=1, use_cache=False, isolate=False)
-    assert not r.errors, r.errors
-    return list(r.findings)
-
-
-def _hits(findings, code):
-    return sorted((Path(f.path).name, f.line, f.severity.value, tuple(f.exporters))
-                  for f in findings if f.code == code)
-
 
 # ---- EXL135: Python random drawn in forward ----------------------------------------------
 

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import load_file_module, write_package
-
-from exportlint.config import Config
-from exportlint.engine import lint_paths
+from conftest import lint_package, load_file_module, write_package
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,9 +25,7 @@ def _pkg(tmp_path: Path, files: dict[str, str]) -> list[str]:
 
 
 def _lint(files):
-    r = lint_paths(files, Config(), jobs=1, use_cache=False, isolate=False)
-    assert not r.errors, r.errors
-    return {(Path(f.path).name, f.line, f.code, tuple(f.exporters)) for f in r.findings}
+    return {(Path(f.path).name, f.line, f.code, tuple(f.exporters)) for f in lint_package(files)}
 
 
 # ---- the scoreboard reads case packages -----------------------------------------------------

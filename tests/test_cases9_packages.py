@@ -14,10 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import libcst as cst
-from conftest import write_package
+from conftest import lint_package, write_package
 
-from exportlint.config import Config
-from exportlint.engine import lint_paths
 from exportlint.semantics.data_sized import data_sized_result, names_at
 from exportlint.semantics.kinds import DATA_SIZED, TENSOR, join
 from exportlint.semantics.model import SemanticModel
@@ -28,9 +26,7 @@ def _pkg(tmp_path: Path, files: dict[str, str]) -> list[str]:
 
 
 def _lint(files):
-    r = lint_paths(files, Config(), jobs=1, use_cache=False, isolate=False)
-    assert not r.errors, r.errors
-    return {(Path(f.path).name, f.line, f.code) for f in r.findings}
+    return {(Path(f.path).name, f.line, f.code) for f in lint_package(files)}
 
 
 _HEAD = """import torch.nn as nn

@@ -9,15 +9,7 @@ from pathlib import Path
 
 from conftest import codes_at as codes
 from conftest import line_of, write_package
-
-from exportlint.config import Config
-from exportlint.engine import lint_paths
-
-
-def _lint(files):
-    r = lint_paths(files, Config(), jobs=1, use_cache=False, isolate=False)
-    assert not r.errors, r.errors
-    return list(r.findings)
+from conftest import lint_package as _lint
 
 
 def _at(findings, code):
