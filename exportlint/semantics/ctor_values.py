@@ -61,6 +61,15 @@ def _mentions(project: Any, path: str, word: str) -> bool:
     return text is not None and word in text
 
 
+def _mention_count(project: Any, word: str) -> int:
+    """How many of the run's .py files contain ``word``, counted once per word and run."""
+    cache = _state(project).setdefault("mentions", {})
+    n = cache.get(word)
+    if n is None:
+        n = cache[word] = sum(1 for p in project.run_files or () if p.endswith(".py") and _mentions(project, p, word))
+    return n
+
+
 def _class_node(tree: ast.Module, cls: str) -> Optional[ast.ClassDef]:
     for st in tree.body:
         if isinstance(st, ast.ClassDef) and st.name == cls:
@@ -153,9 +162,8 @@ def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] =
     # a bound on the scans: a class or attribute name that many of the run's files mention
     # (transformers' `Attention`, `.bias`) would parse most of them for each file that tests it
     # (fsmt hit the 60 s file timeout): unknown, the arm stays on the export path
-    files = [p for p in sorted(project.run_files or ()) if p.endswith(".py")]
     for word in (cls, "." + attr):
-        if sum(1 for p in files if _mentions(project, p, word)) > _OPTION_SCAN_CAP:
+        if _mention_count(project, word) > _OPTION_SCAN_CAP:
             return False
     return attr_constant(project, fi, cls, attr, deps) is False
 
