@@ -119,6 +119,23 @@ ZOOS = [
     ("smplx", "smplx"),
     ("coqui-tts", "TTS/tts"),
     ("audio-diffusion-pytorch", "audio_diffusion_pytorch"),
+    # added for issue 10's sixth fresh population (prec15): never linted here before
+    ("spandrel", "spandrel/architectures"),
+    ("pykeen", "pykeen/nn"),
+    ("gpytorch", "gpytorch/kernels"),
+    ("snntorch", "snntorch"),
+    ("torchdiffeq", "torchdiffeq"),
+    ("stanza", "stanza/models"),
+    ("pypots", "pypots/nn"),
+    ("chemprop", "chemprop/nn"),
+    ("nnaudio", "nnAudio"),
+    ("ctgan", "ctgan/synthesizers"),
+    ("torchani", "torchani"),
+    ("neuralprophet", "neuralprophet"),
+    ("ncps", "ncps/torch"),
+    ("pykan", "kan"),
+    ("escnn", "escnn/nn"),
+    ("torchsde", "torchsde"),
 ]
 
 
