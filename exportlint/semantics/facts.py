@@ -119,6 +119,10 @@ class AttrFact:
     what: str  # submodule | parameter | buffer | tensor | config | unknown
     node: cst.CSTNode  # where it was set (the Assign / register_buffer call)
     value: Optional[cst.BaseExpression] = None
+    #: (submodules) the earlier values ``__init__`` binds the same attribute to (``if b_idx % 2
+    #: == 0: self.attn = A(...)`` / ``else: self.attn = B(...)``); ``value`` is the last one
+    #: (SemanticModel.submodule_classes)
+    alts: tuple = ()
 
 
 @dataclass

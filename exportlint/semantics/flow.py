@@ -1507,6 +1507,18 @@ class FunctionFacts:
                 return self.model.submodule_class(fact)
         return None
 
+    def _indexed_container_class(self, e: cst.BaseExpression) -> Optional[ClassFacts]:
+        """The class of ``self.<items>[i]`` where ``__init__`` binds ``<items>`` to an
+        ``nn.ModuleList`` / ``nn.Sequential`` of one local module class."""
+        if type(e) is not cst.Subscript or not self._is_self_attr(e.value) or self.cls is None:
+            return None
+        fact = self.cls.find_attr(e.value.attr.value)
+        if fact is None or fact.what != "submodule" or not isinstance(fact.value, cst.Call):
+            return None
+        if (self.imports.resolve(fact.value.func) or "") not in ("torch.nn.ModuleList", "torch.nn.Sequential"):
+            return None
+        return self.model.submodule_class(fact)
+
     def _callee_name(self, call: cst.Call) -> Optional[str]:
         q = self.imports.resolve(call.func)
         if q is not None:
@@ -1900,6 +1912,14 @@ class FunctionFacts:
         else:
             fk = self.eval(func)
             kind = TENSOR if fk == MODULE else UNKNOWN
+            sub = self._indexed_container_class(func)
+            if sub is not None:
+                # `self.attns[0](q, H, W)`: an item of a ModuleList / Sequential of one local
+                # class runs that class's forward with these arguments (P-ARMSUB)
+                r = sub.find_method("forward")
+                if r is not None:
+                    self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
+                kind = TENSOR
         if (method in ("append", "extend") and self._grown and isinstance(func, cst.Attribute)
                 and isinstance(func.value, cst.Name) and func.value.value in self._grown and len(arg_kinds) == 1):
             self._grow(func.value.value, arg_kinds[0], method)
@@ -1943,9 +1963,10 @@ class FunctionFacts:
             return UNKNOWN
         fact = c.find_attr(method)
         if fact is not None and fact.what == "submodule":
-            sub = self.model.submodule_class(fact)
-            if sub is not None:
-                r = sub.find_method("forward")
+            # (one class, or each class an `if` in __init__ chooses between: P-ARMSUB)
+            for sub in (self.model.submodule_classes(fact) if fact.alts or type(fact.value) is cst.IfExp
+                        else [self.model.submodule_class(fact)]):
+                r = sub.find_method("forward") if sub is not None else None
                 if r is not None:
                     self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
             return TENSOR  # self.layer(x)

@@ -540,6 +540,23 @@ class SemanticModel:
                     return self.classes[n]
         return None
 
+    def submodule_classes(self, fact: AttrFact) -> list[ClassFacts]:
+        """Every local class a submodule attribute may hold: ``submodule_class`` of its value,
+        or of each arm where ``__init__`` chooses it (``A(...) if c else B(...)``, or the arms of
+        an ``if`` statement: ``AttrFact.alts``). A value of no local class leaves it out: its
+        call is summarised as before."""
+        out: list[ClassFacts] = []
+        work = [fact.value, *fact.alts]
+        while work:
+            v = work.pop(0)
+            if isinstance(v, cst.IfExp):
+                work[:0] = [v.body, v.orelse]
+                continue
+            c = self.submodule_class(AttrFact(fact.name, fact.what, fact.node, v)) if v is not None else None
+            if c is not None and c not in out:
+                out.append(c)
+        return out
+
     def facts_for(self, fn: cst.FunctionDef) -> Optional["FunctionFacts"]:
         return self._facts_by_node.get(id(fn))
 
@@ -746,7 +763,14 @@ class _InitScanner:
                         continue
                     if prev is not None and prev.what != what and what == "config" and prev.what != "config":
                         continue
-                    self.c.attrs[name] = AttrFact(name, what, small, value)
+                    fact = AttrFact(name, what, small, value)
+                    if (prev is not None and what == "submodule" and prev.what == "submodule"
+                            and prev.value is not None):
+                        # bound again (`if b_idx % 2 == 0: self.attn = A(...)` / `else: self.attn =
+                        # B(...)`; the reduced text keeps only the values, in order): the object
+                        # may be any of them (SemanticModel.submodule_classes)
+                        fact.alts = prev.alts + (prev.value,)
+                    self.c.attrs[name] = fact
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             call = small.value
             f = call.func
@@ -808,6 +832,11 @@ class _InitScanner:
         v = literal_value(value)
         if v is not MISSING:
             return "config"
+        if (type(value) is cst.IfExp and isinstance(value.body, cst.Call) and isinstance(value.orelse, cst.Call)
+                and self._classify(value.body) == "submodule" == self._classify(value.orelse)):
+            # `self.attn = A(...) if btype == "spatial" else B(...)`: a submodule either way, of one
+            # of the two classes (SemanticModel.submodule_classes)
+            return "submodule"
         if isinstance(value, (cst.Name, cst.Attribute, cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.BooleanOperation, cst.IfExp, cst.Subscript)):
             return "config"
         if isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):

@@ -1,0 +1,126 @@
+"""Issue 10 (branch prec15): false-alarm classes of the sixth fresh zoo population (spandrel,
+pypots, torchani, stanza, gpytorch, ...) and of the fifth's leftovers, one reproducer each, with
+the controls that must keep firing. The exporters' behaviour behind each is measured in
+bench/labels/probes_prec15/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import codes_at as codes
+from conftest import line_of, write_package
+from conftest import lint_package as _lint
+
+
+def _at(findings, code):
+    return sorted((Path(f.path).name, f.line) for f in findings if f.code == code)
+
+
+def _errors(findings):
+    return sorted((Path(f.path).name, f.line, f.code) for f in findings if f.severity.value == "error")
+
+
+# ---------------------------------------------------------------------------------------
+# P-ARMSUB: a submodule's forward reached through an attribute __init__ binds on an `if`
+# (statement or expression), or through an item of a ModuleList: its arguments are the call
+# site's (sizes from x.shape), not export inputs (spandrel DAT / RGT / FDAT; probe p18: all
+# four exporters pass and match)
+# ---------------------------------------------------------------------------------------
+
+_WINDOWS = """import torch
+import torch.nn as nn
+
+
+def windows2img(win, hs, ws, H, W):
+    B = int(win.shape[0] / (H * W / hs / ws))  # INT
+    return win.view(B, H // hs, W // ws, hs, ws, -1)
+
+
+class SpatialAttention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x, H, W):
+        B, L, C = x.shape
+        assert L == H * W, "flatten img_tokens has wrong size"  # ASSERT
+        return windows2img(self.proj(x), 2, 2, H, W)
+
+
+class ChannelAttention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x, H, W):
+        return self.proj(x)
+
+
+class Adaptive(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.attns = nn.ModuleList([SpatialAttention(dim) for _ in range(2)])
+
+    def forward(self, x, H, W):
+        pad_r = (4 - W % 4) % 4
+        if pad_r > 0:  # PAD
+            x = x + 1
+        return self.attns[0](x, H, W + pad_r - pad_r)
+
+
+class Block(nn.Module):
+    def __init__(self, dim, b_idx, kind):
+        super().__init__()
+        if b_idx % 2 == 0:
+            self.attn = Adaptive(dim)
+        else:
+            self.attn = ChannelAttention(dim)
+        self.attn2 = SpatialAttention(dim) if kind == "spatial" else ChannelAttention(dim)
+
+    def forward(self, x, x_size):
+        H, W = x_size
+        return self.attn(x, H, W) + self.attn2(x, H, W)
+
+
+class Net(nn.Module):
+    def __init__(self, dim=4):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(dim, i, "spatial") for i in range(4)])
+
+    def forward(self, x):
+        _, _, H, W = x.shape
+        x_size = [H, W]
+        t = x.flatten(2).transpose(1, 2)
+        for blk in self.blocks:
+            t = blk(t, x_size)
+        return t
+"""
+
+
+def test_armsub_sizes_reach_branch_bound_submodules_single_file():
+    got = codes(_WINDOWS)
+    errors = [(ln, c) for ln, c in got if c in ("EXL101", "EXL102", "EXL104")]
+    assert errors == []
+    # the size math itself is still reported as a warning (int() through a float)
+    assert (line_of(_WINDOWS, "# INT"), "EXL116") in got
+
+
+def test_armsub_sizes_reach_branch_bound_submodules_project(tmp_path):
+    found = _lint(write_package(tmp_path, {"nets.py": _WINDOWS}, "armsub"))
+    assert [e for e in _errors(found) if e[2] in ("EXL101", "EXL102", "EXL104")] == []
+    assert ("nets.py", line_of(_WINDOWS, "# INT")) in _at(found, "EXL116")
+
+
+def test_armsub_control_data_through_the_branch_bound_submodule_still_fires(tmp_path):
+    # the block hands tensor data (a mask count) to the same branch-bound submodules: still reported
+    src = _WINDOWS.replace("        H, W = x_size\n", "        H, W = int((x > 0).sum()), x_size[1]\n")
+    got = codes(src)
+    assert (line_of(src, "# ASSERT"), "EXL101") in got
+    found = _lint(write_package(tmp_path, {"nets.py": src}, "armsubc"))
+    assert ("nets.py", line_of(src, "# ASSERT"), "EXL101") in _errors(found)
+
+
+def test_armsub_control_an_unreached_forward_is_still_an_entry():
+    # a module no class of the file builds: its forward is an export entry, H a tensor input
+    src = _WINDOWS.split("class ChannelAttention")[0]
+    assert (line_of(src, "# ASSERT"), "EXL101") in codes(src)
