@@ -124,3 +124,43 @@ def test_armsub_control_an_unreached_forward_is_still_an_entry():
     # a module no class of the file builds: its forward is an export entry, H a tensor input
     src = _WINDOWS.split("class ChannelAttention")[0]
     assert (line_of(src, "# ASSERT"), "EXL101") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# P-PACKEDDATA: `.data` of a PackedSequence (the NamedTuple's packed tensor, read with its
+# `.batch_sizes`), not Tensor.data (stanza's character models)
+# ---------------------------------------------------------------------------------------
+
+_PACKED = """import torch
+import torch.nn as nn
+from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
+
+
+class CharModel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(4, 4, batch_first=True)
+        self.attn = nn.Linear(4, 1)
+
+    def forward(self, x, lens):
+        packed = pack_padded_sequence(x, lens, batch_first=True)
+        output = self.lstm(packed)
+        char_reps = output[0]
+        weights = torch.sigmoid(self.attn(char_reps.data))  # PACKED
+        char_reps = PackedSequence(char_reps.data * weights, char_reps.batch_sizes)  # REPACK
+        out, _ = pad_packed_sequence(char_reps, batch_first=True)
+        scores = self.attn(x).squeeze(-1)
+        scores.data.masked_fill_(scores == 0, -1e4)  # TENSOR
+        return out, scores
+"""
+
+
+def test_packeddata_field_of_a_packed_sequence_is_not_tensor_data():
+    got = [ln for ln, c in codes(_PACKED) if c == "EXL213"]
+    assert line_of(_PACKED, "# PACKED") not in got
+    assert line_of(_PACKED, "# REPACK") not in got
+
+
+def test_packeddata_control_tensor_data_still_fires():
+    got = [ln for ln, c in codes(_PACKED) if c == "EXL213"]
+    assert line_of(_PACKED, "# TENSOR") in got

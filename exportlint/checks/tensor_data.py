@@ -53,6 +53,25 @@ def _bare_param(fn, e: cst.BaseExpression) -> bool:
     return e.value in names
 
 
+#: fields of ``torch.nn.utils.rnn.PackedSequence`` (a NamedTuple whose ``.data`` is its packed
+#: tensor) that no tensor has: a receiver read with one of them holds a PackedSequence
+_PACKED_FIELDS = frozenset({"batch_sizes", "sorted_indices", "unsorted_indices"})
+
+
+def _packed_sequences(fn) -> frozenset:
+    """The names and chains of the function read with a field only a PackedSequence has
+    (``char_reps.batch_sizes``, stanza's ``PackedSequence(char_reps.data * w,
+    char_reps.batch_sizes)``): their ``.data`` is that NamedTuple's field, not ``Tensor.data``
+    (P-PACKEDDATA). One walk per function, kept on it."""
+    got = fn.__dict__.get("_packed_sequences")
+    if got is None:
+        got = frozenset(c for n in fn.nodes()
+                        if type(n) is cst.Attribute and n.attr.value in _PACKED_FIELDS
+                        for c in (_chain(n.value),) if c is not None)
+        fn.__dict__["_packed_sequences"] = got
+    return got
+
+
 def data_rewrite(n: cst.CSTNode) -> tuple[Optional[cst.Attribute], tuple]:
     """(the `t.data` rewritten, the values written) when node `n` rewrites a `.data`:
     `t.data = new`, `t.data[:k] = new`, `t.data += d`, `t.data.copy_(new)`, `t.data.sub_(d)`;
@@ -273,6 +292,8 @@ class TensorDataInForward(Rule):
                 # unknown stays unknown: a parameter is a tensor by default only, and `.data` is
                 # also a field of non-tensors (`PackedSequence.data`, a graph batch)
                 continue
+            if _chain(n.value) in _packed_sequences(fn):
+                continue  # a PackedSequence (read with `.batch_sizes` here): its packed tensor
             weight = _is_weight(fn, n.value)
             ctx.report(
                 n,
