@@ -164,3 +164,47 @@ def test_packeddata_field_of_a_packed_sequence_is_not_tensor_data():
 def test_packeddata_control_tensor_data_still_fires():
     got = [ln for ln, c in codes(_PACKED) if c == "EXL213"]
     assert line_of(_PACKED, "# TENSOR") in got
+
+
+# ---------------------------------------------------------------------------------------
+# P-PARAMITEM: `.item()` of a value computed from the module's weights alone is a constant of
+# the exported model (pypots MOMENT's debug check; probe p14: onnx-legacy matches)
+# ---------------------------------------------------------------------------------------
+
+_PARAMITEM = """import torch
+import torch.nn as nn
+
+
+class Backbone(nn.Module):
+    def __init__(self, debug=True):
+        super().__init__()
+        self.encoder = nn.Linear(4, 4)
+        self.head = nn.Linear(4, 2)
+        self.debug = debug
+        self.register_buffer("step", torch.zeros(()))
+
+    def _check_weights(self):
+        bad_enc = torch.stack([torch.isnan(p).any() for p in self.encoder.parameters()]).any().item()  # WEIGHTS
+        bad_head = torch.stack([torch.isnan(p).any() for p in self.head.parameters()]).any().item()
+        return bad_enc or bad_head
+
+    def forward(self, x):
+        self.step.add_(1)
+        y = self.head(self.encoder(x))
+        illegal = self._check_weights() if self.debug else None
+        n_nan = torch.isnan(x).sum().item()  # INPUT
+        steps = torch.stack([self.step, self.step]).sum().item()  # ADVANCED
+        return y, illegal, n_nan, steps
+"""
+
+
+def test_paramitem_item_of_weights_only_is_a_model_constant():
+    got = [ln for ln, c in codes(_PARAMITEM) if c == "EXL102"]
+    assert line_of(_PARAMITEM, "# WEIGHTS") not in got
+    assert line_of(_PARAMITEM, "# WEIGHTS") + 1 not in got
+
+
+def test_paramitem_control_input_data_and_an_advanced_buffer_still_fire():
+    got = [ln for ln, c in codes(_PARAMITEM) if c == "EXL102"]
+    assert line_of(_PARAMITEM, "# INPUT") in got
+    assert line_of(_PARAMITEM, "# ADVANCED") in got
