@@ -208,3 +208,51 @@ def test_paramitem_control_input_data_and_an_advanced_buffer_still_fire():
     got = [ln for ln, c in codes(_PARAMITEM) if c == "EXL102"]
     assert line_of(_PARAMITEM, "# INPUT") in got
     assert line_of(_PARAMITEM, "# ADVANCED") in got
+
+
+# ---------------------------------------------------------------------------------------
+# P-CLSCTX: an autograd Function (InplaceFunction too) whose forward is a @classmethod takes
+# `cls`, then ctx: `ctx.<flag>` is Python state of the call, not tensor data (stanza's
+# FeatureDropoutFunction)
+# ---------------------------------------------------------------------------------------
+
+_CLSCTX = """import torch
+import torch.nn as nn
+
+
+class FeatureDropoutFunction(torch.autograd.function.InplaceFunction):
+    @classmethod
+    def forward(cls, ctx, input, p=0.5, train=False, inplace=False):
+        ctx.p = p
+        ctx.train = train
+        ctx.inplace = inplace
+        if ctx.inplace:  # FLAG
+            output = input
+        else:
+            output = input.clone()
+        if ctx.p > 0 and ctx.train:  # FLAG2
+            output = output * 2
+        if input.sum() > 0:  # DATA
+            output = output + 1
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output, None, None, None
+
+
+class FeatureDropout(nn.Module):
+    def forward(self, x):
+        return FeatureDropoutFunction.apply(x, 0.5, self.training, False)
+"""
+
+
+def test_clsctx_classmethod_forward_ctx_is_not_a_tensor():
+    got = [ln for ln, c in codes(_CLSCTX) if c == "EXL101"]
+    assert line_of(_CLSCTX, "# FLAG") not in got
+    assert line_of(_CLSCTX, "# FLAG2") not in got
+
+
+def test_clsctx_control_data_branch_on_the_input_still_fires():
+    got = [ln for ln, c in codes(_CLSCTX) if c == "EXL101"]
+    assert line_of(_CLSCTX, "# DATA") in got

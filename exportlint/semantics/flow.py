@@ -249,7 +249,8 @@ class FunctionFacts:
             if is_classmethod:
                 self.env[self.self_name] = UNKNOWN
                 self.self_name = None
-        autograd_ctx = self.cls is not None and self.cls.is_autograd_function and is_static
+        # (a `@classmethod` forward takes `cls` first, then ctx: stanza's FeatureDropoutFunction)
+        autograd_ctx = self.cls is not None and self.cls.is_autograd_function and (is_static or is_classmethod)
         # a module's forward analysed as exported directly (no call site, no export call in the
         # file that could pass more than the example inputs)
         entry_flags = arg_kinds is None and self.why == "forward" and not self.model.export_calls

@@ -262,7 +262,8 @@ class SemanticModel:
                     continue
                 mod = fn = False
                 for b in c.bases:
-                    if b in ("torch.autograd.Function", "torch.autograd.function.Function"):
+                    if b in ("torch.autograd.Function", "torch.autograd.function.Function",
+                             "torch.autograd.function.InplaceFunction"):
                         fn = True
                     elif b.startswith("torch.nn.") and not b.startswith("torch.nn.functional") and b[9:10].isupper():
                         mod = True
