@@ -256,3 +256,41 @@ def test_clsctx_classmethod_forward_ctx_is_not_a_tensor():
 def test_clsctx_control_data_branch_on_the_input_still_fires():
     got = [ln for ln, c in codes(_CLSCTX) if c == "EXL101"]
     assert line_of(_CLSCTX, "# DATA") in got
+
+
+# ---------------------------------------------------------------------------------------
+# P-NONECMP: `t == None` is a Python bool (False), never tensor data (nnaudio's CQT; probe
+# p2 none_compare: all four exporters pass and match)
+# ---------------------------------------------------------------------------------------
+
+_NONECMP = """import torch
+import torch.nn as nn
+
+
+def cqt(x, kernel, wcos=None, wsin=None):
+    if wcos == None or wsin == None:  # NONE
+        return x * kernel
+    return x * wcos - x * wsin
+
+
+class CQT(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("kernel", torch.randn(4))
+        self.register_buffer("wcos", torch.randn(4))
+        self.register_buffer("wsin", torch.randn(4))
+
+    def forward(self, x):
+        y = cqt(x, self.kernel, self.wcos, self.wsin)
+        if x.mean() == 0:  # DATA
+            y = y + 1
+        return y
+"""
+
+
+def test_nonecmp_tensor_compared_with_none_is_a_python_bool():
+    assert line_of(_NONECMP, "# NONE") not in [ln for ln, c in codes(_NONECMP) if c == "EXL101"]
+
+
+def test_nonecmp_control_a_value_comparison_still_fires():
+    assert line_of(_NONECMP, "# DATA") in [ln for ln, c in codes(_NONECMP) if c == "EXL101"]

@@ -1608,6 +1608,12 @@ class FunctionFacts:
                 # `self.log_scale == 'auto'`: a tensor compared with a str is a Python bool (False
                 # for ==, measured), never tensor data
                 return CONST if all(k in (CONST, NONE) for k in kinds) else UNKNOWN
+            if (len(e.comparisons) == 1 and isinstance(e.comparisons[0].operator, (cst.Equal, cst.NotEqual))
+                    and any(type(x) is cst.Name and x.value == "None" for x in sides)):
+                # `wcos == None` (nnaudio): a tensor compared with None is a Python bool (False for
+                # ==), never tensor data: all four exporters pass and match
+                # (bench/labels/probes_prec15/p2_fix_claims.py none_compare) (P-NONECMP)
+                return CONST if all(k in (CONST, NONE) for k in kinds) else UNKNOWN
             if any(isinstance(ct.operator, (cst.In, cst.NotIn)) for ct in e.comparisons):
                 # `k in kwargs`, `x in (1, 2)`: Python containment, unless the container is a tensor
                 container = kinds[-1]
