@@ -182,6 +182,7 @@ class Backbone(nn.Module):
         self.head = nn.Linear(4, 2)
         self.debug = debug
         self.register_buffer("step", torch.zeros(()))
+        self.register_buffer("scale", torch.ones(()))
 
     def _check_weights(self):
         bad_enc = torch.stack([torch.isnan(p).any() for p in self.encoder.parameters()]).any().item()  # WEIGHTS
@@ -294,3 +295,15 @@ def test_nonecmp_tensor_compared_with_none_is_a_python_bool():
 
 def test_nonecmp_control_a_value_comparison_still_fires():
     assert line_of(_NONECMP, "# DATA") in [ln for ln, c in codes(_NONECMP) if c == "EXL101"]
+
+
+def test_paramitem_control_a_random_draw_is_no_model_constant():
+    # funasr's profile augmentation: `torch.rand(()).item()` reads no weight, and a draw is new
+    # at every call (the legacy trace bakes one); a weight plus a draw neither
+    src = _PARAMITEM.replace("        return y, illegal, n_nan, steps",
+                             "        a = torch.rand(()).item()  # RAND\n"
+                             "        b = (self.scale * 2 + torch.randn(())).item()  # RANDW\n"
+                             "        return y, illegal, n_nan, steps, a, b")
+    got = [ln for ln, c in codes(src) if c == "EXL102"]
+    assert line_of(src, "# RAND") in got
+    assert line_of(src, "# RANDW") in got

@@ -360,8 +360,15 @@ def _weights_only(ctx, fn, e: cst.BaseExpression) -> bool:
         return False
     bound: set[str] = set()
     skip: set[int] = set()
+    weights = False  # at least one weight read: `torch.rand(()).item()` is no model constant
     for n in iter_nodes(e):
         t = type(n)
+        if t is cst.Call:
+            f = n.func
+            last = f.attr.value if type(f) is cst.Attribute else f.value if type(f) is cst.Name else ""
+            if last.startswith(("rand", "normal", "uniform", "bernoulli", "multinomial", "poisson", "exponential",
+                                "geometric", "cauchy", "log_normal", "dropout")) or last.endswith("dropout"):
+                return False  # a draw differs at each call: its number is no constant
         if t in (cst.ListComp, cst.GeneratorExp, cst.SetComp):
             f = n.for_in
             while f is not None:
@@ -375,11 +382,15 @@ def _weights_only(ctx, fn, e: cst.BaseExpression) -> bool:
                 if not (type(owner) is cst.Name and owner.value == fn.self_name):
                     return False
                 bound.add(f.target.value)
+                weights = True
                 f = f.inner_for_in
         elif t is cst.Attribute:
             skip.add(id(n.attr))
-            if type(n.value) is cst.Name and n.value.value == fn.self_name and _written_after_init(fn.cls, n.attr.value):
-                return False
+            if type(n.value) is cst.Name and n.value.value == fn.self_name:
+                if _written_after_init(fn.cls, n.attr.value):
+                    return False
+                fact = fn.cls.attrs.get(n.attr.value)
+                weights = weights or (fact is not None and fact.what in ("buffer", "parameter", "tensor"))
         elif t is cst.Arg and n.keyword is not None:
             skip.add(id(n.keyword))
         elif t is cst.Name and id(n) not in skip:
@@ -388,7 +399,7 @@ def _weights_only(ctx, fn, e: cst.BaseExpression) -> bool:
                 continue
             if ctx.model.imports.resolve(n) is None:
                 return False  # a name of the function (an input, a local) or of unknown origin
-    return True
+    return weights
 
 
 def _written_after_init(cls, attr: str) -> bool:
