@@ -126,6 +126,43 @@ def test_armsub_control_an_unreached_forward_is_still_an_entry():
     assert (line_of(src, "# ASSERT"), "EXL101") in codes(src)
 
 
+_CHOSEN_ENCODER = """import torch
+import torch.nn as nn
+
+
+class Lite(nn.Module):
+    def forward(self, feats: list[torch.Tensor]):
+        return [f * 2 for f in feats]
+
+
+class Hybrid(nn.Module):
+    def forward(self, feats: list[torch.Tensor]):
+        return [f + 1 for f in feats]
+
+
+class Model(nn.Module):
+    def __init__(self, lite=True):
+        super().__init__()
+        self.proj = nn.Conv2d(3, 3, 1)
+        self.encoder = Lite() if lite else Hybrid()
+
+    def forward(self, x):
+        feats = [self.proj(x), self.proj(x)[:, :, ::2]]
+        outs = self.encoder(feats)
+        total = 0
+        for level, f in enumerate(outs):  # LEVELS
+            total = total + f.mean()
+        return total
+"""
+
+
+def test_armsub_a_chosen_submodule_returns_no_guessed_tensor():
+    # dispatching `self.encoder(...)` to both classes' forwards does not make what it returns a
+    # tensor (transformers' deimv2 `encoder = Lite(...) if ... else Hybrid(...)` returns feature
+    # lists): no "loop over a shape" on the list it returns
+    assert line_of(_CHOSEN_ENCODER, "# LEVELS") not in [ln for ln, c in codes(_CHOSEN_ENCODER)]
+
+
 # ---------------------------------------------------------------------------------------
 # P-PACKEDDATA: `.data` of a PackedSequence (the NamedTuple's packed tensor, read with its
 # `.batch_sizes`), not Tensor.data (stanza's character models)

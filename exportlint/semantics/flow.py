@@ -1926,7 +1926,6 @@ class FunctionFacts:
                 r = sub.find_method("forward")
                 if r is not None:
                     self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
-                kind = TENSOR
         if (method in ("append", "extend") and self._grown and isinstance(func, cst.Attribute)
                 and isinstance(func.value, cst.Name) and func.value.value in self._grown and len(arg_kinds) == 1):
             self._grow(func.value.value, arg_kinds[0], method)
@@ -1971,12 +1970,19 @@ class FunctionFacts:
         fact = c.find_attr(method)
         if fact is not None and fact.what == "submodule":
             # (one class, or each class an `if` in __init__ chooses between: P-ARMSUB)
-            for sub in (self.model.submodule_classes(fact) if fact.alts or type(fact.value) is cst.IfExp
-                        else [self.model.submodule_class(fact)]):
+            for sub in (self.model.submodule_classes(fact) if fact.alts else [self.model.submodule_class(fact)]):
                 r = sub.find_method("forward") if sub is not None else None
                 if r is not None:
                     self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
             return TENSOR  # self.layer(x)
+        if fact is not None and type(fact.value) is cst.IfExp:
+            # `self.attn = A(...) if c else B(...)` (a config value to the kinds: what the call
+            # returns stays unknown): each local module class's forward runs with these arguments
+            # (P-ARMSUB)
+            for sub in self.model.submodule_classes(fact):
+                r = sub.find_method("forward")
+                if r is not None:
+                    self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
         r = c.find_method(method)
         if r is not None:
             self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)

@@ -833,11 +833,6 @@ class _InitScanner:
         v = literal_value(value)
         if v is not MISSING:
             return "config"
-        if (type(value) is cst.IfExp and isinstance(value.body, cst.Call) and isinstance(value.orelse, cst.Call)
-                and self._classify(value.body) == "submodule" == self._classify(value.orelse)):
-            # `self.attn = A(...) if btype == "spatial" else B(...)`: a submodule either way, of one
-            # of the two classes (SemanticModel.submodule_classes)
-            return "submodule"
         if isinstance(value, (cst.Name, cst.Attribute, cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.BooleanOperation, cst.IfExp, cst.Subscript)):
             return "config"
         if isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
