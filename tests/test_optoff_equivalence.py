@@ -180,23 +180,32 @@ def _old_calls_named(tree, cls):
             if (cv.ast_dotted(c.func) or "").rsplit(".", 1)[-1] == cls]
 
 
-class _Proj:
-    run_files = None
-
-
 def test_calls_named_equals_the_full_walk():
-    n = 0
+    """Through the outline's spans (each top-level statement parsed alone) and through the
+    whole tree (a file with a module-level call outside them, or no outline)."""
+    from exportlint.semantics.project import Project
+
+    paths = [p for p, _, _ in CORPUS]
+    proj = Project(paths)
+    proj.run_files = frozenset(os.path.abspath(p) for p in paths)
+    n = partial = 0
     for path, text, tree in CORPUS:
+        sfi = proj.index_path(path)
         names = {(cv.ast_dotted(c.func) or "").rsplit(".", 1)[-1] for c in ast.walk(tree) if isinstance(c, ast.Call)}
-        for cls in sorted(n for n in names if n and n[0].isupper())[:8]:
-            called = re.compile(re.escape(cls) + r"\b[\s)\\]*\(")
-            got = [(c, s) for c, s, _ in cv._calls_named(_Proj(), path, tree, cls, called, text)]
-            want = _old_calls_named(tree, cls)
-            assert [id(c) for c, _ in got] == [id(c) for c, _ in want], (path, cls)
-            assert [s is None or (id(s[0]), id(s[1])) for _, s in got] == \
-                [s is None or (id(s[0]), id(s[1])) for _, s in want], (path, cls)
-            n += 1
-    assert n > 100
+        for fi in (sfi, None):  # (the outline's spans first: a parsed tree is taken when there is one)
+            for cls in sorted(n for n in names if n and n[0].isupper())[:8]:
+                called = re.compile(re.escape(cls) + r"\b[\s)\\]*\(")
+                lines = sorted({text.count("\n", 0, m.start()) + 1 for m in called.finditer(text)})
+                if fi is not None:
+                    partial += cv._top_level_of(proj, os.path.abspath(path), sfi, lines) is not None
+                got = [(c, s) for c, s, _ in cv._calls_named(proj, path, fi, cls, called, text)]
+                proj.__dict__.pop("_ctor_state", None)
+                want = _old_calls_named(tree, cls)
+                assert [ast.dump(c) for c, _ in got] == [ast.dump(c) for c, _ in want], (path, cls)
+                assert [s is None or (s[0].name, ast.dump(s[1])) for _, s in got] == \
+                    [s is None or (s[0].name, ast.dump(s[1])) for _, s in want], (path, cls)
+                n += 1
+    assert n > 100 and partial > 100
 
 
 BLOCK = """import torch

@@ -506,10 +506,7 @@ def _construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]):
         bare = _class_named(project, sfi, cls)
         if not (bare is not None and bare[0].path == fi.path and bare[1] == cls) and not dotted.search(text):
             continue
-        tree = _tree(project, path, None)
-        if tree is None:
-            continue
-        for call, scope, d in _calls_named(project, path, tree, cls, called, text):
+        for call, scope, d in _calls_named(project, path, sfi, cls, called, text):
             hit = _class_named(project, sfi, d)
             if hit is not None and hit[0].path == fi.path and hit[1] == cls:
                 yield sfi, call, scope
@@ -526,29 +523,74 @@ def _class_named(project: Any, sfi: Any, dotted: str) -> Optional[tuple]:
     return project.resolve_class(project.absolute(sfi, f"{q}.{rest}" if rest else q), None)
 
 
-def _calls_named(project: Any, path: str, tree: ast.Module, cls: str, called: Any, text: str) -> list:
+def _calls_named(project: Any, path: str, sfi: Any, cls: str, called: Any, text: str) -> list:
     """[(Call, scope, dotted name)] of the file's calls whose called dotted name ends in ``cls``,
     in the order of ``_calls_with_scope``, once per file, class and run
     (``_construction_sites``). Only the top-level statements whose lines hold a match of
-    ``called`` (the name, then ``(``) in ``text`` are walked."""
+    ``called`` (the name, then ``(``) in ``text`` are walked; where the file's outline places
+    each such line in one top-level class, function or assignment, only those are parsed
+    (``project.top_level_ast``), else the whole file."""
     per_file = _state(project)["calls"]
     ap = os.path.abspath(path)
     got = per_file.get((ap, cls))
-    if got is None or got[0] is not tree:
+    if got is None:
         lines = sorted({text.count("\n", 0, m.start()) + 1 for m in called.finditer(text)})
-        picked = []
-        for node in tree.body:
-            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
-            last = getattr(node, "end_lineno", None) or node.lineno
-            if any(first <= n <= last for n in lines):
-                picked.append(node)
-        out = []
+        picked = _top_level_of(project, ap, sfi, lines)
+        if picked is None:
+            tree = _tree(project, path, None)
+            picked = []
+            for node in tree.body if tree is not None else ():
+                first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+                last = getattr(node, "end_lineno", None) or node.lineno
+                if any(first <= n <= last for n in lines):
+                    picked.append(node)
+        got = per_file[(ap, cls)] = []
         for call, scope in _calls_with_scope(ast.Module(body=picked, type_ignores=[])):
             d = ast_dotted(call.func)
             if d is not None and d.rsplit(".", 1)[-1] == cls:
-                out.append((call, scope, d))
-        got = per_file[(ap, cls)] = (tree, out)
-    return got[1]
+                got.append((call, scope, d))
+    return got
+
+
+def _top_level_of(project: Any, ap: str, sfi: Any, lines: list) -> Optional[list]:
+    """The top-level statements of the file holding ``lines``, each parsed alone from its span
+    in the file's outline (the spans ``project.top_level_ast`` parses), in source order; None
+    when a line lies outside the outline's classes, functions and assignments, the file's tree
+    is parsed already, or a name is bound twice."""
+    from exportlint.semantics.project import _run_state, top_level_ast
+
+    o = getattr(sfi, "outline", None)
+    st = _run_state(project)
+    if o is None or st is None or ap in st["trees"]:
+        return None
+    spans: list = []
+    for f in o.funcs:
+        if not f.is_method:
+            spans.append((f.start, f.end, f.name))
+    for name, entry in o.classes.items():
+        ls = [x for m in entry[0] for x in (m.start, m.end)] + [x for a, b in entry[1] for x in (a, b)]
+        if len(entry) > 2 and entry[2]:
+            ls += list(entry[2])
+        if ls:
+            spans.append((min(ls), max(ls), name))
+    for names, a, b in o.assigns:
+        spans += [(a, b, n) for n in names]
+    names = [n for _, _, n in spans]
+    if len(set(names)) != len(names) or getattr(o, "dup_classes", None):
+        return None
+    need: dict = {}
+    for ln in lines:
+        hold = [(a, n) for a, b, n in spans if a <= ln <= b]
+        if len(hold) != 1:
+            return None
+        need[hold[0][1]] = hold[0][0]
+    out = []
+    for name in sorted(need, key=need.get):
+        node = top_level_ast(project, ap, name)
+        if node is None:
+            return None
+        out.append(node)
+    return out
 
 
 def _calls_with_scope(tree: ast.Module):
