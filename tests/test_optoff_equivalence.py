@@ -41,7 +41,8 @@ def _corpus() -> list[str]:
     out = []
     for p in files:
         try:
-            text = open(p, encoding="utf-8").read()
+            with open(p, encoding="utf-8") as f:
+                text = f.read()
             out.append((p, text, ast.parse(text)))
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
             continue

@@ -203,7 +203,7 @@ def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] =
     """``self.<attr> = <p>`` at the top of ``__init__``, ``p`` a parameter whose default is the
     literal ``False``, and every construction of ``cls`` in the run leaves it False
     (``attr_constant``). The checks of this file come first: only such an attribute costs the
-    scans of the run's other files (a bare ``self.<attr> test`` is common; a False-default
+    scans of the run's other files (a bare ``self.<attr>`` test is common; a False-default
     option is not). Of those scans, the construction sites come before the writes elsewhere:
     both must agree, and most candidates have no site that passes a literal (timm's
     ``grad_checkpointing``, ``fused_attn``), which ends the question sooner."""
@@ -234,9 +234,9 @@ def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] =
 
 
 def _param_write(attr: str) -> Any:
-    """A pattern (group 1: the name) every line of ``self.<attr> = <name>`` matches (the name maybe in parentheses;
-    not ``True``/``False``/``None``, which are literals), and more (``myself.<attr> = x``): it
-    starts with a literal, which ``re`` finds fast."""
+    """A pattern (group 1: the name) every line of ``self.<attr> = <name>`` matches (the name
+    maybe in parentheses; not ``True``/``False``/``None``, which are literals), and more
+    (``myself.<attr> = x``): it starts with a literal, which ``re`` finds fast."""
     pat = _PARAM_WRITES.get(attr)
     if pat is None:
         if len(_PARAM_WRITES) > 4096:
@@ -265,11 +265,10 @@ def _own_class(project: Any, fi: Any, cls: str, deps: Optional[set]) -> Optional
     one is parsed already, else from the class's own lines (``project.top_level_ast``): the file
     being linted was parsed by its syntax check, and a second parse of all of it for one class
     costs more than the question."""
-    from exportlint.semantics.project import _run_state, top_level_ast
+    from exportlint.semantics.project import has_file_tree, top_level_ast
 
     ap = os.path.abspath(fi.path)
-    st = _run_state(project)
-    if st is None or ap in st["trees"]:
+    if has_file_tree(project, ap) is not False:
         tree = _tree(project, fi.path, deps)
         return _class_node(tree, cls) if tree is not None else None
     if deps is not None:
@@ -557,11 +556,10 @@ def _top_level_of(project: Any, ap: str, sfi: Any, lines: list) -> Optional[list
     in the file's outline (the spans ``project.top_level_ast`` parses), in source order; None
     when a line lies outside the outline's classes, functions and assignments, the file's tree
     is parsed already, or a name is bound twice."""
-    from exportlint.semantics.project import _run_state, top_level_ast
+    from exportlint.semantics.project import has_file_tree, top_level_ast
 
     o = getattr(sfi, "outline", None)
-    st = _run_state(project)
-    if o is None or st is None or ap in st["trees"]:
+    if o is None or has_file_tree(project, ap) is not False:
         return None
     spans: list = []
     for f in o.funcs:
