@@ -1975,14 +1975,6 @@ class FunctionFacts:
                 if r is not None:
                     self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
             return TENSOR  # self.layer(x)
-        if fact is not None and type(fact.value) is cst.IfExp:
-            # `self.attn = A(...) if c else B(...)` (a config value to the kinds: what the call
-            # returns stays unknown): each local module class's forward runs with these arguments
-            # (P-ARMSUB)
-            for sub in self.model.submodule_classes(fact):
-                r = sub.find_method("forward")
-                if r is not None:
-                    self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)
         r = c.find_method(method)
         if r is not None:
             self._add_callee(r[1], r[0], e, arg_kinds, skip_self=True)

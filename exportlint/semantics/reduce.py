@@ -558,8 +558,6 @@ def _shrunk_value(v: ast.AST, blines: list[bytes], torchish: dict) -> Optional[s
             return blines[f.lineno - 1][f.col_offset:f.end_col_offset].decode("utf-8", "surrogatepass") + "()"
         except UnicodeDecodeError:
             return None
-    if isinstance(v, ast.IfExp) and isinstance(v.body, ast.Call) and isinstance(v.orelse, ast.Call):
-        return None  # `A(...) if c else B(...)`: a submodule of either class (model._classify)
     if isinstance(v, ast.Constant) and (v.value is None or isinstance(v.value, (bool, int))):
         return None  # kept: `self._alpha = None` is what a reset in forward is compared with (flow._reset_to_init)
     if isinstance(v, _CONFIG_VALUES) and not (isinstance(v, ast.Constant) and v.value is Ellipsis):
