@@ -139,3 +139,133 @@ def test_timm_layers_the_same_with_and_without_the_loan(monkeypatch):
     without, _ = _run(files, monkeypatch, False)
     assert with_loan == without
     assert taken > 0  # the loan was used: files there read their own __init__ statements
+
+
+# ---------------------------------------------------------------------------------------
+# 2. type tests instead of isinstance against libcst's ABC-derived node classes
+# ---------------------------------------------------------------------------------------
+# ``isinstance(n, cst.Assign)`` runs ``ABCMeta.__instancecheck__`` (a Python call) for every n
+# that is not exactly an Assign: ~660k calls on timm's models+layers. The hottest sites test
+# ``type(n)`` instead, which answers the same for a concrete libcst class that no class
+# derives from. These tests hold that precondition and compare the rewritten helpers with
+# their isinstance form on every node of real files.
+
+import libcst as cst  # noqa: E402
+
+from exportlint.checks import sdpa_mask  # noqa: E402
+from exportlint.semantics import data_sized, nodes  # noqa: E402
+
+_TESTED = (set(nodes._TARGET_TYPES) | set(sdpa_mask._BINDING_TYPES) | set(data_sized._NESTED_TYPES)
+           | set(data_sized._SUSPEND_TYPES)
+           | {cst.Not, cst.And, cst.Minus, cst.BooleanOperation, cst.UnaryOperation, cst.Attribute, cst.Call,
+              cst.Name, cst.List, cst.Tuple, cst.BinaryOperation, cst.ListComp, cst.SetComp, cst.With, cst.Assign,
+              cst.AnnAssign, cst.Return, cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString,
+              cst.Dict, cst.WithItem, cst.For})
+
+
+def _all_subclasses(c):
+    out = set()
+    for s in c.__subclasses__():
+        out |= {s} | _all_subclasses(s)
+    return out
+
+
+def test_type_tested_classes_have_no_subclasses():
+    for c in _TESTED:
+        assert issubclass(c, cst.CSTNode) and not getattr(c, "__abstractmethods__", None), c
+        assert not _all_subclasses(c), (c, _all_subclasses(c))
+
+
+def _sample_modules():
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    paths = sorted(glob.glob(os.path.join(here, "examples", "**", "*.py"), recursive=True))
+    paths += sorted(glob.glob(os.path.join(here, "bench", "cases", "**", "*.py"), recursive=True))[:150]
+    paths += _timm_files()[:25]
+    out = []
+    for p in paths:
+        try:
+            out.append(cst.parse_module(open(p, encoding="utf-8").read()))
+        except Exception:
+            continue
+    return out
+
+
+def _assigned_names_ref(block):
+    out = set()
+    for n in nodes.iter_nodes(block):
+        if isinstance(n, (cst.AssignTarget, cst.For, cst.CompFor, cst.NamedExpr, cst.AugAssign, cst.AnnAssign)):
+            t = n.target
+        elif isinstance(n, cst.WithItem) and n.asname is not None:
+            t = n.asname.name
+        else:
+            continue
+        for x in nodes.iter_nodes(t):
+            if isinstance(x, cst.Name):
+                out.add(x.value)
+    return out
+
+
+def test_rewritten_helpers_answer_as_their_isinstance_form():
+    mods = _sample_modules()
+    assert len(mods) > 20
+    seen = 0
+    for m in mods:
+        for n in nodes.iter_nodes(m):
+            for c in _TESTED:
+                assert (type(n) is c) == isinstance(n, c)
+            if isinstance(n, (cst.FunctionDef, cst.IndentedBlock)):
+                assert nodes.assigned_names(n) == _assigned_names_ref(n)
+            if isinstance(n, cst.BaseExpression):
+                a, b = nodes.literal_value(n), _literal_value_ref(n)
+                assert (a is nodes.MISSING and b is nodes.MISSING) or a == b
+                if isinstance(n, (cst.BooleanOperation, cst.UnaryOperation, cst.Attribute, cst.Call, cst.Name)):
+                    seen += 1
+    assert seen > 1000
+
+
+def _literal_value_ref(node):
+    MISSING = nodes.MISSING
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value.replace("_", ""), 0)
+        except ValueError:
+            return MISSING
+    if isinstance(node, cst.Float):
+        try:
+            return float(node.value.replace("_", ""))
+        except ValueError:
+            return MISSING
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        try:
+            return node.evaluated_value
+        except Exception:
+            return MISSING
+    if isinstance(node, cst.Name):
+        return {"True": True, "False": False, "None": None}.get(node.value, MISSING)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        v = _literal_value_ref(node.expression)
+        return -v if isinstance(v, (int, float)) and not isinstance(v, bool) else MISSING
+    if isinstance(node, (cst.Tuple, cst.List)):
+        out = []
+        for e in node.elements:
+            if not isinstance(e, cst.Element):
+                return MISSING
+            v = _literal_value_ref(e.value)
+            if v is MISSING:
+                return MISSING
+            out.append(v)
+        return tuple(out) if isinstance(node, cst.Tuple) else out
+    if isinstance(node, cst.Dict):
+        d = {}
+        for e in node.elements:
+            if not isinstance(e, cst.DictElement):
+                return MISSING
+            k, v = _literal_value_ref(e.key), _literal_value_ref(e.value)
+            if k is MISSING or v is MISSING:
+                return MISSING
+            try:
+                d[k] = v
+            except TypeError:
+                return MISSING
+        return d
+    return MISSING
