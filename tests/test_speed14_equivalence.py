@@ -95,6 +95,10 @@ def _run(files, monkeypatch, loan: bool):
     with monkeypatch.context() as m:
         m.setattr(project_mod, "lend_tree", lend)
         m.setattr(engine, "_COMPILED", set())
+        # (process-wide memos of other files' facts: each run here starts without, and leaves
+        # none behind for later tests, which may count the whole-file parses a run makes)
+        m.setattr(project_mod, "_TENSOR_CHECKS", {})
+        m.setattr(project_mod, "_PARAM_READS", {})
         real_ft = project_mod.file_tree
 
         def ft(project, path):
