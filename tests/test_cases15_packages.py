@@ -178,3 +178,23 @@ class Project(nn.Module):
 """
     files = write_package(tmp_path, {"__init__.py": decl, "mm.py": mm}, "app15f")
     assert _hits(_lint(files), "EXL146") == [("mm.py", 6, "error", _EXPORT2)]
+
+
+def test_a_dim_two_export_calls_name_differently_is_not_known(tmp_path):
+    m = """import torch.nn as nn
+
+
+class Add(nn.Module):
+    def forward(self, x, y):
+        return x + y
+"""
+    ex = """import torch
+from torch.export import Dim
+
+from .m import Add
+
+args = (torch.randn(2, 3), torch.randn(2, 3))
+torch.export.export(Add(), args, dynamic_shapes={"x": {0: Dim("b")}, "y": {0: Dim("b")}})
+torch.export.export(Add(), args, dynamic_shapes={"x": {0: Dim("batch")}, "y": {0: Dim("batch")}})
+"""
+    assert _hits(_lint(write_package(tmp_path, {"m.py": m, "export.py": ex}, "app15g")), "EXL146") == []

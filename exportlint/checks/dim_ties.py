@@ -96,13 +96,18 @@ def _declared(ctx, cls_name: str) -> dict[str, Prov]:
     proj = _dynamic(ctx)
     for p, dims in (proj.get(cls_name) or {}).items():
         names: dict = {}
-        rank = None
+        twice: set = set()
+        ranks: set = set()
         for d in dims:
             if isinstance(d, str) and d.startswith("name:"):
                 i, _, nm = d[5:].partition("=")
-                names[int(i)] = nm
+                if names.setdefault(int(i), nm) != nm:
+                    twice.add(int(i))  # two export calls name the dim differently: not known
             elif isinstance(d, str) and d.startswith("rank:"):
-                rank = int(d[5:])
+                ranks.add(int(d[5:]))
+        for i in twice:
+            names.pop(i, None)
+        rank = next(iter(ranks)) if len(ranks) == 1 else None
         if names:
             out[p] = (rank, names)
     return out
