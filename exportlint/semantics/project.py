@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from exportlint.semantics.index import FileIndex, ast_qualname, index_source
+from exportlint.semantics.index import RANKS_KEY, FileIndex, ast_qualname, index_source
 
 #: how deep re-exports / base classes are followed
 _MAX_DEPTH = 12
@@ -407,6 +407,8 @@ class Project:
                 # bases, transitively): where a helper class may take the model's dims
                 d.setdefault(REACH_KEY, set()).update(self.reached_classes(rc[0], rc[1]))
             for k, dims in ec.dynamic.items():
+                if k == RANKS_KEY:
+                    continue  # placed below, once the parameters' dims are in
                 if k.startswith("#"):  # the i-th positional input (a tuple of specs)
                     i = int(k[1:])
                     if i < len(params):
@@ -419,6 +421,11 @@ class Project:
                     i = ec.input_names.index(k)
                     if i < len(params):
                         d.setdefault(params[i], set()).update(dims)
+            for m in ec.dynamic.get(RANKS_KEY, ()):
+                # "rank:i=r": the i-th example input's rank, kept on a parameter with declared dims
+                i, r = m[5:].split("=")
+                if int(i) < len(params) and any(isinstance(x, int) for x in d.get(params[int(i)], ())):
+                    d[params[int(i)]].add(f"rank:{r}")
         return opsets, dynamic, declares
 
     def reached_classes(self, fi: FileIndex, cls: str, limit: int = 500) -> set:
