@@ -191,3 +191,30 @@ def test_sdpa_rank_controls_stay_silent():
     hits = {f.line for f in lint(NEST) if f.code == "EXL132"}
     for m in ("# RANK4", "# RANK4SCALED", "# PARAMS", "# TWODEFS"):
         assert line_of(NEST, m) not in hits, m
+
+
+def test_sdpa_rank_reads_with_and_for_targets_as_unknown():
+    # `with ... as q` / `for k in ...` bind names of unknown rank (granite_speech: a `with` block in
+    # the attention's function made the first version fail with an internal error)
+    src = textwrap.dedent("""
+    import contextlib
+    import torch
+    import torch.nn.functional as F
+    from torch import nn
+
+
+    class M(nn.Module):
+        def forward(self, x, xs):
+            q = x.view(2, 3, 4, 5, 6)
+            five = F.scaled_dot_product_attention(q, q, q)  # FIVE
+            with contextlib.nullcontext(x) as r:
+                a = F.scaled_dot_product_attention(r, r, r)
+            for k in xs:
+                b = F.scaled_dot_product_attention(k, k, k)
+            return five, a, b
+    """)
+    got = [f for f in lint(src) if f.code == "EXL132"]
+    assert [f.line for f in got] == [line_of(src, "# FIVE")]
+    # (a name bound both by an assignment and by `with ... as`: two definitions, unknown)
+    two = src.replace("as r:", "as q:").replace("(r, r, r)", "(q, q, q)")
+    assert [f for f in lint(two) if f.code == "EXL132"] == []

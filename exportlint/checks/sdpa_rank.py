@@ -107,9 +107,12 @@ class _Ranks:
             elif isinstance(st, (cst.AugAssign, cst.AnnAssign)) and isinstance(st.target, cst.Name):
                 self.defs.setdefault(st.target.value, []).append((None, ""))
             elif isinstance(st, (cst.For, cst.With)):
-                for n in iter_nodes(st.target if isinstance(st, cst.For) else st.items):
-                    if isinstance(n, cst.Name):
-                        self.defs.setdefault(n.value, []).append((None, ""))
+                targets = [st.target] if isinstance(st, cst.For) else [
+                    it.asname.name for it in st.items if it.asname is not None]
+                for t in targets:
+                    for n in iter_nodes(t):
+                        if isinstance(n, cst.Name):
+                            self.defs.setdefault(n.value, []).append((None, ""))
         self._seen: set = set()
 
     def name(self, n: str, depth: int) -> Optional[int]:
