@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import Any, Optional
 
 from exportlint.semantics.index import ast_dotted
@@ -63,11 +64,33 @@ def _mentions(project: Any, path: str, word: str) -> bool:
 
 def _mention_count(project: Any, word: str) -> int:
     """How many of the run's .py files contain ``word``, counted once per word and run."""
+    return len(_mentioning(project, word))
+
+
+def _mentioning(project: Any, word: str) -> list:
+    """[(path, text)] of the run's .py files that contain ``word``, in the order of their
+    paths, found once per word and run."""
     cache = _state(project).setdefault("mentions", {})
-    n = cache.get(word)
-    if n is None:
-        n = cache[word] = sum(1 for p in project.run_files or () if p.endswith(".py") and _mentions(project, p, word))
-    return n
+    got = cache.get(word)
+    if got is None:
+        got = cache[word] = [pt for pt in _py_texts(project) if word in pt[1]]
+    return got
+
+
+def _py_texts(project: Any) -> list:
+    """[(path, text)] of the run's readable .py files, in the order of their paths, once per run."""
+    st = _state(project)
+    got = st.get("py_texts")
+    if got is None:
+        got = []
+        for p in sorted(project.run_files or ()):
+            if p.endswith(".py"):
+                t = _text(project, os.path.abspath(p))
+                if t is not None:
+                    got.append((p, t))
+        if project.run_files is not None:
+            st["py_texts"] = got
+    return got
 
 
 def _class_node(tree: ast.Module, cls: str) -> Optional[ast.ClassDef]:
@@ -107,17 +130,7 @@ def _literal(e: Optional[ast.AST]) -> Any:
 def _attr_source(init: ast.FunctionDef, attr: str) -> tuple[str, Any]:
     """How ``__init__`` sets ``self.<attr>``: ("param", name), ("const", value) or ("unknown", None).
     Only one assignment, a top-level statement of ``__init__``."""
-    found: list = []
-    for node in ast.walk(init):
-        targets = []
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
-            targets = [node.target]
-        for t in targets:
-            if (isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
-                    and t.value.id == "self"):
-                found.append(node)
+    found = _self_writes(init).get(attr, ())
     if len(found) != 1 or found[0] not in init.body or not isinstance(found[0], ast.Assign):
         return "unknown", None
     v = found[0].value
@@ -127,6 +140,49 @@ def _attr_source(init: ast.FunctionDef, attr: str) -> tuple[str, Any]:
     if lit is not UNKNOWN:
         return "const", lit
     return "unknown", None
+
+
+def _statements(body: list):
+    """Every statement of ``body`` and of the statement lists nested in it (compound statements,
+    functions, classes, handlers, match cases), in source order."""
+    for node in body:
+        yield node
+        for field in ("body", "orelse", "finalbody"):
+            sub = getattr(node, field, None)
+            if isinstance(sub, list):
+                yield from _statements(sub)
+        for h in getattr(node, "handlers", None) or ():
+            yield from _statements(h.body)
+        for c in getattr(node, "cases", None) or ():
+            yield from _statements(c.body)
+
+
+#: id(__init__ node) -> (the node, {attr: the statements that assign ``self.<attr>``}); the
+#: node is kept so its id is not reused while the entry lives
+_SELF_WRITES: dict = {}
+
+
+def _self_writes(init: ast.FunctionDef) -> dict:
+    """{attr: [Assign / AnnAssign / AugAssign statements anywhere in ``init`` (nested functions
+    and classes too) with a target ``self.<attr>``]}: one walk of the statements per
+    ``__init__`` node (assignments are statements: no expression needs a visit)."""
+    got = _SELF_WRITES.get(id(init))
+    if got is not None and got[0] is init:
+        return got[1]
+    by: dict = {}
+    for node in _statements(init.body):
+        targets = ()
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = (node.target,)
+        for t in targets:
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                by.setdefault(t.attr, []).append(node)
+    if len(_SELF_WRITES) > 4096:
+        _SELF_WRITES.clear()
+    _SELF_WRITES[id(init)] = (init, by)
+    return by
 
 
 def attr_constant(project: Any, fi: Any, cls: str, attr: Any, deps: Optional[set] = None, _depth: int = 0) -> Any:
@@ -148,11 +204,17 @@ def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] =
     literal ``False``, and every construction of ``cls`` in the run leaves it False
     (``attr_constant``). The checks of this file come first: only such an attribute costs the
     scans of the run's other files (a bare ``self.<attr>`` test is common; a False-default
-    option is not)."""
+    option is not). Of those scans, the construction sites come before the writes elsewhere:
+    both must agree, and most candidates have no site that passes a literal (timm's
+    ``grad_checkpointing``, ``fused_attn``), which ends the question sooner."""
     if project is None or fi is None:
         return False
-    tree = _tree(project, fi.path, deps)
-    node = _class_node(tree, cls) if tree is not None else None
+    # (the text first: such an option is written `self.<attr> = <name>` with a `False` default)
+    text = _text(project, os.path.abspath(fi.path))
+    if text is None or "False" not in text or not any(
+            _false_default(m.group(1)).search(text) for m in _param_write(attr).finditer(text)):
+        return False
+    node = _own_class(project, fi, cls, deps)
     init = _init_of(node) if node is not None else None
     if init is None:
         return False
@@ -165,7 +227,54 @@ def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] =
     for word in (cls, "." + attr):
         if _mention_count(project, word) > _OPTION_SCAN_CAP:
             return False
-    return attr_constant(project, fi, cls, attr, deps) is False
+    # = attr_constant(...) is False, its two conditions in the other order
+    if param_constant(project, fi, cls, init, what, deps, 0, []) is not False:
+        return False
+    return not _written_elsewhere(project, attr, init, deps)
+
+
+def _param_write(attr: str) -> Any:
+    """A pattern (group 1: the name) every line of ``self.<attr> = <name>`` matches (the name
+    maybe in parentheses; not ``True``/``False``/``None``, which are literals), and more
+    (``myself.<attr> = x``): it starts with a literal, which ``re`` finds fast."""
+    pat = _PARAM_WRITES.get(attr)
+    if pat is None:
+        if len(_PARAM_WRITES) > 4096:
+            _PARAM_WRITES.clear()
+        pat = _PARAM_WRITES[attr] = re.compile(
+            r"self\s*\.\s*" + re.escape(attr) + r"\s*=[\s(\\]*(?!(?:True|False|None)\b)((?!\d)\w+)[\s)\\]*(?:[;#]|$)",
+            re.M)
+    return pat
+
+
+_PARAM_WRITES: dict = {}
+
+
+def _false_default(name: str) -> Any:
+    """A pattern a parameter ``name`` with the default ``False`` matches in a signature
+    (``name=False``, ``name: bool = False``), and more."""
+    key = ("default", name)
+    pat = _PARAM_WRITES.get(key)
+    if pat is None:
+        pat = _PARAM_WRITES[key] = re.compile(re.escape(name) + r"\s*(?::[^=]*)?=[\s(\\]*False\b")
+    return pat
+
+
+def _own_class(project: Any, fi: Any, cls: str, deps: Optional[set]) -> Optional[ast.ClassDef]:
+    """The top-level class ``cls`` of the file of ``fi``: from the run's tree of that file when
+    one is parsed already, else from the class's own lines (``project.top_level_ast``): the file
+    being linted was parsed by its syntax check, and a second parse of all of it for one class
+    costs more than the question."""
+    from exportlint.semantics.project import has_file_tree, top_level_ast
+
+    ap = os.path.abspath(fi.path)
+    if has_file_tree(project, ap) is not False:
+        tree = _tree(project, fi.path, deps)
+        return _class_node(tree, cls) if tree is not None else None
+    if deps is not None:
+        deps.add(ap)
+    node = top_level_ast(project, ap, cls)
+    return node if isinstance(node, ast.ClassDef) else None
 
 
 #: ``option_off`` answers only when at most this many of the run's files mention the class (and
@@ -202,9 +311,8 @@ def _written_elsewhere(project: Any, attr: str, init: ast.FunctionDef, deps: Opt
     constructor gave may not be the one forward sees."""
     cache = _state(project)["writes"]
     if attr not in cache:
-        cache[attr] = any(attr in _attrs_written(project, path)
-                          for path in sorted(project.run_files or ())
-                          if path.endswith(".py") and _mentions(project, path, "." + attr))
+        word = "." + attr
+        cache[attr] = any(attr in _attrs_written(project, path) for path, _ in _mentioning(project, word))
     return cache[attr]
 
 
@@ -216,33 +324,53 @@ def _attrs_written(project: Any, path: str) -> frozenset:
     ap = os.path.abspath(path)
     got = per_file.get(ap)
     if got is None:
-        got = per_file[ap] = _attrs_written_in(_tree(project, path, None))
+        text = _text(project, ap)
+        got = per_file[ap] = _attrs_written_in(_tree(project, path, None), text is None or "setattr" in text)
     return got
 
 
-def _attrs_written_in(tree: Optional[ast.Module]) -> frozenset:
+def _attrs_written_in(tree: Optional[ast.Module], calls: bool = True) -> frozenset:
+    """(``calls``: look for ``setattr`` calls too; their name is not in the file's text
+    otherwise.) Assignments are statements: only the statement lists are walked for them, and
+    a target's own nodes."""
     if tree is None:
         return frozenset()
     out: set = set()
+
     # (a constructor setting its own instance's attribute, `self.<attr> = ...` in any class's
-    # __init__, sets another object: the construction sites answer for it)
-    inits = {id(n) for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) and fn.name == "__init__"
-             for n in ast.walk(fn)}
-    for node in ast.walk(tree):
-        targets = node.targets if isinstance(node, ast.Assign) else (
-            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
-        for t in targets:
-            for x in ast.walk(t):
-                if isinstance(x, ast.Attribute) and isinstance(x.ctx, ast.Store):
-                    own = (id(node) in inits and isinstance(x.value, ast.Name) and x.value.id == "self"
-                           and isinstance(node, ast.Assign))
-                    if not own:
-                        out.add(x.attr)
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
-                and len(node.args) >= 2):
-            lit = _literal(node.args[1])
-            if isinstance(lit, str):
-                out.add(lit)
+    # __init__ (or a function nested in one), sets another object: the construction sites
+    # answer for it)
+    def block(body: list, in_init: bool) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                block(node.body, in_init or (isinstance(node, ast.FunctionDef) and node.name == "__init__"))
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else ())
+            for t in targets:
+                for x in ast.walk(t):
+                    if isinstance(x, ast.Attribute) and isinstance(x.ctx, ast.Store):
+                        own = (in_init and isinstance(x.value, ast.Name) and x.value.id == "self"
+                               and isinstance(node, ast.Assign))
+                        if not own:
+                            out.add(x.attr)
+            for field in ("body", "orelse", "finalbody"):
+                sub = getattr(node, field, None)
+                if isinstance(sub, list):
+                    block(sub, in_init)
+            for h in getattr(node, "handlers", None) or ():
+                block(h.body, in_init)
+            for c in getattr(node, "cases", None) or ():
+                block(c.body, in_init)
+
+    block(tree.body, False)
+    if calls:
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
+                    and len(node.args) >= 2):
+                lit = _literal(node.args[1])
+                if isinstance(lit, str):
+                    out.add(lit)
     return frozenset(out)
 
 
@@ -254,17 +382,21 @@ def param_constant(project: Any, fi: Any, cls: str, init: ast.FunctionDef, param
     pos, defaults, _ = _params(init)
     if param not in pos:
         return UNKNOWN
-    sites = _construction_sites(project, fi, cls, deps)
-    if not sites:
-        return UNKNOWN
+    # the sites come file by file: the first that is unknown (or a subclass) ends the question
+    # before the run's other files are parsed
     values = set()
-    for site_fi, call, scope in sites:
+    for site in _construction_sites(project, fi, cls, deps):
+        if site is _SUBCLASS:
+            return UNKNOWN
+        site_fi, call, scope = site
         v = _bound_value(project, site_fi, call, scope, pos, defaults, param, deps, _depth, rest)
         if v is UNKNOWN:
             return UNKNOWN
         values.add((type(v), v))
         if len(values) > 1:
             return UNKNOWN
+    if not values:
+        return UNKNOWN  # no site in the run
     return next(iter(values))[1]
 
 
@@ -341,22 +473,20 @@ def _rebound(fn: ast.FunctionDef, name: str) -> bool:
     return False
 
 
-def _construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]) -> list:
-    """[(file index, Call, (ClassDef, __init__) enclosing it or None)] of the calls of ``cls`` in
-    the run's files; [] when a subclass of ``cls`` exists there or the run's files are unknown
-    (its instances may then be built with other values)."""
-    files = sorted(project.run_files or ())
-    if not files:
-        return []
-    out = []
-    for path in files:
-        if not path.endswith(".py"):
-            continue
-        if not _mentions(project, path, cls):
-            continue
-        tree = _tree(project, path, None)
-        if tree is None:
-            continue
+#: what ``_construction_sites`` yields for a subclass of the class in the run's files: its
+#: instances may then be built with other values
+_SUBCLASS = object()
+
+
+def _construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]):
+    """Yields (file index, Call, (ClassDef, __init__) enclosing it or None) for the calls of
+    ``cls`` in the run's files, file by file in the order of their paths, and ``_SUBCLASS`` where
+    a file has a subclass of ``cls``; nothing when the run's files are unknown. A file is parsed
+    only when its text can hold such a call: the class's name then ``(`` (after blanks or a
+    closing paren), bare where the bare name is this class there, else after a dot."""
+    called = re.compile(re.escape(cls) + r"\b[\s)\\]*\(")  # (and more: `MyBlock(`)
+    dotted = re.compile(r"\.\s*" + re.escape(cls) + r"\b[\s)\\]*\(")
+    for path, text in _mentioning(project, cls):
         sfi = project.index_path(path)
         if sfi is None:
             continue
@@ -366,12 +496,19 @@ def _construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]) ->
             for b in ci.bases:
                 hit = project.base_class(sfi, b, None)
                 if hit is not None and hit[0].path == fi.path and hit[1] == cls:
-                    return []
-        for call, scope, d in _calls_named(project, path, tree).get(cls, ()):
+                    yield _SUBCLASS
+                    return
+        # (a file that names the class only in an import, an annotation or a base, or calls
+        # another class of that name, is not parsed)
+        if not called.search(text):
+            continue
+        bare = _class_named(project, sfi, cls)
+        if not (bare is not None and bare[0].path == fi.path and bare[1] == cls) and not dotted.search(text):
+            continue
+        for call, scope, d in _calls_named(project, path, sfi, cls, called, text):
             hit = _class_named(project, sfi, d)
             if hit is not None and hit[0].path == fi.path and hit[1] == cls:
-                out.append((sfi, call, scope))
-    return out
+                yield sfi, call, scope
 
 
 def _class_named(project: Any, sfi: Any, dotted: str) -> Optional[tuple]:
@@ -385,21 +522,73 @@ def _class_named(project: Any, sfi: Any, dotted: str) -> Optional[tuple]:
     return project.resolve_class(project.absolute(sfi, f"{q}.{rest}" if rest else q), None)
 
 
-def _calls_named(project: Any, path: str, tree: ast.Module) -> dict:
-    """{last part of the called dotted name: [(Call, scope, dotted name)]} of the file, in the
-    order of ``_calls_with_scope``: one walk per file and run (``_construction_sites`` asks per
-    class)."""
+def _calls_named(project: Any, path: str, sfi: Any, cls: str, called: Any, text: str) -> list:
+    """[(Call, scope, dotted name)] of the file's calls whose called dotted name ends in ``cls``,
+    in the order of ``_calls_with_scope``, once per file, class and run
+    (``_construction_sites``). Only the top-level statements whose lines hold a match of
+    ``called`` (the name, then ``(``) in ``text`` are walked; where the file's outline places
+    each such line in one top-level class, function or assignment, only those are parsed
+    (``project.top_level_ast``), else the whole file."""
     per_file = _state(project)["calls"]
     ap = os.path.abspath(path)
-    got = per_file.get(ap)
-    if got is None or got[0] is not tree:
-        by: dict = {}
-        for call, scope in _calls_with_scope(tree):
+    got = per_file.get((ap, cls))
+    if got is None:
+        lines = sorted({text.count("\n", 0, m.start()) + 1 for m in called.finditer(text)})
+        picked = _top_level_of(project, ap, sfi, lines)
+        if picked is None:
+            tree = _tree(project, path, None)
+            picked = []
+            for node in tree.body if tree is not None else ():
+                first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+                last = getattr(node, "end_lineno", None) or node.lineno
+                if any(first <= n <= last for n in lines):
+                    picked.append(node)
+        got = per_file[(ap, cls)] = []
+        for call, scope in _calls_with_scope(ast.Module(body=picked, type_ignores=[])):
             d = ast_dotted(call.func)
-            if d is not None:
-                by.setdefault(d.rsplit(".", 1)[-1], []).append((call, scope, d))
-        got = per_file[ap] = (tree, by)
-    return got[1]
+            if d is not None and d.rsplit(".", 1)[-1] == cls:
+                got.append((call, scope, d))
+    return got
+
+
+def _top_level_of(project: Any, ap: str, sfi: Any, lines: list) -> Optional[list]:
+    """The top-level statements of the file holding ``lines``, each parsed alone from its span
+    in the file's outline (the spans ``project.top_level_ast`` parses), in source order; None
+    when a line lies outside the outline's classes, functions and assignments, the file's tree
+    is parsed already, or a name is bound twice."""
+    from exportlint.semantics.project import has_file_tree, top_level_ast
+
+    o = getattr(sfi, "outline", None)
+    if o is None or has_file_tree(project, ap) is not False:
+        return None
+    spans: list = []
+    for f in o.funcs:
+        if not f.is_method:
+            spans.append((f.start, f.end, f.name))
+    for name, entry in o.classes.items():
+        ls = [x for m in entry[0] for x in (m.start, m.end)] + [x for a, b in entry[1] for x in (a, b)]
+        if len(entry) > 2 and entry[2]:
+            ls += list(entry[2])
+        if ls:
+            spans.append((min(ls), max(ls), name))
+    for names, a, b in o.assigns:
+        spans += [(a, b, n) for n in names]
+    names = [n for _, _, n in spans]
+    if len(set(names)) != len(names) or getattr(o, "dup_classes", None):
+        return None
+    need: dict = {}
+    for ln in lines:
+        hold = [(a, n) for a, b, n in spans if a <= ln <= b]
+        if len(hold) != 1:
+            return None
+        need[hold[0][1]] = hold[0][0]
+    out = []
+    for name in sorted(need, key=need.get):
+        node = top_level_ast(project, ap, name)
+        if node is None:
+            return None
+        out.append(node)
+    return out
 
 
 def _calls_with_scope(tree: ast.Module):

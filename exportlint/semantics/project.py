@@ -763,6 +763,14 @@ def file_tree(project: Project, path: str) -> Optional[Any]:
     return tree
 
 
+def has_file_tree(project: Project, path: str) -> Optional[bool]:
+    """Whether ``file_tree`` parsed the file in this run already (None: no run, nothing kept):
+    a question about one statement of it may then take that tree instead of parsing the
+    statement alone (``top_level_ast``)."""
+    st = _run_state(project)
+    return None if st is None else os.path.abspath(path) in st["trees"]
+
+
 def checked_tree(project: Project, path: str, text: str) -> Optional[Any]:
     """The tree ``file_tree`` already parsed of this very text under Python's own limits, or
     None: the file's syntax check (``engine._python_syntax_check``, the same parse) then need
