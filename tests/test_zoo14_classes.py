@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import textwrap
 
-from conftest import line_of
+from conftest import line_of, lint
 
 from exportlint.config import Config
 from exportlint.engine import lint_paths
@@ -104,6 +104,8 @@ def test_ceil_pool_through_a_constructor_argument_is_a_warning_at_the_call(tmp_p
     assert f.severity.value == "warning"
     assert set(f.exporters) == {"export-strict", "export-nonstrict"}
     assert "AvgPool2d" in f.message and "downsample" in f.message
+    # (the pool's own line, read from the factory's statement alone: its offset in the file)
+    assert f"(line {line_of(BLOCKS, 'pool = pool_fn(2, avg_stride')})" in f.message
 
 
 def test_conv_shortcut_through_a_constructor_argument_stays_silent(tmp_path):
@@ -133,7 +135,6 @@ def test_a_call_that_does_not_fit_the_constructor_is_no_construction_site(tmp_pa
 
 
 # ---- EXL132: scaled_dot_product_attention on q/k/v that are not 4-d (timm NesT, nest.py:93) ----------
-from conftest import lint  # noqa: E402
 
 NEST = """
 import torch

@@ -11,8 +11,10 @@ when the file hands the class around as a value), the local assignments of the a
 the caller's predicate accepts (a ceil-mode pooling constructor for EXL131).
 
 This is a MAY analysis (some construction may pass such a value): rules report what it finds
-as a warning. It reads the stdlib ``ast`` of the one file (``project.file_tree``: parsed once per
-run) and nothing else, and of it only the functions whose text names what the caller looks
+as a warning. It reads the stdlib ``ast`` of the one file, statement by statement
+(each function or method alone, from its span in the file's outline; the whole ``file_tree``
+without an outline),
+and nothing else, and of it only the functions whose text names what the caller looks
 for or a same-file factory that does; the per-file sites are kept per run, and every walk is
 bounded in depth.
 """
@@ -37,40 +39,119 @@ def _state(project: Any) -> dict:
 
 
 class _FileSites:
-    """A module's top-level classes and functions, and (per ``word``, lazily) the calls of the
-    functions and methods that may build a value holding ``word``: those whose text contains
-    ``word`` or calls a module-level function whose text does (a factory). Only those are
-    walked: the rest of a model file (most of it) is never visited."""
+    """A module's top-level classes and functions (from the file's outline: their names and
+    spans), and (per ``word``, lazily) the calls of the functions and methods that may build a
+    value holding ``word``: those whose text contains ``word`` or calls a module-level function
+    whose text does (a factory). Only those functions are parsed (each alone, from its span)
+    and walked, and a class's ``__init__`` alone: the rest of a model file is never visited.
+    Without an outline, the whole file's tree (``file_tree``)."""
 
-    def __init__(self, tree: ast.Module, text: str) -> None:
-        self.tree = tree
+    def __init__(self, project: Any, path: str, text: str, outline: Any) -> None:
+        self.project, self.path, self.text = project, path, text
         self.lines = text.splitlines()
-        self.text = text
-        self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-        self.functions = {n.name: n for n in tree.body if isinstance(n, _FUNCS)}
+        self.outline = outline
+        #: node id -> line offset of the statement it was parsed from (its lines start at 1)
+        self.offset: dict[int, int] = {}
+        self._nodes: dict[str, Any] = {}
+        if outline is not None:
+            self.tree = None
+            self._funcs = {f.name: (f.start, f.end) for f in outline.funcs if not f.is_method}
+            self._methods = {c: [(m.name, m.start, m.end) for m in v[0]] for c, v in outline.classes.items()}
+        else:
+            from exportlint.semantics.project import file_tree
+
+            self.tree = file_tree(project, path)
+            body = self.tree.body if self.tree is not None else []
+            self._funcs = {n.name: (n.lineno, n.end_lineno) for n in body if isinstance(n, _FUNCS)}
+            self._methods = {n.name: [(m.name, m.lineno, m.end_lineno) for m in n.body if isinstance(m, _FUNCS)]
+                             for n in body if isinstance(n, ast.ClassDef)}
         self._calls: dict[str, list] = {}
         self._handed: dict[str, bool] = {}
         self._assigns: dict[int, dict[str, list[ast.expr]]] = {}
 
-    def _seg(self, node: ast.AST) -> str:
-        return "\n".join(self.lines[node.lineno - 1:node.end_lineno])
+    @property
+    def functions(self) -> dict:
+        return self._funcs
+
+    def _span(self, a: int, b: int) -> Optional[ast.AST]:
+        """The one function statement of lines a..b (decorators included), parsed alone (an
+        indented method under ``if 1:``); its nodes' line offset recorded."""
+        key = (a, b)
+        if key in self._nodes:
+            return self._nodes[key]
+        text = "\n".join(self.lines[a - 1:b])
+        indented = text[:1] in (" ", "\t")
+        got = None
+        try:
+            mod = ast.parse("if 1:\n" + text if indented else text)
+            body = mod.body[0].body if indented else mod.body
+            got = body[0] if len(body) == 1 and isinstance(body[0], _FUNCS) else None
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            got = None
+        if got is not None:
+            off = a - 2 if indented else a - 1
+            for n in ast.walk(got):
+                self.offset[id(n)] = off
+        self._nodes[key] = got
+        return got
+
+    def function(self, name: str) -> Optional[ast.AST]:
+        """The module-level function ``name``."""
+        if self.tree is not None:
+            return next((n for n in self.tree.body if isinstance(n, _FUNCS) and n.name == name), None)
+        span = self._funcs.get(name)
+        return self._span(*span) if span is not None else None
+
+    def method(self, cls: str, name: str) -> Optional[ast.AST]:
+        """The method ``name`` of the module-level class ``cls`` (the last one of that name)."""
+        if self.tree is not None:
+            c = next((n for n in self.tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None)
+            return next((m for m in reversed(c.body) if isinstance(m, _FUNCS) and m.name == name), None) \
+                if c is not None else None
+        spans = [(a, b) for m, a, b in self._methods.get(cls, ()) if m == name]
+        return self._span(*spans[-1]) if spans else None
+
+    def line(self, node: ast.AST) -> int:
+        return node.lineno + self.offset.get(id(node), 0)
+
+    def _seg(self, a: int, b: int) -> str:
+        return "\n".join(self.lines[a - 1:b])
 
     def calls(self, word: str) -> list:
         """[(Call, the function or method it sits in)] of the scopes that may build ``word``."""
         got = self._calls.get(word)
         if got is not None:
             return got
-        makers = [name for name, fn in self.functions.items() if word in self._seg(fn)]
+        makers = [name for name, (a, b) in self._funcs.items() if word in self._seg(a, b)]
         needles = [word] + [name + "(" for name in makers]
-        scopes = list(self.functions.values())
-        for c in self.classes.values():
-            scopes += [st for st in c.body if isinstance(st, _FUNCS)]
         got = []
-        for fn in scopes:
-            seg = self._seg(fn)
-            if any(n in seg for n in needles):
-                got += [(n, fn) for n in ast.walk(fn) if isinstance(n, ast.Call)]
+        for name, (a, b) in self._funcs.items():
+            if any(n in self._seg(a, b) for n in needles):
+                fn = self.function(name)
+                if fn is not None:
+                    got += [(n, fn) for n in ast.walk(fn) if isinstance(n, ast.Call)]
+        for cls, methods in self._methods.items():
+            for m, a, b in methods:
+                if any(n in self._seg(a, b) for n in needles):
+                    fn = self.method(cls, m)
+                    if fn is not None:
+                        got += [(n, fn) for n in ast.walk(fn) if isinstance(n, ast.Call)]
         self._calls[word] = got
+        return got
+
+    def name_calls(self, word: str) -> tuple[dict, list]:
+        """The calls of ``calls(word)`` of a plain name: ({name: [(Call, function)]}, [(Call,
+        function)] of a name the function was handed: a parameter or loop variable)."""
+        got = self._calls.get((word, "names"))
+        if got is None:
+            named: dict = {}
+            opaque = []
+            for call, fn in self.calls(word):
+                if isinstance(call.func, ast.Name):
+                    named.setdefault(call.func.id, []).append((call, fn))
+                    if _opaque(self, fn, call.func.id):
+                        opaque.append((call, fn))
+            got = self._calls[(word, "names")] = (named, opaque)
         return got
 
     def handed_around(self, cls: str) -> bool:
@@ -80,8 +161,8 @@ class _FileSites:
         if got is None:
             import re
 
-            got = self._handed[cls] = re.search(r"(?<!class )\b%s\b(?![ \t]*[(\w])" % re.escape(cls),
-                                                self.text) is not None
+            pat = r"(?<!class )\b" + re.escape(cls) + r"\b(?![ \t]*[(\w])"
+            got = self._handed[cls] = re.search(pat, self.text) is not None
         return got
 
     def assigns(self, fn: ast.AST) -> dict[str, list[ast.expr]]:
@@ -111,25 +192,18 @@ class _FileSites:
 
 
 def _sites(project: Any, path: str) -> Optional[_FileSites]:
-    from exportlint.semantics.project import file_text, file_tree
+    from exportlint.semantics.project import file_text
 
     ap = os.path.abspath(path)
     st = _state(project)["sites"]
-    tree = file_tree(project, ap)
     text = file_text(project, ap)
-    if tree is None or text is None:
+    fi = project.index_path(ap)
+    if text is None or fi is None:
         return None
     got = st.get(ap)
-    if got is None or got.tree is not tree:
-        got = st[ap] = _FileSites(tree, text)
+    if got is None or got.text is not text:
+        got = st[ap] = _FileSites(project, ap, text, getattr(fi, "outline", None))
     return got
-
-
-def _init(cls: ast.ClassDef) -> Optional[ast.FunctionDef]:
-    for st in cls.body:
-        if isinstance(st, ast.FunctionDef) and st.name == "__init__":
-            return st
-    return None
 
 
 def _params(fn: ast.AST) -> list[str]:
@@ -182,8 +256,14 @@ def may_hold(project: Any, path: str, cls: str, attr: str, word: str,
     if project is None or getattr(project, "run_files", None) is None:
         return None
     fs = _sites(project, path)
-    node = fs.classes.get(cls) if fs is not None else None
-    init = _init(node) if node is not None else None
+    if fs is None:
+        return None
+    # the calls that may build the class, before anything of it is parsed: most files have none
+    named, opaque = fs.name_calls(word)
+    sites = named.get(cls, []) + (opaque if opaque and fs.handed_around(cls) else [])
+    if not sites:
+        return None
+    init = fs.method(cls, "__init__")
     if init is None:
         return None
     how, param = _attr_source(init, attr)
@@ -193,20 +273,13 @@ def may_hold(project: Any, path: str, cls: str, attr: str, word: str,
     if fi is None:
         return None
     memo = _state(project).setdefault("memo", {})
-    key = (os.path.abspath(path), id(fs.tree), cls, param, word, accept)
+    key = (os.path.abspath(path), id(fs), cls, param, word, accept)
     if key in memo:
         return memo[key]
-    handed_around = fs.handed_around(cls)
     found = None
-    for call, fn in fs.calls(word):
-        f = call.func
-        if isinstance(f, ast.Name) and f.id == cls:
-            pass
-        elif (handed_around and isinstance(f, ast.Name) and fn is not None and _opaque(fs, fn, f.id)
-              and _fits(call, init)):
-            pass  # `block_fn(...)`: a parameter or loop variable of the builder, which may be the class
-        else:
-            continue
+    for call, fn in sites:
+        if call.func.id != cls and not _fits(call, init):
+            continue  # `block_fn(...)`: a parameter or loop variable of the builder, which may be the class
         expr = _bound(call, init, param)
         if expr is None:
             continue
@@ -238,12 +311,12 @@ def _follow(fs: _FileSites, fi: Any, expr: Optional[ast.expr], scope: Optional[a
         return None
     desc = accept(expr, fi, lambda e: _callee_values(fs, e, scope))
     if desc is not None:
-        return desc, expr.lineno
+        return desc, fs.line(expr)
     f = expr.func
     # a same-file factory: what it returns
-    if isinstance(f, ast.Name) and f.id in fs.functions and not fs.assigns(scope or fs.tree).get(f.id):
-        fn = fs.functions[f.id]
-        for ret in _returns(fn):
+    if isinstance(f, ast.Name) and f.id in fs.functions and not (scope is not None and fs.assigns(scope).get(f.id)):
+        fn = fs.function(f.id)
+        for ret in _returns(fn) if fn is not None else ():
             got = _follow(fs, fi, ret, fn, accept, depth + 1, seen)
             if got is not None:
                 return got
