@@ -19,7 +19,6 @@ from __future__ import annotations
 import ast
 import glob
 import os
-import re
 
 import pytest
 from conftest import lint_package
@@ -176,6 +175,26 @@ def test_text_filters_pass_every_false_default_option():
     assert n > 0
 
 
+def test_mention_count_stops_past_the_cap():
+    from exportlint.semantics.project import Project
+
+    paths = [p for p, _, _ in CORPUS]
+    proj = Project(paths)
+    proj.run_files = frozenset(os.path.abspath(p) for p in paths)
+    for word in ("import", "Module", "forward", ".weight", "AdaptiveAvgPool2d", "no_such_word_anywhere"):
+        for cap in (0, 3, 24, 10_000):
+            want = sum(1 for p in paths if word in open(p, encoding="utf-8").read())
+            assert cv._mention_count(proj, word, cap) == min(want, cap + 1), (word, cap)
+        assert len(cv._mentioning(proj, word)) == want
+        assert cv._mention_count(proj, word, 3) == min(want, 4)
+
+
+def test_call_marks():
+    text = "x = Block(1)\ny = mod . Block  (2)\nz = MyBlock(3)\nw = Blocks(4)\nv = (Block)(5)\nu = Block\\\n(6)\n"
+    assert cv._call_marks(text, "Block") == [(1, False), (2, True), (3, False), (5, False), (6, False)]
+    assert cv._call_marks("Block", "Block") == [] and cv._call_marks("", "Block") == []
+
+
 def _old_calls_named(tree, cls):
     return [(c, s) for c, s in cv._calls_with_scope(tree)
             if (cv.ast_dotted(c.func) or "").rsplit(".", 1)[-1] == cls]
@@ -183,7 +202,8 @@ def _old_calls_named(tree, cls):
 
 def test_calls_named_equals_the_full_walk():
     """Through the outline's spans (each top-level statement parsed alone) and through the
-    whole tree (a file with a module-level call outside them, or no outline)."""
+    whole tree (a file with a module-level call outside them, or no outline), entering only the
+    nodes whose lines hold a place ``_call_marks`` finds in the text."""
     from exportlint.semantics.project import Project
 
     paths = [p for p, _, _ in CORPUS]
@@ -195,11 +215,10 @@ def test_calls_named_equals_the_full_walk():
         names = {(cv.ast_dotted(c.func) or "").rsplit(".", 1)[-1] for c in ast.walk(tree) if isinstance(c, ast.Call)}
         for fi in (sfi, None):  # (the outline's spans first: a parsed tree is taken when there is one)
             for cls in sorted(n for n in names if n and n[0].isupper())[:8]:
-                called = re.compile(re.escape(cls) + r"\b[\s)\\]*\(")
-                lines = sorted({text.count("\n", 0, m.start()) + 1 for m in called.finditer(text)})
+                lines = sorted({ln for ln, _ in cv._call_marks(text, cls)})
                 if fi is not None:
                     partial += cv._top_level_of(proj, os.path.abspath(path), sfi, lines) is not None
-                got = [(c, s) for c, s, _ in cv._calls_named(proj, path, fi, cls, called, text)]
+                got = [(c, s) for c, s, _ in cv._calls_named(proj, path, fi, cls, lines)]
                 proj.__dict__.pop("_ctor_state", None)
                 want = _old_calls_named(tree, cls)
                 assert [ast.dump(c) for c, _ in got] == [ast.dump(c) for c, _ in want], (path, cls)

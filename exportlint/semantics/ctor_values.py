@@ -16,6 +16,7 @@ object, a call, two different values, no site at all) is unknown.
 from __future__ import annotations
 
 import ast
+import bisect
 import os
 import re
 from typing import Any, Optional
@@ -62,9 +63,27 @@ def _mentions(project: Any, path: str, word: str) -> bool:
     return text is not None and word in text
 
 
-def _mention_count(project: Any, word: str) -> int:
-    """How many of the run's .py files contain ``word``, counted once per word and run."""
-    return len(_mentioning(project, word))
+def _mention_count(project: Any, word: str, cap: int) -> int:
+    """How many of the run's .py files contain ``word`` (found once per word and run), or
+    ``cap + 1`` when more than ``cap`` do: the count stops there."""
+    st = _state(project)
+    got = st.setdefault("mentions", {}).get(word)
+    if got is not None:
+        return min(len(got), cap + 1)
+    over = st.setdefault("mentions_over", {})
+    if over.get(word, -1) == cap:
+        return cap + 1
+    n = 0
+    found = []
+    for pt in _py_texts(project):
+        if word in pt[1]:
+            n += 1
+            if n > cap:
+                over[word] = cap
+                return n
+            found.append(pt)
+    st["mentions"][word] = found
+    return n
 
 
 def _mentioning(project: Any, word: str) -> list:
@@ -225,7 +244,7 @@ def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] =
     # (transformers' `Attention`, `.bias`) would parse most of them for each file that tests it
     # (fsmt hit the 60 s file timeout): unknown, the arm stays on the export path
     for word in (cls, "." + attr):
-        if _mention_count(project, word) > _OPTION_SCAN_CAP:
+        if _mention_count(project, word, _OPTION_SCAN_CAP) > _OPTION_SCAN_CAP:
             return False
     # = attr_constant(...) is False, its two conditions in the other order
     if param_constant(project, fi, cls, init, what, deps, 0, []) is not False:
@@ -484,8 +503,6 @@ def _construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]):
     a file has a subclass of ``cls``; nothing when the run's files are unknown. A file is parsed
     only when its text can hold such a call: the class's name then ``(`` (after blanks or a
     closing paren), bare where the bare name is this class there, else after a dot."""
-    called = re.compile(re.escape(cls) + r"\b[\s)\\]*\(")  # (and more: `MyBlock(`)
-    dotted = re.compile(r"\.\s*" + re.escape(cls) + r"\b[\s)\\]*\(")
     for path, text in _mentioning(project, cls):
         sfi = project.index_path(path)
         if sfi is None:
@@ -500,15 +517,38 @@ def _construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]):
                     return
         # (a file that names the class only in an import, an annotation or a base, or calls
         # another class of that name, is not parsed)
-        if not called.search(text):
+        calls = _call_marks(text, cls)
+        if not calls:
             continue
         bare = _class_named(project, sfi, cls)
-        if not (bare is not None and bare[0].path == fi.path and bare[1] == cls) and not dotted.search(text):
+        if not (bare is not None and bare[0].path == fi.path and bare[1] == cls) and not any(d for _, d in calls):
             continue
-        for call, scope, d in _calls_named(project, path, sfi, cls, called, text):
+        for call, scope, d in _calls_named(project, path, sfi, cls, sorted({ln for ln, _ in calls})):
             hit = _class_named(project, sfi, d)
             if hit is not None and hit[0].path == fi.path and hit[1] == cls:
                 yield sfi, call, scope
+
+
+def _call_marks(text: str, name: str) -> list:
+    """[(line, after a dot)] of each place in ``text`` where ``name`` is followed by ``(`` (after
+    blanks, line continuations or closing parens) and not by another identifier character:
+    every call whose called dotted name ends in ``name`` is one (and more: ``MyBlock(``, a
+    ``class Block(`` header, a string)."""
+    out = []
+    i = text.find(name)
+    n = len(text)
+    while i >= 0:
+        j = i + len(name)
+        if j < n and not (text[j].isalnum() or text[j] == "_"):
+            while j < n and text[j] in " \t\r\n\f\v\\)":
+                j += 1
+            if j < n and text[j] == "(":
+                k = i - 1
+                while k >= 0 and text[k] in " \t\r\n\f\v":
+                    k -= 1
+                out.append((text.count("\n", 0, i) + 1, k >= 0 and text[k] == "."))
+        i = text.find(name, i + 1)
+    return out
 
 
 def _class_named(project: Any, sfi: Any, dotted: str) -> Optional[tuple]:
@@ -522,38 +562,39 @@ def _class_named(project: Any, sfi: Any, dotted: str) -> Optional[tuple]:
     return project.resolve_class(project.absolute(sfi, f"{q}.{rest}" if rest else q), None)
 
 
-def _calls_named(project: Any, path: str, sfi: Any, cls: str, called: Any, text: str) -> list:
+def _calls_named(project: Any, path: str, sfi: Any, cls: str, lines: list) -> list:
     """[(Call, scope, dotted name)] of the file's calls whose called dotted name ends in ``cls``,
     in the order of ``_calls_with_scope``, once per file, class and run
-    (``_construction_sites``). Only the top-level statements whose lines hold a match of
-    ``called`` (the name, then ``(``) in ``text`` are walked; where the file's outline places
-    each such line in one top-level class, function or assignment, only those are parsed
-    (``project.top_level_ast``), else the whole file."""
+    (``_construction_sites``). ``lines``: the sorted lines where such a call can start
+    (``_call_marks``); only the nodes whose lines hold one are walked, and where the file's
+    outline places each such line in one top-level class, function or assignment, only those
+    are parsed (``project.top_level_ast``), else the whole file."""
     per_file = _state(project)["calls"]
     ap = os.path.abspath(path)
     got = per_file.get((ap, cls))
     if got is None:
-        lines = sorted({text.count("\n", 0, m.start()) + 1 for m in called.finditer(text)})
         picked = _top_level_of(project, ap, sfi, lines)
         if picked is None:
             tree = _tree(project, path, None)
-            picked = []
-            for node in tree.body if tree is not None else ():
-                first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
-                last = getattr(node, "end_lineno", None) or node.lineno
-                if any(first <= n <= last for n in lines):
-                    picked.append(node)
+            picked = [(node, None) for node in (tree.body if tree is not None else ())]
         got = per_file[(ap, cls)] = []
-        for call, scope in _calls_with_scope(ast.Module(body=picked, type_ignores=[])):
-            d = ast_dotted(call.func)
-            if d is not None and d.rsplit(".", 1)[-1] == cls:
-                got.append((call, scope, d))
+        for node, first in picked:
+            # (lines of a statement parsed alone count from its first line; `top_level_ast`
+            # may have given the whole tree's node instead)
+            shift = 0 if first is None else first - min(
+                [node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+            rel = [ln - shift for ln in lines] if shift else lines
+            for call, scope in _calls_with_scope(ast.Module(body=[node], type_ignores=[]), rel):
+                d = ast_dotted(call.func)
+                if d is not None and d.rsplit(".", 1)[-1] == cls:
+                    got.append((call, scope, d))
     return got
 
 
 def _top_level_of(project: Any, ap: str, sfi: Any, lines: list) -> Optional[list]:
-    """The top-level statements of the file holding ``lines``, each parsed alone from its span
-    in the file's outline (the spans ``project.top_level_ast`` parses), in source order; None
+    """[(statement, its first line)] of the top-level statements of the file holding ``lines``,
+    each parsed alone from its span in the file's outline (the spans ``project.top_level_ast``
+    parses), in source order; None
     when a line lies outside the outline's classes, functions and assignments, the file's tree
     is parsed already, or a name is bound twice."""
     from exportlint.semantics.project import has_file_tree, top_level_ast
@@ -587,18 +628,34 @@ def _top_level_of(project: Any, ap: str, sfi: Any, lines: list) -> Optional[list
         node = top_level_ast(project, ap, name)
         if node is None:
             return None
-        out.append(node)
+        out.append((node, need[name]))
     return out
 
 
-def _calls_with_scope(tree: ast.Module):
-    """Every Call of the module, with the (ClassDef, __init__) it sits in (None elsewhere)."""
+def _calls_with_scope(tree: ast.Module, lines: Optional[list] = None):
+    """Every Call of the module, with the (ClassDef, __init__) it sits in (None elsewhere). With
+    ``lines`` (sorted), only the Calls whose lines hold one of them: a node whose lines hold none
+    is not entered (a call's lines hold those of the calls in it)."""
+    def holds(node) -> bool:
+        lo = getattr(node, "lineno", None)
+        if lines is None or lo is None:
+            return True
+        hi = getattr(node, "end_lineno", None) or lo
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.decorator_list:
+            lo = min(lo, min(d.lineno for d in node.decorator_list))
+        k = bisect.bisect_left(lines, lo)
+        return k < len(lines) and lines[k] <= hi
+
     def walk(node, scope):
         for child in ast.iter_child_nodes(node):
+            if not holds(child):
+                continue
             s = scope
             if isinstance(child, ast.ClassDef):
                 init = _init_of(child)
                 for st in child.body:
+                    if not holds(st):
+                        continue
                     if st is init:
                         yield from walk(st, (child, init))
                     else:
