@@ -30,6 +30,7 @@ from exportlint.checks import randomness  # noqa: F401
 from exportlint.checks import int_size  # noqa: F401
 from exportlint.checks import unfold_view  # noqa: F401
 from exportlint.checks import ceil_pool  # noqa: F401
+from exportlint.checks import sdpa_rank  # noqa: F401
 from exportlint.checks import higher_order  # noqa: F401
 from exportlint.checks import module_args  # noqa: F401
 from exportlint.checks import dim_ties  # noqa: F401
