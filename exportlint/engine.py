@@ -498,7 +498,13 @@ class Linter:
         # native parser does not overflow the C stack (measurements in exportlint/isolation.py)
         from exportlint.isolation import call_deep
 
-        return call_deep(self._lint_text, text, path, project, roots, call_returns)
+        try:
+            return call_deep(self._lint_text, text, path, project, roots, call_returns)
+        finally:
+            if project is not None:  # the syntax check's tree was lent for this file only
+                from exportlint.semantics.project import lend_tree
+
+                lend_tree(project, path, text, None)
 
     def _lint_text(self, text: str, path: str, project: Any = None, roots: Any = (),
                    call_returns: Optional[dict[str, str]] = None) -> FileResult:
@@ -523,6 +529,11 @@ class Linter:
             # always: CPython places syntax errors exactly, and refuses code too deep for it
             # (and for libcst's native parser: isolation.py) in a few % of libcst's time
             err, ast_tree = _checked_syntax(text, path, project)
+            if ast_tree is not None and project is not None:
+                # (``file_tree`` of this file, asked while it is linted, takes it: no second parse)
+                from exportlint.semantics.project import lend_tree
+
+                lend_tree(project, path, text, ast_tree)
             if err is not None:
                 if ("EXL003" if getattr(err, "too_deep", False) else "EXL001") in self.enabled:
                     res.findings.append(_syntax_finding(path, err))

@@ -368,8 +368,9 @@ def test_tuple_form_dynamic_shapes_map_to_forward_parameters(tmp_path):
     _, dynamic, declares = Project(files).export_facts(files)
     from exportlint.semantics.project import REACH_KEY
 
-    # (REACH_KEY: the classes the declared model is shown to build, itself included)
-    assert dynamic == {"M": {"x": {0}, REACH_KEY: {"M"}}} and declares is True
+    # (REACH_KEY: the classes the declared model is shown to build, itself included; "name:0=b":
+    # dim 0 is the Dim named "b", read by EXL146)
+    assert dynamic == {"M": {"x": {0, "name:0=b"}, REACH_KEY: {"M"}}} and declares is True
 
 
 # --- (after batch 10b's once-score) a tensor cache grown on demand, keyed by a length attribute

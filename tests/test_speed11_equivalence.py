@@ -107,15 +107,21 @@ def test_calls_bucketed_by_name_are_the_per_class_walk(tmp_path):
         tree = file_tree(project, f)
         if tree is None:
             continue
-        by = ctor_values._calls_named(project, f, tree)
-        assert ctor_values._calls_named(project, f, tree) is by  # once per file and run
+        text = file_text(project, f)
+        sfi = project.index_path(f)
         walked = [(call, scope, ast_dotted(call.func)) for call, scope in ctor_values._calls_with_scope(tree)]
         classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
-        classes |= {k for k in by if k[:1].isupper()}
+        classes |= {d.rsplit(".", 1)[-1] for _, _, d in walked if d and d.rsplit(".", 1)[-1][:1].isupper()}
         for cls in sorted(classes):
+            # (the file's tree is parsed: the calls come from it, only the nodes whose lines
+            # hold a place `_call_marks` finds entered; test_optoff_equivalence checks the
+            # statements parsed alone)
+            lines = sorted({ln for ln, _ in ctor_values._call_marks(text, cls)})
+            got = ctor_values._calls_named(project, f, sfi, cls, lines)
+            assert ctor_values._calls_named(project, f, sfi, cls, lines) is got  # once per file, class and run
             # the per-class walk: every call of the module whose dotted name ends in the class
             slow = [(id(c), s, d) for c, s, d in walked if d is not None and d.rsplit(".", 1)[-1] == cls]
-            assert [(id(c), s, d) for c, s, d in by.get(cls, [])] == slow, (f, cls)
+            assert [(id(c), s, d) for c, s, d in got] == slow, (f, cls)
             pairs += bool(slow)
     assert pairs > 100, pairs  # (CI: torch and the examples alone: ~150)
 

@@ -81,7 +81,12 @@ class CeilModePoolDynamicHW(Rule):
 
     def check(self, ctx):
         if "ceil_mode" not in ctx.text:
-            return ()
+            # ctx.text may be the reduced text: a factory that builds the pool, which only a
+            # constructor argument reaches, is blanked there (`semantics.ctor_args` reads the
+            # file). Then only that path can report: ask it first, before the declared dims
+            if not self._full_text_has(ctx, "ceil_mode") or not any(
+                    self._ctor_arg_pool(ctx, fn.cls.name, attr) for fn, attr in self._ctor_arg_calls(ctx)):
+                return ()
         mode = declares_dynamic(ctx)
         if mode is False:
             return ()  # fixed shapes: the pooled size is a constant
@@ -110,6 +115,24 @@ class CeilModePoolDynamicHW(Rule):
                         fact = fn.cls.find_attr(f.attr.value)
                         if fact is not None and fact.what == "submodule" and isinstance(fact.value, cst.Call):
                             how = self._ctor_pool(imports, fact.value, f.attr.value)
+                        elif (fact is not None and fact.what == "config" and fn.cls.attrs.get(f.attr.value) is fact
+                              and ctx.project is not None):
+                            # (`self.downsample = downsample`: a constructor argument)
+                            how = self._ctor_arg_pool(ctx, fn.cls.name, f.attr.value)
+                            if how is not None:
+                                seen.add(id(call.node))
+                                ctx.report(
+                                    call.node,
+                                    f"`{snippet(ctx, call.node)}` may pool with {how}: with the input's height/width "
+                                    "declared dynamic and a stride above 1, torch.export (strict and non-strict) fails "
+                                    "('Constraints violated (height, width) ... satisfy the generated guard 2*(((-1) + "
+                                    "...) // 2) < ...': the ceil-mode output size drops a last window that would start "
+                                    "in the padding). Declare H/W as multiples of the stride (`height = 2*_h` with "
+                                    "`_h = Dim(...)`, as torch suggests), build that pool with `ceil_mode=False`, or "
+                                    "export with `Dim.AUTO`.",
+                                    severity=Severity.WARNING,
+                                )
+                            continue
                 if how is None:
                     continue
                 seen.add(id(call.node))
@@ -127,6 +150,45 @@ class CeilModePoolDynamicHW(Rule):
         return ()
 
     @staticmethod
+    def _ctor_arg_calls(ctx):
+        """(function, attribute) of the ``self.<attr>(...)`` calls whose attribute ``__init__``
+        sets from a plain value (a constructor argument, ``self.downsample = downsample``)."""
+        if ctx.project is None:
+            return
+        for fn in ctx.model.functions:
+            if fn.cls is None:
+                continue
+            for call in fn.calls:
+                f = call.node.func
+                if call.receiver_kind == "self" and isinstance(f, cst.Attribute):
+                    fact = fn.cls.attrs.get(f.attr.value)
+                    if fact is not None and fact.what == "config":
+                        yield fn, f.attr.value
+
+    @staticmethod
+    def _full_text_has(ctx, word: str) -> bool:
+        if ctx.project is None or getattr(ctx.project, "run_files", None) is None:
+            return False
+        from exportlint.semantics.project import file_text
+
+        text = file_text(ctx.project, ctx.path)
+        return text is not None and word in text
+
+    @staticmethod
+    def _ctor_arg_pool(ctx, cls: str, attr: str) -> Optional[str]:
+        """``self.<attr> = <param>`` at the top of ``__init__``: a ceil-mode strided pool that a
+        construction of the class in this file may pass (``semantics.ctor_args``: a factory's
+        return, a Sequential's item, either arm of a conditional)."""
+        from exportlint.semantics.ctor_args import may_hold
+
+        got = may_hold(ctx.project, ctx.path, cls, attr, "ceil_mode", _ast_ceil_pool)
+        if got is None:
+            return None
+        desc, line, param = got
+        return (f"{desc} (line {line}), which a construction of `{cls}` in this file may pass as `{param}` "
+                f"(held in `self.{attr}`)")
+
+    @staticmethod
     def _ctor_pool(imports, ctor: cst.Call, attr: str) -> Optional[str]:
         q = imports.resolve(ctor.func) or ""
         if q in _M_POOLS:
@@ -140,3 +202,46 @@ class CeilModePoolDynamicHW(Rule):
                     if qq in _M_POOLS and _ceil_strided(v, _M_POOLS[qq]):
                         return f"a `{qq.rsplit('.', 1)[-1]}(..., ceil_mode=True)` inside `self.{attr}` (a Sequential)"
         return None
+
+
+def _ast_ceil_pool(call, fi, callees) -> Optional[str]:
+    """``semantics.ctor_args`` predicate: a max/avg pooling constructor (the callee, or a local
+    name either arm of whose conditional is one) with ``ceil_mode=True`` and a stride that may be
+    above 1 (a literal above 1, or a value of the code: timm's ``downsample_avg`` passes its
+    ``stride`` parameter; a literal 1, or no stride and no literal kernel above 1, is not)."""
+    import ast
+
+    from exportlint.semantics.index import ast_qualname
+
+    for c in callees(call.func):
+        q = ast_qualname(fi.imports, c) or ""
+        if q not in _M_POOLS:
+            continue
+        c_i, s_i, k_i = _M_POOLS[q]
+
+        def arg(pos, name):
+            for k in call.keywords:
+                if k.arg == name:
+                    return k.value
+            if any(isinstance(a, ast.Starred) for a in call.args[: pos + 1]):
+                return None
+            return call.args[pos] if pos < len(call.args) else None
+
+        ceil = arg(c_i, "ceil_mode")
+        if not (isinstance(ceil, ast.Constant) and ceil.value is True):
+            continue
+        stride = arg(s_i, "stride")
+        if stride is None or (isinstance(stride, ast.Constant) and stride.value is None):
+            stride = arg(k_i, "kernel_size")
+            if not isinstance(stride, (ast.Constant, ast.Tuple)):
+                continue  # a kernel from the configuration may be larger than every map
+        try:
+            v = ast.literal_eval(stride)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            v = None  # a value of the code: may be above 1
+        if v is not None:
+            vs = v if isinstance(v, (tuple, list)) else (v,)
+            if not any(isinstance(x, int) and not isinstance(x, bool) and x > 1 for x in vs):
+                continue
+        return f"a `{q.rsplit('.', 1)[-1]}(..., ceil_mode=True)`"
+    return None

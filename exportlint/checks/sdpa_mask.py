@@ -226,6 +226,9 @@ class _Eval:
 
 
 _BINDING = (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.With)
+#: ``_BINDING`` as a set of types: concrete libcst classes without subclasses, so a type test
+#: answers as ``isinstance`` without ``ABCMeta.__instancecheck__`` for each node that is none
+_BINDING_TYPES = frozenset(_BINDING)
 
 
 def _binding_nodes(ctx, fn: cst.FunctionDef) -> tuple[list, list]:
@@ -236,10 +239,12 @@ def _binding_nodes(ctx, fn: cst.FunctionDef) -> tuple[list, list]:
     if got is None or got[0] is not fn:
         binds: list = []
         rets: list = []
+        bind_types, ret_type = _BINDING_TYPES, cst.Return
         for n in iter_nodes(fn.body):
-            if isinstance(n, _BINDING):
+            t = type(n)
+            if t in bind_types:
                 binds.append(n)
-            elif isinstance(n, cst.Return) and n.value is not None:
+            elif t is ret_type and n.value is not None:
                 rets.append(n)
         got = cache[id(fn)] = (fn, binds, rets)
     return got[1], got[2]
@@ -514,7 +519,7 @@ def _no_grad_context(fn: cst.FunctionDef, call) -> bool:
     if any(grad_off(d.decorator) for d in fn.decorators):
         return True
     for n in iter_nodes(fn.body):
-        if isinstance(n, cst.With) and any(grad_off(it.item) for it in n.items):
+        if type(n) is cst.With and any(grad_off(it.item) for it in n.items):
             if any(m is call.node for m in iter_nodes(n.body)):
                 return True
     return False
@@ -785,9 +790,10 @@ def _dispatch_targets(ctx, fn) -> dict[str, tuple[cst.CSTNode, list]]:
         return out
     fi = None
     for n in iter_nodes(fn.node.body):
-        if isinstance(n, cst.Assign) and len(n.targets) == 1:
+        t = type(n)  # (exact types: concrete libcst classes, none subclassed; see _BINDING_TYPES)
+        if t is cst.Assign and len(n.targets) == 1:
             tgt, v = n.targets[0].target, n.value
-        elif isinstance(n, cst.AnnAssign) and n.value is not None:
+        elif t is cst.AnnAssign and n.value is not None:
             tgt, v = n.target, n.value
         else:
             continue

@@ -62,7 +62,7 @@ def _parallel_assignments(node: cst.CSTNode):
     """(name, value) of `a, b = e1, e2` statements of a function (not of nested defs): each name
     gets its own value (`new_h, new_w = math.ceil(H / p) * p, math.ceil(W / p) * p`)."""
     for child in iter_statements(node, into_defs=False):  # (an assignment is a statement)
-        if isinstance(child, cst.Assign) and len(child.targets) == 1:
+        if type(child) is cst.Assign and len(child.targets) == 1:  # (exact type: no ABC check)
             t, v = child.targets[0].target, child.value
             if (isinstance(t, (cst.Tuple, cst.List)) and isinstance(v, (cst.Tuple, cst.List))
                     and len(t.elements) == len(v.elements)
@@ -516,14 +516,15 @@ def _float_round_trips(fn, e: cst.BaseExpression, values: dict, depth: int = 0) 
     out: list[tuple[str, cst.Call]] = []
     direct = False
     for n in iter_nodes(e):
-        if isinstance(n, cst.Call) and n.args and not direct:
+        tn = type(n)  # (exact types: concrete libcst classes, none subclassed)
+        if tn is cst.Call and n.args and not direct:
             q = fn.imports.resolve(n.func) or dotted(n.func) or ""
             name = _TO_INT.get(q)
             if name is not None and fn.kind(n) == SHAPE and _floaty(fn, n.args[0].value, values):
                 out.append((name, n))
                 direct = True
                 continue
-        if isinstance(n, cst.Name) and depth < 2 and len(values.get(n.value, ())) == 1:
+        if tn is cst.Name and depth < 2 and len(values.get(n.value, ())) == 1:
             out += _float_round_trips(fn, values[n.value][0], values, depth + 1)
     return out
 

@@ -1,4 +1,5 @@
 """EXL213: `.data` of a tensor on the export path (read, or written: peft's merge/unmerge).
+EXL145: `.data_ptr()` of a tensor on the export path.
 
 Measured with torch 2.13.0 (bench/labels/probes_prec6/p2, p3, p4; the messages are quoted in
 rules/EXL213.md): torch.export records `t.data` as a lifted constant, a fake tensor of the trace:
@@ -306,3 +307,69 @@ class TensorDataInForward(Rule):
                 exporters=_TORCH_EXPORT if weight else _TORCH_EXPORT + ("onnx-legacy",),
             )
             return
+
+
+_PTR_ALL = _TORCH_EXPORT
+_PTR_NONSTRICT = ("export-nonstrict",)
+
+
+def _ptr_operands(fn) -> set[int]:
+    """ids of the expressions that are an operand of arithmetic or a comparison in the function
+    (`x.data_ptr() % 16`, `p == q.data_ptr()`); parentheses are looked through."""
+    got = fn.__dict__.get("_ptr_operands")
+    if got is None:
+        got = set()
+        for n in fn.nodes():
+            if isinstance(n, cst.BinaryOperation):
+                ops = (n.left, n.right)
+            elif isinstance(n, cst.Comparison):
+                ops = (n.left,) + tuple(c.comparator for c in n.comparisons)
+            else:
+                continue
+            got.update(id(o) for o in ops)
+        fn.__dict__["_ptr_operands"] = got
+    return got
+
+
+@register
+class DataPtrInForward(Rule):
+    code = "EXL145"
+    name = "data-ptr-in-forward"
+    severity = Severity.ERROR
+    exporters = _PTR_ALL
+    summary = "`.data_ptr()` of a tensor on the export path: fake tensors have no storage."
+
+    def check(self, ctx):
+        if "data_ptr" not in ctx.text:
+            return ()
+        for fn in ctx.model.functions:
+            operands = None
+            for call in fn.calls:
+                if call.method != "data_ptr" or call.node.args:
+                    continue
+                func = call.node.func
+                if not isinstance(func, cst.Attribute):
+                    continue
+                recv = func.value
+                storage = (isinstance(recv, cst.Call) and isinstance(recv.func, cst.Attribute)
+                           and recv.func.attr.value in ("untyped_storage", "storage") and not recv.args)
+                tensor = fn.kind(recv.func.value if storage else recv) == TENSOR
+                if not tensor:
+                    continue  # unknown stays unknown (`data_ptr` of a non-tensor: a ctypes buffer, an array)
+                if operands is None:
+                    operands = _ptr_operands(fn)
+                computed = storage or id(call.node) in operands
+                ctx.report(
+                    call.node,
+                    f"`{snippet(ctx, call.node)}` on the export path: torch.export traces with fake tensors, which "
+                    "have no storage, so non-strict export fails ('Cannot access data pointer of Tensor (e.g. "
+                    "FakeTensor, FunctionalTensor)')"
+                    + ("; strict export and onnx-dynamo fail too, since the pointer is computed with or the storage "
+                       "is asked for ('Observed exception' / 'Unsupported method call')" if computed else
+                       "; strict export and onnx-dynamo skip an unused pointer")
+                    + " (measured, torch 2.13; the legacy tracer reads the real pointer once and bakes any branch on "
+                    "it). Drop the check on the export path (`if not torch.compiler.is_compiling():`), or compare "
+                    "strides / `is_contiguous()` instead of addresses.",
+                    exporters=_PTR_ALL if computed else _PTR_NONSTRICT,
+                )
+        return ()

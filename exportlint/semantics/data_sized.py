@@ -35,6 +35,11 @@ _KEEP0 = frozenset("squeeze float double half long int bool to type_as contiguou
                    "exp abs neg sqrt clamp".split())
 
 _NESTED = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+#: ``_NESTED`` and the stops of ``_result``'s walk as sets of types: concrete libcst classes
+#: without subclasses, so a type test answers as ``isinstance``, without running
+#: ``ABCMeta.__instancecheck__`` for each node that is none of them
+_NESTED_TYPES = frozenset(_NESTED)
+_SUSPEND_TYPES = frozenset({cst.Yield, cst.Await})
 
 
 def is_data_sized(fn: Any, model: Any, e: cst.BaseExpression, dds: set) -> bool:
@@ -154,17 +159,18 @@ def _containers(model: Any, fn: Any, binds: list, dds: set, cur: dict) -> tuple[
     appends: dict[str, list] = {}
     other_use: set = set()
     for node in fn.nodes():
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+        t = type(node)  # (exact types: concrete libcst classes, none subclassed; see _NESTED_TYPES)
+        if t is cst.Call and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
             name = node.func.value.value
             if node.func.attr.value == "append" and len(node.args) == 1:
                 appends.setdefault(name, []).append(node.args[0].value)
             elif node.func.attr.value in ("extend", "insert", "pop", "remove", "clear", "sort", "reverse",
                                           "update", "setdefault", "__setitem__"):
                 other_use.add(name)
-        elif isinstance(node, (cst.AssignTarget, cst.AugAssign)):
-            t = node.target
-            if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name):
-                other_use.add(t.value.value)
+        elif t is cst.AssignTarget or t is cst.AugAssign:
+            tg = node.target
+            if isinstance(tg, cst.Subscript) and isinstance(tg.value, cst.Name):
+                other_use.add(tg.value.value)
     for _ in range(3):
         before = dict(conts)
         for n, vs in bound.items():
@@ -197,7 +203,7 @@ def _containers(model: Any, fn: Any, binds: list, dds: set, cur: dict) -> tuple[
     # enumerate(kept)``): data-sized at the reads of the loop body before t is rebound there
     spans: list = []
     for node in fn.nodes():
-        if not isinstance(node, cst.For):
+        if type(node) is not cst.For:
             continue
         it, tgt = node.iter, node.target
         if (isinstance(it, cst.Call) and (dotted(it.func) or "") in ("enumerate", "builtins.enumerate")
@@ -512,13 +518,15 @@ def _sized_params(model: Any, fn: Any, cur: dict, sites: dict) -> set:
 def _result(model: Any, fn: Any, cur: dict) -> Optional[str]:
     found: list[cst.Return] = []
     stack: list[cst.CSTNode] = [fn.node.body]
+    nested, suspend, ret = _NESTED_TYPES, _SUSPEND_TYPES, cst.Return
     while stack:
         n = stack.pop()
-        if isinstance(n, _NESTED):
+        t = type(n)
+        if t in nested:
             continue
-        if isinstance(n, (cst.Yield, cst.Await)):
+        if t in suspend:
             return None
-        if isinstance(n, cst.Return):
+        if t is ret:
             found.append(n)
             continue
         stack.extend(child_nodes(n))

@@ -681,11 +681,12 @@ class FunctionFacts:
                     self._grown[name] = None
                     return
                 self._assign_target(s.targets[0].target, k, s, "assign", s.value)
-                if isinstance(s.value, (cst.List, cst.Tuple, cst.BinaryOperation)):
+                tv = type(s.value)  # (exact types: concrete libcst classes, none subclassed)
+                if tv is cst.List or tv is cst.Tuple or tv is cst.BinaryOperation:
                     self._size_lists[name] = s.value
-                elif isinstance(s.value, (cst.ListComp, cst.SetComp)):
+                elif tv is cst.ListComp or tv is cst.SetComp:
                     self._seq_names.add(name)
-                elif k in TENSORISH and isinstance(s.value, cst.Call):
+                elif k in TENSORISH and tv is cst.Call:
                     dims = self._factory_static_dims(s.value)
                     if dims:
                         self._static_dims[name] = dims
@@ -2279,8 +2280,9 @@ _SIZE_ARITHMETIC = frozenset({"div", "true_divide", "floor_divide", "mul", "add"
 
 
 def _empty_list(v: cst.BaseExpression) -> bool:
-    return (isinstance(v, cst.List) and not v.elements) or (
-        isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value == "list" and not v.args)
+    t = type(v)  # (exact types: concrete libcst classes, none subclassed)
+    return (t is cst.List and not v.elements) or (
+        t is cst.Call and type(v.func) is cst.Name and v.func.value == "list" and not v.args)
 
 
 #: tensor methods that only move, repeat or select a boolean tensor's elements: the result is a mask

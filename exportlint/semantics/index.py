@@ -37,6 +37,11 @@ class ClassInfo:
     attrs: dict[str, list[str]] = field(default_factory=dict)
 
 
+#: ExportFacts.dynamic key of a declaration whose class is in another module: "rank:i=r", the
+#: rank of the i-th example input (``Project.export_facts`` moves it to that forward parameter)
+RANKS_KEY = "@ranks"
+
+
 @dataclass
 class ExportFacts:
     api: str
@@ -305,6 +310,7 @@ class _Indexer:
         from exportlint.semantics.reduce import outline, split_lines
 
         self._top(tree.body)
+        self._dim_vars = _dim_vars(tree) if "Dim" in text else {}
         self.fi.has_forward = has_forward_def(text)
         if may_export if may_export is not None else _may_export(text):
             for node in ast.walk(tree):
@@ -536,14 +542,14 @@ class _Indexer:
                 for k, val in zip(v.keys, v.values):
                     kk = _literal(k) if k is not None else _MISSING
                     if isinstance(kk, str):
-                        ef.dynamic.setdefault(kk, set()).update(_dims(val, key))
+                        ef.dynamic.setdefault(kk, set()).update(_dims(val, key, getattr(self, "_dim_vars", None)))
             elif key == "dynamic_shapes" and isinstance(v, (ast.Tuple, ast.List)) and not any(
                     isinstance(el, ast.Starred) for el in v.elts):
                 # one spec per positional input: "#i" (the project maps it to forward's i-th
                 # parameter, ``Project.export_facts``)
                 for i, el in enumerate(v.elts):
                     if isinstance(el, (ast.Dict, ast.Tuple, ast.List)):
-                        dims = _dims(el, key)
+                        dims = _dims(el, key, getattr(self, "_dim_vars", None))
                         if dims:
                             ef.dynamic.setdefault(f"#{i}", set()).update(dims)
                     elif not (isinstance(el, ast.Constant) and el.value is None):
@@ -573,6 +579,8 @@ class _Indexer:
                     model_q = _resolve(self.fi.imports, ast_dotted(st.value.func))
         if decl is None or not has_args:
             return
+        dim_vars = _dim_vars(tree)
+        ranks = self._example_ranks(tree)
         if not isinstance(decl.value, ast.Dict):
             # `model = Model(...)` (this file's class or an imported one) and one spec per
             # positional input: "#i", mapped to forward's i-th parameter by the project
@@ -581,14 +589,19 @@ class _Indexer:
             ef = ExportFacts("dynamic_shapes", decl.lineno, model_q, model_q, None, declares_dynamic=True)
             for i, el in enumerate(decl.value.elts):
                 if isinstance(el, (ast.Dict, ast.Tuple, ast.List)):
-                    dims = {d for d in _dims(el, "dynamic_shapes") if isinstance(d, int)}
+                    got = _dims(el, "dynamic_shapes", dim_vars)
+                    dims = {d for d in got if isinstance(d, int)}
                     if dims:
                         ef.dynamic.setdefault(f"#{i}", set()).update(dims)
+                        ef.dynamic[f"#{i}"].update(d for d in got if isinstance(d, str) and d.startswith("name:"))
+                        if ranks.get(i) is not None:
+                            ef.dynamic[f"#{i}"].add(f"rank:{ranks[i]}")
             if ef.dynamic:
                 self.fi.export_calls.append(ef)
             return
         keys = {k.value for k in decl.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
         cls = None
+        order = None
         for c in classes:
             for item in c.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == "forward":
@@ -596,14 +609,38 @@ class _Indexer:
                     params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
                     if keys and keys <= params:
                         cls = c.name if cls is None else ""  # two candidates: not known which
+                        order = [p.arg for p in a.posonlyargs + a.args if p.arg != "self"]
+        if cls is None and model_q:
+            # `model = Model(...)` of another module (a case package's `__init__`): the project
+            # maps the names to that class's forward (``Project.export_facts``)
+            cls, order = model_q, None
         if not cls:
             return
         ef = ExportFacts("dynamic_shapes", decl.lineno, cls, cls, None, declares_dynamic=True)
         for k, val in zip(decl.value.keys, decl.value.values):
             kk = _literal(k) if k is not None else _MISSING
             if isinstance(kk, str):
-                ef.dynamic.setdefault(kk, set()).update(_dims(val, "dynamic_shapes"))
+                ef.dynamic.setdefault(kk, set()).update(_dims(val, "dynamic_shapes", dim_vars))
+        for i, r in ranks.items():
+            if r is None:
+                continue
+            if order is not None:
+                if i < len(order) and order[i] in ef.dynamic:
+                    ef.dynamic[order[i]].add(f"rank:{r}")
+            else:
+                # the class is in another module: "rank:i=r", placed by ``Project.export_facts``
+                ef.dynamic.setdefault(RANKS_KEY, set()).add(f"rank:{i}={r}")
         self.fi.export_calls.append(ef)
+
+    @staticmethod
+    def _example_ranks(tree: ast.Module) -> dict:
+        """Position -> rank of each example input of a literal ``example_args = (...)`` built by a
+        torch factory with literal sizes (None where not known)."""
+        for st in tree.body:
+            if (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+                    and st.targets[0].id == "example_args" and isinstance(st.value, (ast.Tuple, ast.List))):
+                return {i: _example_rank(e) for i, e in enumerate(st.value.elts)}
+        return {}
 
     def _export_model_classes(self, tree: ast.Module) -> None:
         assigned: dict[str, str] = {}
@@ -622,13 +659,74 @@ class _Indexer:
                 ef.model_class = assigned[ef.model]
 
 
-def _dims(v: ast.AST, key: str) -> set:
+def _dim_name(val: ast.AST, dim_vars: Optional[dict]) -> Optional[str]:
+    """The name of the torch.export Dim a spec value builds or names: ``Dim("b", ...)`` (also
+    ``torch.export.Dim``), or a module-level name bound to one (``B = Dim("b")``); None for
+    ``Dim.DYNAMIC`` / ``Dim.AUTO``, derived dims (``2 * b``) and anything else."""
+    if isinstance(val, ast.Call) and val.args and isinstance(val.args[0], ast.Constant) \
+            and isinstance(val.args[0].value, str) and (ast_dotted(val.func) or "").rsplit(".", 1)[-1] == "Dim":
+        return val.args[0].value
+    if isinstance(val, ast.Name) and dim_vars:
+        return dim_vars.get(val.id)
+    return None
+
+
+def _dim_vars(tree: ast.Module) -> dict:
+    """Module-level ``B = Dim("b", ...)``: name -> the Dim's name (a name bound twice: left out)."""
+    out: dict = {}
+    twice: set = set()
+    for st in tree.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            n = st.targets[0].id
+            d = _dim_name(st.value, None)
+            if n in out or n in twice:
+                twice.add(n)
+                out.pop(n, None)
+            elif d is not None:
+                out[n] = d
+    return out
+
+
+#: example-input factories whose shape is their size arguments: ``torch.randn(2, 3)``,
+#: ``torch.ones((2, 6), dtype=...)``, ``torch.randint(0, 50, (2, 6))`` (the size is the third)
+_SHAPED = {"randn": 0, "rand": 0, "zeros": 0, "ones": 0, "empty": 0, "randint": 2, "full": 0}
+
+
+def _example_rank(e: ast.AST) -> Optional[int]:
+    """The rank of an example input built by a torch factory with literal sizes, else None."""
+    if not isinstance(e, ast.Call):
+        return None
+    d = ast_dotted(e.func) or ""
+    head, _, attr = d.rpartition(".")
+    if head not in ("torch",) or attr not in _SHAPED:
+        return None
+    pos = _SHAPED[attr]
+    if attr == "randint" and len(e.args) == 2:
+        pos = 1
+    args = e.args[pos:]
+    if not args:
+        return None
+    if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+        args = args[0].elts
+    elif attr in ("randint", "full"):
+        return None
+    if all(isinstance(a, ast.Constant) and isinstance(a.value, int) and not isinstance(a.value, bool) for a in args):
+        return len(args)
+    return None
+
+
+def _dims(v: ast.AST, key: str, dim_vars: Optional[dict] = None) -> set:
     dims: set = set()
     if isinstance(v, ast.Dict):
         same: dict[str, list[int]] = {}
         for k, val in zip(v.keys, v.values):
             kk = _literal(k) if k is not None else _MISSING
             dims.add(kk if isinstance(kk, int) else "*")
+            if isinstance(kk, int) and key == "dynamic_shapes":
+                nm = _dim_name(val, dim_vars)
+                if nm is not None:
+                    # "name:d=N": dim d is the named Dim N (EXL146: separate Dims tied by an op)
+                    dims.add(f"name:{kk}={nm}")
             if isinstance(kk, int) and isinstance(val, ast.BinOp) and isinstance(val.op, ast.Mult):
                 dims.add(f"mult:{kk}")  # `4 * Dim("b")`: declared a multiple (control_flow's split check)
             if isinstance(kk, int) and (isinstance(val, ast.Name) or (

@@ -35,28 +35,29 @@ from exportlint.semantics.kinds import (
 
 def literal_value(node: cst.BaseExpression) -> Any:
     """The Python value of a literal expression, or MISSING."""
-    if isinstance(node, cst.Integer):
+    t = type(node)  # (exact types: concrete libcst classes, none subclassed: see _TARGET_TYPES)
+    if t is cst.Integer:
         try:
             return int(node.value.replace("_", ""), 0)
         except ValueError:
             return MISSING
-    if isinstance(node, cst.Float):
+    if t is cst.Float:
         try:
             return float(node.value.replace("_", ""))
         except ValueError:
             return MISSING
-    if isinstance(node, cst.SimpleString):
+    if t is cst.SimpleString:
         try:
             v = node.evaluated_value
         except Exception:  # pragma: no cover - defensive
             return MISSING
         return v
-    if isinstance(node, cst.ConcatenatedString):
+    if t is cst.ConcatenatedString:
         try:
             return node.evaluated_value
         except Exception:
             return MISSING
-    if isinstance(node, cst.Name):
+    if t is cst.Name:
         if node.value == "True":
             return True
         if node.value == "False":
@@ -64,12 +65,12 @@ def literal_value(node: cst.BaseExpression) -> Any:
         if node.value == "None":
             return None
         return MISSING
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+    if t is cst.UnaryOperation and type(node.operator) is cst.Minus:
         v = literal_value(node.expression)
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             return -v
         return MISSING
-    if isinstance(node, (cst.Tuple, cst.List)):
+    if t is cst.Tuple or t is cst.List:
         out = []
         for e in node.elements:
             if not isinstance(e, cst.Element):
@@ -78,8 +79,8 @@ def literal_value(node: cst.BaseExpression) -> Any:
             if v is MISSING:
                 return MISSING
             out.append(v)
-        return tuple(out) if isinstance(node, cst.Tuple) else out
-    if isinstance(node, cst.Dict):
+        return tuple(out) if t is cst.Tuple else out
+    if t is cst.Dict:
         d = {}
         for e in node.elements:
             if not isinstance(e, cst.DictElement):
@@ -218,22 +219,23 @@ def _is_guard_call(node: cst.BaseExpression, imports: ImportMap,
 
 def _sides(e: cst.BaseExpression, imports: ImportMap, helpers) -> tuple[frozenset, frozenset, bool]:
     """(exporters under which e can be True, ... can be False, whether e holds a guard)."""
-    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
+    te = type(e)  # (exact types: concrete libcst classes, none subclassed: see _TARGET_TYPES)
+    if te is cst.UnaryOperation and type(e.operator) is cst.Not:
         t, f, g = _sides(e.expression, imports, helpers)
         return f, t, g
-    if isinstance(e, cst.BooleanOperation):
+    if te is cst.BooleanOperation:
         t1, f1, g1 = _sides(e.left, imports, helpers)
         t2, f2, g2 = _sides(e.right, imports, helpers)
-        if isinstance(e.operator, cst.And):
+        if type(e.operator) is cst.And:
             return t1 & t2, f1 | f2, g1 or g2
         return t1 | t2, f1 & f2, g1 or g2
-    if isinstance(e, cst.Attribute) and e.attr.value == "training":
+    if te is cst.Attribute and e.attr.value == "training":
         # export captures inference: models are exported in eval mode (EXL501 checks that)
         return frozenset(), ALL_EXPORTERS, True
-    if helpers and isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value in helpers:
+    if helpers and te is cst.Call and type(e.func) is cst.Name and e.func.value in helpers:
         t, f = helpers[e.func.value]
         return t, f, True
-    if helpers and isinstance(e, cst.Name) and "=" + e.value in helpers:
+    if helpers and te is cst.Name and "=" + e.value in helpers:
         # a local bound to a guard (`is_compiling = torch.compiler.is_compiling()`): key "=<name>"
         t, f = helpers["=" + e.value]
         return t, f, True
@@ -524,18 +526,26 @@ def not_tensor_names(test: cst.BaseExpression, imports: Any) -> tuple[str, ...]:
     return (test.args[0].value.value,) if ok else ()
 
 
+#: the nodes whose ``target`` binds names (``assigned_names``): concrete libcst classes, none of
+#: which has a subclass, so a type test answers as ``isinstance`` (which, against libcst's
+#: ABC-derived classes, runs ``ABCMeta.__instancecheck__`` for every node that is not one)
+_TARGET_TYPES = frozenset({cst.AssignTarget, cst.For, cst.CompFor, cst.NamedExpr, cst.AugAssign, cst.AnnAssign})
+
+
 def assigned_names(block: cst.CSTNode) -> set[str]:
     """Names bound anywhere in a block (assignment and loop targets, ``:=``, ``with ... as``)."""
     out: set[str] = set()
+    targets, with_item, name_type = _TARGET_TYPES, cst.WithItem, cst.Name
     for n in iter_nodes(block):
-        if isinstance(n, (cst.AssignTarget, cst.For, cst.CompFor, cst.NamedExpr, cst.AugAssign, cst.AnnAssign)):
+        tn = type(n)
+        if tn in targets:
             t = n.target
-        elif isinstance(n, cst.WithItem) and n.asname is not None:
+        elif tn is with_item and n.asname is not None:
             t = n.asname.name
         else:
             continue
         for x in iter_nodes(t):
-            if isinstance(x, cst.Name):
+            if type(x) is name_type:
                 out.add(x.value)
     return out
 

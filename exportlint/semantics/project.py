@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from exportlint.semantics.index import FileIndex, ast_qualname, index_source
+from exportlint.semantics.index import RANKS_KEY, FileIndex, ast_qualname, index_source
 
 #: how deep re-exports / base classes are followed
 _MAX_DEPTH = 12
@@ -407,6 +407,8 @@ class Project:
                 # bases, transitively): where a helper class may take the model's dims
                 d.setdefault(REACH_KEY, set()).update(self.reached_classes(rc[0], rc[1]))
             for k, dims in ec.dynamic.items():
+                if k == RANKS_KEY:
+                    continue  # placed below, once the parameters' dims are in
                 if k.startswith("#"):  # the i-th positional input (a tuple of specs)
                     i = int(k[1:])
                     if i < len(params):
@@ -419,6 +421,11 @@ class Project:
                     i = ec.input_names.index(k)
                     if i < len(params):
                         d.setdefault(params[i], set()).update(dims)
+            for m in ec.dynamic.get(RANKS_KEY, ()):
+                # "rank:i=r": the i-th example input's rank, kept on a parameter with declared dims
+                i, r = m[5:].split("=")
+                if int(i) < len(params) and any(isinstance(x, int) for x in d.get(params[int(i)], ())):
+                    d[params[int(i)]].add(f"rank:{r}")
         return opsets, dynamic, declares
 
     def reached_classes(self, fi: FileIndex, cls: str, limit: int = 500) -> set:
@@ -744,7 +751,13 @@ def file_tree(project: Project, path: str) -> Optional[Any]:
     text = file_text(project, ap)
     tree = None
     checked = False
-    if text is not None:
+    lent = st.get("lent") if st is not None else None
+    if text is not None and lent is not None and lent[0] == ap and lent[1] == text:
+        # the tree the engine's syntax check just parsed of this very text, the same way
+        # (``lend_tree``): the same tree a parse here gives, without parsing the file again
+        tree = lent[2]
+        checked = True
+    elif text is not None:
         try:
             # first as the engine's syntax check parses (``engine._python_syntax_check``: under
             # Python's own limits), so that check can take this tree (``checked_tree``)
@@ -761,6 +774,24 @@ def file_tree(project: Project, path: str) -> Optional[Any]:
         if checked:
             st["checked"].add(ap)
     return tree
+
+
+def lend_tree(project: Project, path: str, text: str, tree: Any) -> None:
+    """While one file is linted, the tree its syntax check parsed (``engine._python_syntax_check``:
+    ``compile(text, ..., PyCF_ONLY_AST)`` under Python's own limits, what ``file_tree`` parses)
+    answers ``file_tree`` for that file when the run's text of it is this very text, instead of a
+    second parse of the whole file (a rule reading its own file's ``__init__`` statements, the
+    constructor-value questions). ``tree`` None ends the loan. One file at a time: a lent tree
+    is kept past the file's lint only when ``file_tree`` took it (as a tree it parses is)."""
+    if project is None:
+        return
+    st = _run_state(project)
+    if st is None:
+        return
+    if tree is None:
+        st.pop("lent", None)
+    else:
+        st["lent"] = (os.path.abspath(path), text, tree)
 
 
 def has_file_tree(project: Project, path: str) -> Optional[bool]:

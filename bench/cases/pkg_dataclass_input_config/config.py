@@ -1,0 +1,7 @@
+from dataclasses import dataclass
+
+
+@dataclass
+class ScaleConfig:
+    offset: int
+    repeats: int

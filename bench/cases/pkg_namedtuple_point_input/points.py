@@ -1,0 +1,3 @@
+from collections import namedtuple
+
+Point = namedtuple("Point", "x y")
