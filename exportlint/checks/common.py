@@ -23,6 +23,18 @@ def snippet(ctx, node: cst.CSTNode) -> str:
     return s if len(s) <= MAX_SNIPPET else s[: MAX_SNIPPET - 1] + "…"
 
 
+def call_arg(call: cst.Call, name: str, pos: int) -> Optional[cst.BaseExpression]:
+    """The argument of a call given by keyword ``name`` or as the ``pos``-th positional one;
+    None when absent, or when a ``*args`` among the positional ones hides where it is."""
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == name:
+            return a.value
+    plain = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in plain):
+        return None
+    return plain[pos].value if pos < len(plain) else None
+
+
 def call_exporters(ec: ExportCall) -> tuple[str, ...]:
     """Which exporter an export call uses, from its API and literal keywords."""
     if ec.api == "torch.onnx.export":

@@ -20,19 +20,9 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import snippet, torch_submodule_calls
+from exportlint.checks.common import call_arg, snippet, torch_submodule_calls
 from exportlint.findings import Severity
 from exportlint.semantics.model import literal_value
-
-
-def _arg(call: cst.Call, name: str, position: int) -> Optional[cst.BaseExpression]:
-    for a in call.args:
-        if a.keyword is not None and a.keyword.value == name:
-            return a.value
-    if any(a.star for a in call.args):
-        return None
-    pos = [a.value for a in call.args if a.keyword is None]
-    return pos[position] if position < len(pos) else None
 
 
 def _positive_int(e: Optional[cst.BaseExpression]) -> Optional[bool]:
@@ -65,7 +55,7 @@ class LstmProjection(Rule):
         for _fn, call, ctor, _q in torch_submodule_calls(ctx, _LSTM):
             # nn.LSTM(input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
             # dropout=0.0, bidirectional=False, proj_size=0, ...): proj_size is keyword-only in use
-            proj = _arg(ctor, "proj_size", 99)
+            proj = call_arg(ctor, "proj_size", 99)
             known = _positive_int(proj)
             if known is False or id(call.node) in seen:
                 continue
@@ -105,7 +95,7 @@ class EmbeddingBagPaddingIdx(Rule):
         for _fn, call, ctor, _q in torch_submodule_calls(ctx, _EBAG):
             # nn.EmbeddingBag(num_embeddings, embedding_dim, max_norm, norm_type, scale_grad_by_freq,
             # mode, sparse, _weight, include_last_offset, padding_idx)
-            p = _arg(ctor, "padding_idx", 9)
+            p = call_arg(ctor, "padding_idx", 9)
             if p is None or literal_value(p) is None:
                 continue
             known = isinstance(literal_value(p), int)
@@ -120,7 +110,7 @@ class EmbeddingBagPaddingIdx(Rule):
                     continue
                 # F.embedding_bag(input, weight, offsets, max_norm, norm_type, scale_grad_by_freq,
                 # mode, sparse, per_sample_weights, include_last_offset, padding_idx)
-                p = _arg(call.node, "padding_idx", 10)
+                p = call_arg(call.node, "padding_idx", 10)
                 if p is None or literal_value(p) is None:
                     continue
                 known = isinstance(literal_value(p), int)

@@ -25,7 +25,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import snippet
+from exportlint.checks.common import call_arg, snippet
 from exportlint.checks.len_size import DYN, MAYBE, _Dims
 from exportlint.findings import Severity
 from exportlint.semantics.imports import dotted
@@ -117,16 +117,6 @@ def _reads_dim0(fn, e: cst.BaseExpression, depth: int = 0) -> bool:
     return False
 
 
-def _arg(call: cst.Call, pos: int, kw: str) -> Optional[cst.BaseExpression]:
-    for a in call.args:
-        if a.keyword is not None and a.keyword.value == kw:
-            return a.value
-    p = [a for a in call.args if a.keyword is None]
-    if any(a.star for a in p):
-        return None
-    return p[pos].value if pos < len(p) else None
-
-
 #: factory -> (position, keyword) of the size argument torch.export specialises (measured)
 _SIZE_FACTORIES = {
     "torch.linspace": (2, "steps"),
@@ -153,7 +143,7 @@ class SizeFactoryDynamic(Rule):
                 spec = _SIZE_FACTORIES.get(q)
                 if spec is None:
                     continue
-                size = _arg(call.node, *spec)
+                size = call_arg(call.node, spec[1], spec[0])
                 if size is None or fn.kind(size) != SHAPE:
                     continue
                 if dims is None:
@@ -242,10 +232,10 @@ class OneHotInferredClasses(Rule):
             for call in fn.calls:
                 if (call.qualname or "") not in _ONE_HOT:
                     continue
-                labels = _arg(call.node, 0, "tensor")
+                labels = call_arg(call.node, "tensor", 0)
                 if labels is None or fn.kind(labels) not in TENSORISH:
                     continue
-                n = _arg(call.node, 1, "num_classes")
+                n = call_arg(call.node, "num_classes", 1)
                 if n is not None and literal_value(n) != -1:
                     continue
                 if any(a.star for a in call.node.args):
