@@ -136,6 +136,24 @@ ZOOS = [
     ("pykan", "kan"),
     ("escnn", "escnn/nn"),
     ("torchsde", "torchsde"),
+    # added for issue 10's seventh fresh population (prec16): never linted here before
+    ("braindecode", "braindecode/models"),
+    ("easyocr", "easyocr"),
+    ("face-alignment", "face_alignment"),
+    ("gliner", "gliner/modeling"),
+    ("kokoro", "kokoro"),
+    ("mace-torch", "mace/modules"),
+    ("momentfm", "momentfm/models"),
+    ("neuraloperator", "neuralop"),
+    ("python-doctr", "doctr/models"),
+    ("pytorch-fid", "pytorch_fid"),
+    ("pytorch-toolbelt", "pytorch_toolbelt/modules"),
+    ("rwkv", "rwkv"),
+    ("schnetpack", "schnetpack"),
+    ("spikingjelly", "spikingjelly/activation_based"),
+    ("tabpfn", "tabpfn/architectures"),
+    ("torchxrayvision", "torchxrayvision"),
+    ("uni2ts", "uni2ts"),
 ]
 
 
