@@ -200,6 +200,8 @@ class ForwardMutatesPythonState(Rule):
                     continue
                 if w.cached:
                     continue  # `if self._cache is None: self._cache = ...`: filled once, exports (measured)
+                if w.in_handler:
+                    continue  # `except RuntimeError: self.chunk = n // 2`: runs only when the body raised
                 if w.target.startswith("self.") and _helper_cache_fill(ctx.model.functions, fn, w.target[5:]):
                     continue  # `if n > self.table.size(0): self._grow(n)`: the helper refills a cache
                 if w.target.startswith("self.") and _is_buffer(fn, w.target[5:].split("[", 1)[0]):

@@ -111,6 +111,9 @@ class StateWrite:
     how: str  # assign | augassign | mutate-call | subscript-assign | global
     #: written under a test that it is not set yet (`if self._cache is None:`): an idempotent cache
     cached: bool = False
+    #: written in an `except` handler (`except RuntimeError: ... self.chunk = n // 2`): it runs
+    #: only when the traced body raises, which an export that succeeds never sees
+    in_handler: bool = False
 
 
 @dataclass

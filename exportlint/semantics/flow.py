@@ -161,6 +161,7 @@ class FunctionFacts:
         #: project decorator's wrapper of this function receives (``project.forward_wrappers``)
         self.entry_pos: list[str] = []
         self._arms: list[tuple[int, int]] = []
+        self._handlers = 0  # depth of `except` handler bodies being read (StateWrite.in_handler)
         #: self.<attr> = value: the join of the kinds written (an analysed __init__ gives its
         #: instances these attribute kinds: semantics/objects.py)
         self.attr_write_kinds: dict[str, str] = {}
@@ -465,10 +466,12 @@ class FunctionFacts:
             self._block(body_statements(st.body))
         elif t is cst.Try or t.__name__ == "TryStar":
             self._block(body_statements(st.body))
+            self._handlers += 1
             for h in st.handlers:
                 if h.name is not None:
                     self._bind(h.name.name, UNKNOWN)
                 self._block(body_statements(h.body))
+            self._handlers -= 1
             if st.orelse is not None:
                 self._block(body_statements(st.orelse.body))
             if st.finalbody is not None:
@@ -845,7 +848,8 @@ class FunctionFacts:
                     self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
                                                         cached=self._under_unset_test(tgt.attr.value)
                                                         or (how == "assign" and self._self_conversion(tgt.attr.value, value))
-                                                        or (how == "assign" and self._reset_to_init(tgt.attr.value, value))))
+                                                        or (how == "assign" and self._reset_to_init(tgt.attr.value, value)),
+                                                        in_handler=self._handlers > 0))
                 self.attr_events.append((tgt.attr.value, "write"))
                 self.attr_event_paths.append(tuple(self._arms))
             elif isinstance(base, cst.Name) and base.value in self._globals:

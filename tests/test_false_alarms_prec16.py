@@ -1,0 +1,72 @@
+"""Issue 10 (branch prec16): false-alarm classes of the seventh fresh zoo population (tabpfn,
+spikingjelly, easyocr, doctr, ...), one reproducer each, with the controls that must keep
+firing. The exporters' behaviour behind each is measured in bench/labels/probes_prec16/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import codes_at as codes
+from conftest import line_of, write_package
+from conftest import lint_package as _lint
+
+
+def _errors(findings):
+    return sorted((Path(f.path).name, f.line, f.code) for f in findings if f.severity.value == "error")
+
+
+# ---------------------------------------------------------------------------------------
+# Q-EXCEPTWRITE: a Python attribute written in an `except` handler of forward (tabpfn's OOM
+# retry: `except RuntimeError: ... self.inference_chunk_cells = ...`) runs only when the traced
+# body raised; an export that succeeds never runs it, and the attribute is read only by the
+# next call's chunking (probe q37: all four exporters pass and match)
+# ---------------------------------------------------------------------------------------
+
+_OOM_RETRY = """import torch
+import torch.nn as nn
+
+
+class Chunked(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.chunk = 8
+
+    def forward(self, x):
+        size = self.chunk
+        while True:
+            try:
+                parts = [self.lin(p) for p in x.split(size)]
+                break
+            except RuntimeError as e:
+                if "out of memory" not in str(e) or size <= 1:
+                    raise
+                size //= 2
+                self.chunk = size  # HANDLER
+        return torch.cat(parts)
+"""
+
+
+def test_exceptwrite_state_written_in_an_except_handler_is_not_reported(tmp_path):
+    line = line_of(_OOM_RETRY, "# HANDLER")
+    assert (line, "EXL203") not in codes(_OOM_RETRY)
+    found = _lint(write_package(tmp_path, {"chunked.py": _OOM_RETRY}, "exceptwrite"))
+    assert ("chunked.py", line, "EXL203") not in _errors(found)
+
+
+def test_exceptwrite_control_the_same_write_on_the_traced_path_still_fires(tmp_path):
+    # the write moved out of the handler (after the loop): every call runs it
+    src = _OOM_RETRY.replace("                self.chunk = size  # HANDLER\n", "").replace(
+        "        return torch.cat(parts)\n", "        self.chunk = size  # TRACED\n        return torch.cat(parts)\n")
+    line = line_of(src, "# TRACED")
+    assert (line, "EXL203") in codes(src)
+    found = _lint(write_package(tmp_path, {"chunked.py": src}, "exceptwritec"))
+    assert ("chunked.py", line, "EXL203") in _errors(found)
+
+
+def test_exceptwrite_control_a_write_in_the_try_body_still_fires():
+    # the try body is traced: a write there is state like any other
+    src = _OOM_RETRY.replace("                parts = [self.lin(p) for p in x.split(size)]\n",
+                             "                parts = [self.lin(p) for p in x.split(size)]\n"
+                             "                self.chunk = size + 1  # BODY\n")
+    assert (line_of(src, "# BODY"), "EXL203") in codes(src)
