@@ -70,3 +70,53 @@ def test_exceptwrite_control_a_write_in_the_try_body_still_fires():
                              "                parts = [self.lin(p) for p in x.split(size)]\n"
                              "                self.chunk = size + 1  # BODY\n")
     assert (line_of(src, "# BODY"), "EXL203") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# Q-KEYSIBLING: a cache and its key refilled together under `if self._grid is None or
+# self._res != dims:` (neuraloperator's GridEmbedding2D): each disjunct tests an attribute of
+# self that is unset or stale, so the fill runs on a fresh model's first call and is computed
+# in the graph (probe q67: all four exporters pass and match)
+# ---------------------------------------------------------------------------------------
+
+_GRID = """import torch
+import torch.nn as nn
+
+
+class GridEmbedding(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._grid = None
+        self._res = None
+
+    def grid(self, dims, device, dtype):
+        if self._grid is None or self._res != dims:
+            gx = torch.linspace(0, 1, dims[0]).to(device).to(dtype)
+            gy = torch.linspace(0, 1, dims[1]).to(device).to(dtype)
+            self._grid = gx[:, None].expand(dims[0], dims[1]), gy[None].expand(dims[0], dims[1])  # GRID
+            self._res = dims  # RES
+        return self._grid
+
+    def forward(self, data):
+        gx, gy = self.grid(data.shape[-2:], data.device, data.dtype)
+        b = data.shape[0]
+        return torch.cat((data, gx.expand(b, 1, -1, -1), gy.expand(b, 1, -1, -1)), dim=1)
+"""
+
+
+def test_keysibling_cache_and_key_refilled_together_are_not_reported(tmp_path):
+    got = codes(_GRID)
+    assert (line_of(_GRID, "# GRID"), "EXL203") not in got
+    assert (line_of(_GRID, "# RES"), "EXL203") not in got
+    found = _lint(write_package(tmp_path, {"emb.py": _GRID}, "keysibling"))
+    assert [e for e in _errors(found) if e[2] == "EXL203"] == []
+
+
+def test_keysibling_control_an_or_with_a_test_of_no_attribute_still_fires():
+    # `n_calls == 0 or self._grid is None`: the other disjunct is not a test of the cache's
+    # state, so a value from an earlier call is kept on the other path (carried state)
+    src = _GRID.replace("    def grid(self, dims, device, dtype):\n        if self._grid is None or self._res != dims:",
+                        "    def grid(self, dims, device, dtype, n_calls=1):\n"
+                        "        if n_calls == 0 or self._grid is None:")
+    assert (line_of(src, "# GRID"), "EXL203") in codes(src)
+

@@ -933,8 +933,10 @@ class FunctionFacts:
                 # `self.X is None or self.X.shape[0] != n`: refilled when missing or stale; an
                 # or-ed test on something else (`past_len == 0 or self.X is None`) keeps a value
                 # from an earlier call on the other path: carried state
+                # (a disjunct may test a sibling attribute instead: `self._grid is None or
+                # self._res != dims`, a cache and its key refilled together: Q-KEYSIBLING)
                 ds = disjuncts(t)
-                return any(unset(d) for d in ds) and all(mentions(d) for d in ds)
+                return any(unset(d) for d in ds) and all(mentions(d) or sibling(d) for d in ds)
             if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.And):
                 # `if not <export guard> and n > self.X.size(0):`: filled only when stale
                 return unset(t.left) or unset(t.right)
@@ -968,6 +970,20 @@ class FunctionFacts:
                     # feature size exports with all four exporters, measured)
                     return True
             return missing(t)  # `if new:` / `if len(new):`
+
+        def sibling(t: cst.BaseExpression) -> bool:
+            # `self.Y is None` or `self.Y != key` / `(self.Y, self.Z) != key`: a test that another
+            # attribute of self is unset or stale (never a test of a local or of an argument alone)
+            if not (isinstance(t, cst.Comparison) and len(t.comparisons) == 1):
+                return False
+            op, right = t.comparisons[0].operator, t.comparisons[0].comparator
+            if isinstance(op, (cst.Is, cst.Equal)) and literal_value(right) is None:
+                return self._is_self_attr(t.left)
+            if isinstance(op, cst.NotEqual):
+                return any(self._is_self_attr(e) or (isinstance(e, (cst.Tuple, cst.List)) and any(
+                    isinstance(el, cst.Element) and self._is_self_attr(el.value) for el in e.elements))
+                    for e in (t.left, right))
+            return False
 
         def missing(e: cst.BaseExpression) -> bool:
             # `new` or `len(new)`, `new` a local bound only to the keys self.X lacks (a keyed
