@@ -120,3 +120,40 @@ def test_keysibling_control_an_or_with_a_test_of_no_attribute_still_fires():
                         "        if n_calls == 0 or self._grid is None:")
     assert (line_of(src, "# GRID"), "EXL203") in codes(src)
 
+
+# ---------------------------------------------------------------------------------------
+# Q-SCALAR0D: an unregistered 0-d tensor of a number literal (`self.scale = torch.tensor(0.0)`,
+# spikingjelly's ScaleLayer) read only as an operand of arithmetic: a 0-d CPU tensor is a valid
+# operand beside a tensor on any device, so the moved model and its exported program still run
+# (probe q30, `meta` standing in for another device: 0-d passes, 1-d fails)
+# ---------------------------------------------------------------------------------------
+
+_SCALE = """import torch
+import torch.nn as nn
+
+
+class ScaleLayer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.tensor(0.0)  # SCALE
+
+    def forward(self, x):
+        return x * self.scale + 1
+"""
+
+
+def test_scalar0d_in_arithmetic_only_is_not_reported():
+    assert (line_of(_SCALE, "# SCALE"), "EXL303") not in codes(_SCALE)
+
+
+def test_scalar0d_control_a_1d_tensor_still_fires():
+    src = _SCALE.replace("torch.tensor(0.0)", "torch.tensor([0.0, 1.0])")
+    assert (line_of(src, "# SCALE"), "EXL303") in codes(src)
+
+
+def test_scalar0d_control_a_0d_tensor_read_outside_arithmetic_still_fires():
+    # handed to an op as a tensor argument (`torch.cat`): the device rule for 0-d operands of
+    # arithmetic does not cover it
+    src = _SCALE.replace("        return x * self.scale + 1\n",
+                         "        return torch.cat([x, self.scale.reshape(1)])\n")
+    assert (line_of(src, "# SCALE"), "EXL303") in codes(src)

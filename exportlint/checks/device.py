@@ -355,6 +355,8 @@ class UnregisteredTensorAttribute(Rule):
             for name, fact in c.attrs.items():
                 if fact.what != "tensor" or (c.name, name) not in used:
                     continue
+                if _scalar_in_arithmetic_only(ctx, name, fact.value):
+                    continue
                 if (c.name, name) in rebound:
                     # export-path code assigns it anew: a placeholder of a cache that forward refills
                     # (YOLO grid), or re-bound on the input's device (`self._future_mask =
@@ -385,6 +387,42 @@ class UnregisteredTensorAttribute(Rule):
                     anchor=(init, ctx.model.function_indent.get(id(init))) if init is not None else None,
                 )
         return ()
+
+
+_ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
+
+
+def _scalar_in_arithmetic_only(ctx, name: str, value) -> bool:
+    """``self.scale = torch.tensor(0.0)`` (a 0-d tensor of a number literal) that export-path code
+    of the class reads only as an operand of arithmetic (``input * self.scale``): a 0-d CPU tensor
+    is a valid operand beside a tensor on any device, so the model moved elsewhere, and its
+    exported program, still run (Q-SCALAR0D; probe q30, with ``meta`` standing in for another
+    device: a 1-d attribute fails there, the 0-d one passes)."""
+    if not (isinstance(value, cst.Call) and len(value.args) >= 1 and value.args[0].keyword is None
+            and not value.args[0].star):
+        return False
+    if (ctx.model.imports.resolve(value.func) or "") != "torch.tensor":
+        return False
+    v = literal_value(value.args[0].value)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    read = False
+    for fn in ctx.model.functions:
+        # (every class's export-path code: a subclass reads what a base's __init__ set)
+        if fn.cls is None or fn.node.name.value == "__init__" or name not in fn.self_attr_reads:
+            continue
+        operands: set[int] = set()
+        for n in iter_nodes(fn.node):
+            if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, _ARITH):
+                operands.add(id(n.left))
+                operands.add(id(n.right))
+        for n in iter_nodes(fn.node):
+            if (isinstance(n, cst.Attribute) and n.attr.value == name and isinstance(n.value, cst.Name)
+                    and n.value.value == fn.self_name):
+                if id(n) not in operands:
+                    return False
+                read = True
+    return read
 
 
 def _attrs_rebound_on_export_path(ctx) -> set[tuple[str, str]]:
