@@ -157,3 +157,49 @@ def test_scalar0d_control_a_0d_tensor_read_outside_arithmetic_still_fires():
     src = _SCALE.replace("        return x * self.scale + 1\n",
                          "        return torch.cat([x, self.scale.reshape(1)])\n")
     assert (line_of(src, "# SCALE"), "EXL303") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# Q-SELFNORM: a number option widened once into a list of itself under a test that it is still
+# a number (`if isinstance(self.domain_padding, (float, int)): self.domain_padding =
+# [float(self.domain_padding)] * len(res)`, neuraloperator's DomainPadding; mmagic's NAFNet
+# pooling size): the new value fails the test, so only the first call writes, and every call
+# sees the same value (probe q58: all four exporters pass and match, fresh and warmed)
+# ---------------------------------------------------------------------------------------
+
+_PADDING = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class DomainPadding(nn.Module):
+    def __init__(self, domain_padding=0.25):
+        super().__init__()
+        self.domain_padding = domain_padding
+
+    def forward(self, x):
+        resolution = x.shape[2:]
+        if isinstance(self.domain_padding, (float, int)):
+            self.domain_padding = [float(self.domain_padding)] * len(resolution)  # NORM
+        pad = [int(p * r) for p, r in zip(self.domain_padding, resolution)]
+        return F.pad(x, [q for p in pad[::-1] for q in (0, p)])
+"""
+
+
+def test_selfnorm_number_option_widened_once_is_not_reported(tmp_path):
+    line = line_of(_PADDING, "# NORM")
+    assert (line, "EXL203") not in codes(_PADDING)
+    found = _lint(write_package(tmp_path, {"padding.py": _PADDING}, "selfnorm"))
+    assert ("padding.py", line, "EXL203") not in _errors(found)
+
+
+def test_selfnorm_control_a_value_from_the_input_still_fires():
+    # the list is built from the input's values: a different value on every call
+    src = _PADDING.replace("[float(self.domain_padding)] * len(resolution)", "[float(x.mean())] * len(resolution)")
+    assert (line_of(src, "# NORM"), "EXL203") in codes(src)
+
+
+def test_selfnorm_control_a_test_the_new_value_still_passes_still_fires():
+    # `isinstance(..., (float, int, list))`: the list passes the test too, so every call rewrites it
+    src = _PADDING.replace("(float, int)):", "(float, int, list)):")
+    assert (line_of(src, "# NORM"), "EXL203") in codes(src)

@@ -848,7 +848,8 @@ class FunctionFacts:
                     self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
                                                         cached=self._under_unset_test(tgt.attr.value)
                                                         or (how == "assign" and self._self_conversion(tgt.attr.value, value))
-                                                        or (how == "assign" and self._reset_to_init(tgt.attr.value, value)),
+                                                        or (how == "assign" and self._reset_to_init(tgt.attr.value, value))
+                                                        or (how == "assign" and self._self_normalised(tgt.attr.value, value)),
                                                         in_handler=self._handlers > 0))
                 self.attr_events.append((tgt.attr.value, "write"))
                 self.attr_event_paths.append(tuple(self._arms))
@@ -884,6 +885,35 @@ class FunctionFacts:
         # plain attributes (None in __init__, or an unregistered tensor) count
         fact = self.cls.find_attr(attr) if self.cls is not None else None
         return fact is None or fact.what in ("config", "unknown", "tensor")
+
+    def _self_normalised(self, attr: str, value: Optional[cst.BaseExpression]) -> bool:
+        """``if isinstance(self.X, (float, int)): self.X = [float(self.X)] * n`` (also ``(self.X,
+        self.X)``): a number option widened once into a list or tuple of itself, under a test
+        that it is still a number; the new value fails that test, so the write runs on the first
+        call only and every call after it sees the same value (Q-SELFNORM: neuraloperator's
+        domain padding, mmagic's NAFNet pooling size; probe q58: all four pass and match)."""
+        if value is None or not self._conds:
+            return False
+        t = self._conds[-1]
+        if not (isinstance(t, cst.Call) and dotted(t.func) == "isinstance" and len(t.args) == 2):
+            return False
+        x, types = t.args[0].value, t.args[1].value
+        if not (self._is_self_attr(x) and x.attr.value == attr):
+            return False
+        names = [el.value for el in types.elements] if isinstance(types, cst.Tuple) else [types]
+        if not names or not all(isinstance(n, cst.Name) and n.value in ("int", "float", "bool") for n in names):
+            return False
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+            value = value.left if isinstance(value.left, (cst.List, cst.Tuple)) else value.right
+        if not isinstance(value, (cst.List, cst.Tuple)) or not value.elements:
+            return False
+        for el in value.elements:
+            e = el.value
+            if isinstance(e, cst.Call) and dotted(e.func) in ("float", "int") and len(e.args) == 1:
+                e = e.args[0].value
+            if not (self._is_self_attr(e) and e.attr.value == attr) and literal_value(e) is MISSING:
+                return False
+        return True
 
     def _reset_to_init(self, attr: str, value: Optional[cst.BaseExpression]) -> bool:
         """``self.X = None`` where ``__init__`` set ``self.X = None`` (the same literal): the

@@ -1,5 +1,5 @@
 """The fixed classes of prec16 (tests/test_false_alarms_prec16.py), measured. torch 2.13.0+cpu."""
-import sys, torch, torch.nn as nn
+import sys, torch, torch.nn as nn, torch.nn.functional as F
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/probes_c0be714")
 from harness import run_all
 
@@ -46,6 +46,20 @@ class GridEmbedding(nn.Module):
         return torch.cat((data, gx.expand(b, 1, -1, -1), gy.expand(b, 1, -1, -1)), dim=1)
 
 
+class DomainPadding(nn.Module):
+    """Q-SELFNORM (neuraloperator DomainPadding): a number option widened once into a list of itself."""
+    def __init__(self, domain_padding=0.25):
+        super().__init__()
+        self.domain_padding = domain_padding
+
+    def forward(self, x):
+        resolution = x.shape[2:]
+        if isinstance(self.domain_padding, (float, int)):
+            self.domain_padding = [float(self.domain_padding)] * len(resolution)
+        pad = [int(p * r) for p, r in zip(self.domain_padding, resolution)]
+        return F.pad(x, [q for p in pad[::-1] for q in (0, p)])
+
+
 def warm(m, x):
     m(x)
     return m
@@ -55,6 +69,8 @@ CASES = {
     "q37": lambda: run_all("q37 attribute written in an except handler (OOM retry)", Chunked(), (torch.randn(4, 4),), (torch.randn(4, 4),)),
     "q67": lambda: run_all("q67 grid cache and its key, fresh model", GridEmbedding(), (torch.randn(2, 3, 5, 6),), (torch.randn(2, 3, 5, 6),)),
     "q67w": lambda: run_all("q67w grid cache and its key, warmed at the same size", warm(GridEmbedding(), torch.randn(2, 3, 5, 6)), (torch.randn(2, 3, 5, 6),), (torch.randn(2, 3, 5, 6),)),
+    "q58": lambda: run_all("q58 number option widened once into a list, fresh model", DomainPadding(), (torch.randn(1, 2, 8, 12),), (torch.randn(1, 2, 8, 12),)),
+    "q58w": lambda: run_all("q58w the same, warmed", warm(DomainPadding(), torch.randn(1, 2, 8, 12)), (torch.randn(1, 2, 8, 12),), (torch.randn(1, 2, 8, 12),)),
 }
 
 if __name__ == "__main__":
