@@ -60,8 +60,31 @@ class DomainPadding(nn.Module):
         return F.pad(x, [q for p in pad[::-1] for q in (0, p)])
 
 
+class Pooler(nn.Module):
+    """Q-KEYSIBLING as torchvision's MultiScaleRoIAlign has it (ops/poolers.py:310, removed from the
+    identity corpus; torchvision's C ops do not load in this venv, so its pattern is copied):
+    `if self.scales is None or self.map_levels is None: self.scales, self.map_levels = setup(...)`,
+    scales from the feature sizes over the image size."""
+    def __init__(self):
+        super().__init__()
+        self.scales = None
+        self.map_levels = None
+
+    def forward(self, a, b, boxes):
+        feats = [a, b]
+        if self.scales is None or self.map_levels is None:
+            self.scales = [f.shape[-1] / 64.0 for f in feats]
+            self.map_levels = len(feats)
+        return torch.stack([(boxes * s).sum(-1) for s in self.scales[: self.map_levels]])
+
+
+def pooler_args(seed):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randn(1, 4, 16, 16, generator=g), torch.randn(1, 4, 8, 8, generator=g), torch.rand(5, 4, generator=g) * 60)
+
+
 def warm(m, x):
-    m(x)
+    m(*x) if isinstance(x, tuple) else m(x)
     return m
 
 
@@ -71,6 +94,8 @@ CASES = {
     "q67w": lambda: run_all("q67w grid cache and its key, warmed at the same size", warm(GridEmbedding(), torch.randn(2, 3, 5, 6)), (torch.randn(2, 3, 5, 6),), (torch.randn(2, 3, 5, 6),)),
     "q58": lambda: run_all("q58 number option widened once into a list, fresh model", DomainPadding(), (torch.randn(1, 2, 8, 12),), (torch.randn(1, 2, 8, 12),)),
     "q58w": lambda: run_all("q58w the same, warmed", warm(DomainPadding(), torch.randn(1, 2, 8, 12)), (torch.randn(1, 2, 8, 12),), (torch.randn(1, 2, 8, 12),)),
+    "qtv": lambda: run_all("qtv MultiScaleRoIAlign pattern (copy), fresh", Pooler(), pooler_args(0), pooler_args(1)),
+    "qtvw": lambda: run_all("qtvw MultiScaleRoIAlign pattern (copy), warmed", warm(Pooler(), *[pooler_args(2)]), pooler_args(0), pooler_args(1)),
 }
 
 if __name__ == "__main__":
