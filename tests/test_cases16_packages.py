@@ -75,6 +75,28 @@ def test_normal_fill_bernoulli_fill_and_rand_like_are_silent(tmp_path):
         assert _hits(_lint(_noise(tmp_path / str(i), expr)), "EXL401") == []
 
 
+def test_uniform_fill_under_an_optional_augmentation_or_training_is_silent(tmp_path):
+    # timm's _apply_coord_augs: the draw runs only when a caller passes the option (when
+    # augmenting); whether eval reaches it is not known
+    aug = """import torch
+
+
+def coord_aug(coords, shift=None):
+    if shift is not None:
+        coords = coords + torch.empty(2).uniform_(-shift, shift)
+    return coords
+
+
+def dither(x, amount, training):
+    if training:
+        x = x + torch.empty_like(x).uniform_(-amount, amount)
+    return coord_aug(x)
+"""
+    head = _HEAD.replace("dither(x, 1e-6)", "dither(x, 1e-6, self.training)")
+    files = write_package(tmp_path, {"noise.py": aug, "head.py": head}, "app16g")
+    assert _hits(_lint(files), "EXL401") == []
+
+
 # ---- EXL112: legacy constructors given sizes ----------------------------------------------------
 
 _ENC = """import torch

@@ -250,7 +250,7 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                 hit = tbl.lookup(q)
                 if hit is not None and not hit[1].get("module"):
                     name, rec, method = hit
-                    if id(call.node) in seen:
+                    if id(call.node) in seen or optional_draw(name, call, fn):
                         continue
                     seen.add(id(call.node))
                     if _global_pool(q, call.node, 0 if method else 1):
@@ -337,7 +337,7 @@ def dynamo_untranslatable(model: Any, facts: Any) -> Optional[str]:
             if hit is None or hit[1].get("module"):
                 continue
             name, rec, method = hit
-            if _global_pool(q, call.node, 0 if method else 1):
+            if _global_pool(q, call.node, 0 if method else 1) or optional_draw(name, call, f):
                 continue
             values = call_values(call.node, rec.get("params", {}), method, None)
             _tensor_given(f, call.node, rec.get("params", {}), method, values)
@@ -347,6 +347,50 @@ def dynamo_untranslatable(model: Any, facts: Any) -> Optional[str]:
                     and cdist_rows_decide(name, call.node) is None:
                 return name
     return None
+
+
+#: in-place random fills (curated op-table records): drawing noise is mostly training-time
+#: augmentation, switched on by an option
+RANDOM_FILLS = frozenset({
+    "torch.Tensor.uniform_", "torch.Tensor.normal_", "torch.Tensor.bernoulli_", "torch.Tensor.exponential_",
+    "torch.Tensor.cauchy_", "torch.Tensor.log_normal_", "torch.Tensor.geometric_", "torch.Tensor.random_",
+    "torch.nn.init.uniform_", "torch.nn.init.normal_", "torch.nn.init.trunc_normal_"})
+
+
+def optional_draw(name: str, call, fn) -> bool:
+    """A random fill under an ``if`` that reads ``training`` or tests ``p is not None`` for a
+    parameter ``p`` of its function that defaults to None (timm's ``_apply_coord_augs``: ``if
+    shift_coords is not None: ... .uniform_(-shift, shift)``, its callers passing the option only
+    when augmenting): whether eval reaches it is not known, so it is not reported."""
+    if name not in RANDOM_FILLS or not getattr(call, "conds", ()):
+        return False
+    none_params: set = set()
+    node = getattr(fn, "node", None)
+    if isinstance(node, cst.FunctionDef):
+        ps = node.params
+        for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params):
+            if p.default is not None and isinstance(p.default, cst.Name) and p.default.value == "None":
+                none_params.add(p.name.value)
+    for test in call.conds:
+        for n in _walk(test):
+            if isinstance(n, cst.Name) and n.value == "training":
+                return True
+            if isinstance(n, cst.Attribute) and n.attr.value == "training":
+                return True
+            if (isinstance(n, cst.Comparison) and isinstance(n.left, cst.Name) and n.left.value in none_params
+                    and len(n.comparisons) == 1 and isinstance(n.comparisons[0].operator, cst.IsNot)
+                    and isinstance(n.comparisons[0].comparator, cst.Name)
+                    and n.comparisons[0].comparator.value == "None"):
+                return True
+    return False
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
 
 
 def _attr_values(ctx, fn):
