@@ -224,3 +224,65 @@ def test_math_log_of_an_item_value_and_math_ceil_of_a_tensor_keep_every_exporter
     assert _step(tmp_path, "math.log(s.item())") == [
         ("s.py", 9, "error", ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy"))]
     assert len(_step(tmp_path / "t", "math.ceil(s)")[0][3]) == 4
+
+
+# ---- EXL146: separate Dims tied after layers, indexing and another file's helper ---------------
+
+_MASKING = """import torch
+
+
+def additive_mask(attention_mask, dtype):
+    mask = attention_mask{index}.to(dtype)
+    return (1.0 - mask) * torch.finfo(dtype).min
+"""
+
+_ENCODER = """import torch.nn as nn
+
+from .masking import additive_mask
+
+
+class TinyEncoder(nn.Module):
+    def __init__(self, vocab=50, dim=8):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.ffn = nn.Linear(dim, dim)
+
+    def forward(self, input_ids, attention_mask):
+        h = self.embed(input_ids)
+        bias = additive_mask(attention_mask, h.dtype)
+        h = self.ffn(h) + bias
+        return h.softmax(-1)
+"""
+
+_ENC_DECL = """import torch
+from torch.export import Dim
+
+from .encoder import TinyEncoder
+
+{dims}
+model = TinyEncoder()
+example_args = (torch.randint(0, 50, (2, 6)), torch.ones(2, 6, dtype=torch.long))
+dynamic_shapes = {spec}
+"""
+
+
+def _mask_pkg(tmp_path, index="[:, :, None]", one_dim=False):
+    if one_dim:
+        dims, spec = ('B = Dim("b", min=2, max=16)\nS = Dim("s", min=2, max=64)',
+                      '{"input_ids": {0: B, 1: S}, "attention_mask": {0: B, 1: S}}')
+    else:
+        dims, spec = "", ('{"input_ids": {0: Dim("b1", min=2, max=16), 1: Dim("s1", min=2, max=64)}, '
+                          '"attention_mask": {0: Dim("b2", min=2, max=16), 1: Dim("s2", min=2, max=64)}}')
+    files = {"__init__.py": _ENC_DECL.format(dims=dims, spec=spec), "encoder.py": _ENCODER,
+             "masking.py": _MASKING.format(index=index)}
+    return _hits(_lint(write_package(tmp_path, files, "app16h")), "EXL146")
+
+
+def test_separate_dims_tied_through_an_embedding_and_another_files_mask_helper_are_reported(tmp_path):
+    # measured (probes dims_embed_mask_add): strict and non-strict fail 'Constraints violated (b2, s2)'
+    assert _mask_pkg(tmp_path) == [("encoder.py", 15, "error", ("export-strict", "export-nonstrict"))]
+
+
+def test_one_dim_object_or_an_index_not_followed_is_silent(tmp_path):
+    assert _mask_pkg(tmp_path, one_dim=True) == []
+    assert _mask_pkg(tmp_path / "i", index="[:, 0, None, None]") == []
