@@ -286,3 +286,43 @@ def test_separate_dims_tied_through_an_embedding_and_another_files_mask_helper_a
 def test_one_dim_object_or_an_index_not_followed_is_silent(tmp_path):
     assert _mask_pkg(tmp_path, one_dim=True) == []
     assert _mask_pkg(tmp_path / "i", index="[:, 0, None, None]") == []
+
+
+def test_legacy_constructor_of_a_list_built_from_sizes_is_not_a_shape(tmp_path):
+    # `torch.LongTensor([n] * b)` holds data (asteroid's `[nmics] * batch_size`): not this form
+    body = "    a = torch.LongTensor([n] * size[0])\n    b = torch.Tensor([s for s in size])\n    return a, b"
+    assert _hits(_lint(_enc(tmp_path, body)), "EXL112") == []
+
+
+def test_random_fill_behind_a_mode_parameter_or_an_early_return_is_silent(tmp_path):
+    q = """import torch
+
+
+def quantize(inputs, mode):
+    if mode == "noise":
+        return inputs + torch.empty_like(inputs).uniform_(-0.5, 0.5)
+    return torch.round(inputs)
+
+
+def drop_layers(layers, dropout=0.0):
+    if dropout == 0:
+        return layers
+    keep = torch.zeros(len(layers)).uniform_(0.0, 1.0) > dropout
+    return [l for l, k in zip(layers, keep) if k]
+"""
+    m = """import torch.nn as nn
+
+from .q import drop_layers, quantize
+
+
+class Codec(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(4, 4)])
+
+    def forward(self, x):
+        for layer in drop_layers(self.layers):
+            x = layer(x)
+        return quantize(x, "noise" if self.training else "dequantize")
+"""
+    assert _hits(_lint(write_package(tmp_path, {"q.py": q, "m.py": m}, "app16i")), "EXL401") == []

@@ -358,30 +358,54 @@ RANDOM_FILLS = frozenset({
 
 
 def optional_draw(name: str, call, fn) -> bool:
-    """A random fill under an ``if`` that reads ``training`` or tests ``p is not None`` for a
-    parameter ``p`` of its function that defaults to None (timm's ``_apply_coord_augs``: ``if
-    shift_coords is not None: ... .uniform_(-shift, shift)``, its callers passing the option only
-    when augmenting): whether eval reaches it is not known, so it is not reported."""
-    if name not in RANDOM_FILLS or not getattr(call, "conds", ()):
+    """A random fill whose reaching depends on how the function is called or configured: under
+    an ``if`` (or after an ``if`` that returns) whose test reads ``training`` or a parameter of
+    the function that has a literal default, alone or compared with a literal (timm's
+    ``_apply_coord_augs``: ``if shift_coords is not None:``; compressai's ``quantize``: ``if mode ==
+    "noise":``, its callers passing ``"noise" if training else "dequantize"``; vit-pytorch's
+    ``dropout_layers``: ``if dropout == 0: return layers``). Whether eval reaches the draw is not
+    known, so it is not reported."""
+    if name not in RANDOM_FILLS:
         return False
-    none_params: set = set()
     node = getattr(fn, "node", None)
-    if isinstance(node, cst.FunctionDef):
-        ps = node.params
-        for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params):
-            if p.default is not None and isinstance(p.default, cst.Name) and p.default.value == "None":
-                none_params.add(p.name.value)
-    for test in call.conds:
-        for n in _walk(test):
-            if isinstance(n, cst.Name) and n.value == "training":
-                return True
-            if isinstance(n, cst.Attribute) and n.attr.value == "training":
-                return True
-            if (isinstance(n, cst.Comparison) and isinstance(n.left, cst.Name) and n.left.value in none_params
-                    and len(n.comparisons) == 1 and isinstance(n.comparisons[0].operator, cst.IsNot)
-                    and isinstance(n.comparisons[0].comparator, cst.Name)
-                    and n.comparisons[0].comparator.value == "None"):
-                return True
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    opts: set = set()
+    ps = node.params
+    for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params):
+        if p.default is not None and (literal_value(p.default) is not MISSING
+                                      or (isinstance(p.default, cst.Name) and p.default.value == "None")):
+            opts.add(p.name.value)
+    tests = list(getattr(call, "conds", ()) or ())
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    for st in body:
+        if any(n is call.node for n in _walk(st)):
+            break
+        if isinstance(st, cst.If) and isinstance(st.body, cst.IndentedBlock) and st.body.body:
+            last = st.body.body[-1]
+            if (isinstance(last, cst.SimpleStatementLine) and last.body
+                    and isinstance(last.body[-1], (cst.Return, cst.Raise))):
+                tests.append(st.test)
+    return any(_option_test(t, opts) for t in tests)
+
+
+def _option_test(test, opts: set) -> bool:
+    for n in _walk(test):
+        if isinstance(n, cst.Name) and n.value == "training":
+            return True
+        if isinstance(n, cst.Attribute) and n.attr.value == "training":
+            return True
+    t = test
+    while isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not):
+        t = t.expression
+    if isinstance(t, cst.Name):
+        return t.value in opts
+    if isinstance(t, cst.BooleanOperation):
+        return _option_test(t.left, opts) or _option_test(t.right, opts)
+    if isinstance(t, cst.Comparison) and isinstance(t.left, cst.Name) and t.left.value in opts:
+        return all((literal_value(c.comparator) is not MISSING
+                    or (isinstance(c.comparator, cst.Name) and c.comparator.value == "None"))
+                   for c in t.comparisons)
     return False
 
 

@@ -125,6 +125,11 @@ def _legacy_ctor_shape(fn, call, q: str) -> Optional[str]:
             return suggest if _size_sequence(fn, inner) or _size_sequence(fn, a.args[0].value) else None
         if isinstance(a, (cst.List, cst.Tuple)):
             return None
+    for a in args:
+        # a list anywhere in an argument (`[n] * b`, `[t.shape for t in ts]`) is data, not a shape
+        if any(isinstance(n, (cst.List, cst.Tuple, cst.ListComp, cst.GeneratorExp, cst.Set, cst.Dict))
+               for n in iter_nodes(a.value)):
+            return None
     kinds = [fn.kind(a.value) for a in args]
     if any(k == SHAPE for k in kinds) and all(k in (SHAPE, CONST) or literal_value(a.value) is not None
                                               for k, a in zip(kinds, args)):
