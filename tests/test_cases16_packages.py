@@ -295,6 +295,8 @@ def test_legacy_constructor_of_a_list_built_from_sizes_is_not_a_shape(tmp_path):
 
 
 def test_random_fill_behind_a_mode_parameter_or_an_early_return_is_silent(tmp_path):
+    # compressai's quantize(inputs, mode) (callers pass "noise" only when training) and
+    # vit-pytorch's dropout_layers (an early return when the rate is 0)
     q = """import torch
 
 
@@ -304,25 +306,31 @@ def quantize(inputs, mode):
     return torch.round(inputs)
 
 
-def drop_layers(layers, dropout=0.0):
+def drop_rows(h, dropout):
     if dropout == 0:
-        return layers
-    keep = torch.zeros(len(layers)).uniform_(0.0, 1.0) > dropout
-    return [l for l, k in zip(layers, keep) if k]
+        return h
+    keep = torch.zeros(h.shape[0]).uniform_(0.0, 1.0) > dropout
+    return h * keep[:, None]
 """
     m = """import torch.nn as nn
 
-from .q import drop_layers, quantize
+from .q import drop_rows, quantize
 
 
 class Codec(nn.Module):
     def __init__(self):
         super().__init__()
-        self.layers = nn.ModuleList([nn.Linear(4, 4)])
+        self.fc = nn.Linear(4, 4)
+        self.p = 0.1
 
     def forward(self, x):
-        for layer in drop_layers(self.layers):
-            x = layer(x)
-        return quantize(x, "noise" if self.training else "dequantize")
+        y = drop_rows(self.fc(x), self.p)
+        return quantize(y, "noise" if self.training else "dequantize")
 """
     assert _hits(_lint(write_package(tmp_path, {"q.py": q, "m.py": m}, "app16i")), "EXL401") == []
+    # the same helpers without their guards are reported
+    q2 = q.replace('    if mode == "noise":\n        return inputs', '    return inputs').replace(
+        "    if dropout == 0:\n        return h\n", "")
+    assert "if dropout" not in q2 and "if mode" not in q2
+    hits = _hits(_lint(write_package(tmp_path / "u", {"q.py": q2, "m.py": m}, "app16j")), "EXL401")
+    assert [h[:2] for h in hits if h[0] == "q.py"] == [("q.py", 5), ("q.py", 10)]

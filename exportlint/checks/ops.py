@@ -360,7 +360,7 @@ RANDOM_FILLS = frozenset({
 def optional_draw(name: str, call, fn) -> bool:
     """A random fill whose reaching depends on how the function is called or configured: under
     an ``if`` (or after an ``if`` that returns) whose test reads ``training`` or a parameter of
-    the function that has a literal default, alone or compared with a literal (timm's
+    the function, alone or compared with a literal (timm's
     ``_apply_coord_augs``: ``if shift_coords is not None:``; compressai's ``quantize``: ``if mode ==
     "noise":``, its callers passing ``"noise" if training else "dequantize"``; vit-pytorch's
     ``dropout_layers``: ``if dropout == 0: return layers``). Whether eval reaches the draw is not
@@ -370,12 +370,8 @@ def optional_draw(name: str, call, fn) -> bool:
     node = getattr(fn, "node", None)
     if not isinstance(node, cst.FunctionDef):
         return False
-    opts: set = set()
     ps = node.params
-    for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params):
-        if p.default is not None and (literal_value(p.default) is not MISSING
-                                      or (isinstance(p.default, cst.Name) and p.default.value == "None")):
-            opts.add(p.name.value)
+    opts = {p.name.value for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)}
     tests = list(getattr(call, "conds", ()) or ())
     body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
     for st in body:
