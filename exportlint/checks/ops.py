@@ -250,7 +250,7 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                 hit = tbl.lookup(q)
                 if hit is not None and not hit[1].get("module"):
                     name, rec, method = hit
-                    if id(call.node) in seen or optional_draw(name, call, fn):
+                    if id(call.node) in seen or (name in RANDOM_FILLS and optional_draw(name, call, fn)):
                         continue
                     seen.add(id(call.node))
                     if _global_pool(q, call.node, 0 if method else 1):
@@ -337,7 +337,8 @@ def dynamo_untranslatable(model: Any, facts: Any) -> Optional[str]:
             if hit is None or hit[1].get("module"):
                 continue
             name, rec, method = hit
-            if _global_pool(q, call.node, 0 if method else 1) or optional_draw(name, call, f):
+            if _global_pool(q, call.node, 0 if method else 1) or (
+                    name in RANDOM_FILLS and optional_draw(name, call, f)):
                 continue
             values = call_values(call.node, rec.get("params", {}), method, None)
             _tensor_given(f, call.node, rec.get("params", {}), method, values)

@@ -170,7 +170,8 @@ class SizeToTensor(Rule):
             values: Optional[dict] = None
             for call in fn.calls:
                 q = call.qualname or ""
-                shaped = _legacy_ctor_shape(fn, call, q)
+                shaped = (_legacy_ctor_shape(fn, call, q) if q in _LEGACY_CTORS or call.method == "new"
+                          else None)
                 if shaped is not None:
                     # measured (torch 2.13, bench/labels/probes_cases16): `torch.FloatTensor(n, 4)`,
                     # `torch.FloatTensor(torch.Size(sizes))`, `torch.Tensor(n, 4)` and `x.new(n, 4)`
