@@ -68,7 +68,10 @@ def _split_dims(fn, call: cst.Call, recv: str, code) -> list[tuple[int, str]]:
         num, den = a.left, a.right
         src = _size_source(num)
         if src is None and isinstance(num, cst.Name):
-            got = _unpacked_sizes(fn.node).get(num.value, [])
+            unpacked = fn.__dict__.get("_view_split_unpacked")
+            if unpacked is None:
+                unpacked = fn.__dict__["_view_split_unpacked"] = _unpacked_sizes(fn.node)
+            got = unpacked.get(num.value, [])
             if len(got) == 1 and got[0][1] >= 0:
                 t, i, st = got[0]
                 if t == recv and _untouched_between(fn, recv, st, call):
