@@ -102,3 +102,48 @@ def window_partition(x, ws: int):
     return x.view(B, H // ws, ws, W // ws, ws, C)
 """
     assert _f(helper) == []
+
+
+# ---- EXL129 extended: F.fold with an output_size read from a shape (timm VOLO, volo.py:114) ------------
+# probe_fold_size.jsonl: the legacy exporter fails ("'NoneType' object is not subscriptable (Occurred when
+# translating col2im)") with the batch dynamic, H/W dynamic, or nothing dynamic, and for (1, n); a literal
+# output_size passes; torch.export (strict, non-strict) and onnx-dynamo pass every case. Built from the
+# held-out volo_d1's legacy failure after the held-out figure: not held out.
+
+FOLD = """
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class Outlook(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.unfold = nn.Unfold(kernel_size=3, padding=1, stride=2)
+
+    def forward(self, x):
+        B, H, W, C = x.shape
+        u = self.unfold(x.permute(0, 3, 1, 2))
+        return F.fold(u, output_size=(H, W), kernel_size=3, padding=1, stride=2)  # FOLD
+"""
+
+
+def _fold(src, **kw):
+    return [f for f in lint(src, codes=["EXL129"], **kw)]
+
+
+def test_fold_to_a_size_from_a_shape_is_a_legacy_error_in_every_mode():
+    for kw in ({}, {"dynamic_shapes": False}, {"dynamic_shapes": True}):
+        (f,) = _fold(FOLD, **kw)
+        assert f.line == line_of(FOLD, "# FOLD")
+        assert f.severity.value == "error"
+        assert f.exporters == ("onnx-legacy",)
+        assert "col2im" in f.message
+
+
+def test_fold_to_a_constant_size_stays_silent():
+    assert _fold(FOLD.replace("output_size=(H, W)", "output_size=(8, 8)")) == []
+    # a config int, not a size
+    cfg = FOLD.replace("    def forward(self, x):", "    def forward(self, x, size: int = 8):").replace(
+        "output_size=(H, W)", "output_size=(size, size)")
+    assert _fold(cfg) == []
