@@ -30,7 +30,12 @@ import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import all_declared_dims, declares_dynamic, snippet
-from exportlint.checks.slices import _dim_exprs, _size_source, _target_names, _unpacked_sizes
+from exportlint.checks.slices import (
+    _dim_exprs,
+    _size_source,
+    _target_names,
+    _unpacked_sizes,
+)
 from exportlint.findings import Severity
 from exportlint.semantics.model import iter_nodes
 from exportlint.semantics.nodes import iter_statements
