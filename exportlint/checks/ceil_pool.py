@@ -21,7 +21,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import all_declared_dims, declares_dynamic, snippet
+from exportlint.checks.common import all_declared_dims, call_arg, declares_dynamic, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.model import literal_value
 
@@ -42,26 +42,16 @@ _M_POOLS = {
 _SEQUENTIAL = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
 
 
-def _arg(call: cst.Call, pos: int, name: str) -> Optional[cst.BaseExpression]:
-    for a in call.args:
-        if a.keyword is not None and a.keyword.value == name:
-            return a.value
-    plain = [a for a in call.args if a.keyword is None]
-    if any(a.star for a in plain[: pos + 1]):
-        return None
-    return plain[pos].value if pos < len(plain) else None
-
-
 def _ceil_strided(call: cst.Call, idx: tuple[int, int, int]) -> bool:
     """``ceil_mode=True`` (a literal) and a literal stride above 1 (the stride defaults to the
     kernel size)."""
     c_i, s_i, k_i = idx
-    ceil = _arg(call, c_i, "ceil_mode")
+    ceil = call_arg(call, "ceil_mode", c_i)
     if ceil is None or literal_value(ceil) is not True:
         return False
-    stride = _arg(call, s_i, "stride")
+    stride = call_arg(call, "stride", s_i)
     if stride is None or literal_value(stride) is None:
-        stride = _arg(call, k_i, "kernel_size")
+        stride = call_arg(call, "kernel_size", k_i)
     v = literal_value(stride) if stride is not None else None
     # a literal stride only: a stride or kernel from the configuration may be 1, or larger than
     # any feature map (transformers' EfficientNet pooler, `AvgPool2d(config.hidden_dim,

@@ -25,14 +25,21 @@ def snippet(ctx, node: cst.CSTNode) -> str:
 
 def call_arg(call: cst.Call, name: str, pos: int) -> Optional[cst.BaseExpression]:
     """The argument of a call given by keyword ``name`` or as the ``pos``-th positional one;
-    None when absent, or when a ``*args`` among the positional ones hides where it is."""
+    None when absent, or when a ``*args`` (or ``**kwargs``) at or before that position hides
+    where it is (one after it does not)."""
     for a in call.args:
         if a.keyword is not None and a.keyword.value == name:
             return a.value
-    plain = [a for a in call.args if a.keyword is None]
-    if any(a.star for a in plain):
-        return None
-    return plain[pos].value if pos < len(plain) else None
+    i = 0
+    for a in call.args:
+        if a.keyword is not None:
+            continue
+        if a.star:
+            return None
+        if i == pos:
+            return a.value
+        i += 1
+    return None
 
 
 def call_exporters(ec: ExportCall) -> tuple[str, ...]:

@@ -262,7 +262,7 @@ class OpsetOutOfRange(Rule):
                     ctx.report(
                         node,
                         f"opset_version={v} is above the highest opset the legacy exporter supports ({hi})"
-                        + (f": torch warns and emits unverified nodes" if v <= top else ": the call raises")
+                        + (": torch warns and emits unverified nodes" if v <= top else ": the call raises")
                         + ". Use opset_version<=" + str(hi) + " or the dynamo exporter (dynamo=True).",
                         exporters=(e,),
                         severity=Severity.WARNING if v <= top else Severity.ERROR,

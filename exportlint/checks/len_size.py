@@ -10,7 +10,6 @@ symbolic, and ``x.shape[0]`` stays symbolic with all four.
 
 from __future__ import annotations
 
-from typing import Optional
 
 import libcst as cst
 

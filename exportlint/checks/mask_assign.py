@@ -14,7 +14,6 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import snippet
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import CONST, MASK, TENSORISH
-from exportlint.semantics.model import iter_nodes
 
 
 @register

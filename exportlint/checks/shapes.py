@@ -25,6 +25,7 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import (
     assignments_in_scope,
+    call_arg,
     declared_dims,
     declares_dynamic,
     export_dims,
@@ -243,26 +244,19 @@ class AdaptivePoolToSize(Rule):
         )
 
 
-def _kwarg(call: cst.Call, name: str, pos_index: int) -> Optional[cst.BaseExpression]:
-    pos = [a for a in call.args if a.keyword is None and not a.star]
-    if pos_index < len(pos):
-        return pos[pos_index].value
-    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
-
-
 def _area_exporters(call: cst.Call, mode: Optional[bool]) -> tuple[str, ...]:
     """`F.interpolate(x, ..., mode="area")` is adaptive average pooling to the output size:
     the exporters it breaks like an adaptive pool to a size other than 1. With `scale_factor`
     the legacy exporter fails whatever the shapes (its op-table record, EXL401, says so)."""
-    m = _kwarg(call, "mode", 3)
+    m = call_arg(call, "mode", 3)
     if m is None or literal_value(m) != "area":
         return ()
-    size = _kwarg(call, "size", 1)
+    size = call_arg(call, "size", 1)
     if size is not None:
         if not _non_global(literal_value(size)):
             return ()
         return ("onnx-legacy",) if mode is False else ("onnx-dynamo", "onnx-legacy")
-    scale = literal_value(_kwarg(call, "scale_factor", 2)) if _kwarg(call, "scale_factor", 2) is not None else None
+    scale = literal_value(call_arg(call, "scale_factor", 2)) if call_arg(call, "scale_factor", 2) is not None else None
     if scale is None or scale == 1 or mode is False:
         return ()
     return ("onnx-dynamo",)

@@ -26,12 +26,12 @@ violation there), through the callee's result ``kinds.STATIC_SIZE_RESULT``.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator
 
 import libcst as cst
 
 from exportlint.checks.base import Rule, callee_summary, register
-from exportlint.checks.common import all_declared_dims, declares_dynamic, snippet
+from exportlint.checks.common import all_declared_dims, call_arg, declares_dynamic, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import SHAPE, STATIC_SIZE_RESULT
 
@@ -57,13 +57,6 @@ STATIC_SIZE_ARGS: dict[str, tuple[tuple[str, int], ...]] = {
 LEGACY_ONLY = frozenset({"torch.nn.functional.fold"})
 
 
-def _arg(call: cst.Call, name: str, pos: int) -> Optional[cst.BaseExpression]:
-    args = [a for a in call.args if a.keyword is None and not a.star]
-    if pos < len(args):
-        return args[pos].value
-    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
-
-
 def _is_size(fn: Any, e: cst.BaseExpression) -> bool:
     if fn.kinds.get(id(e)) == SHAPE:
         return True
@@ -81,7 +74,7 @@ def static_size_uses(fn: Any) -> Iterator[tuple[cst.Call, cst.BaseExpression, st
         if spec is None:
             continue
         for name, pos in spec:
-            a = _arg(site.node, name, pos)
+            a = call_arg(site.node, name, pos)
             if a is not None and _is_size(fn, a):
                 yield site.node, a, q, name
                 break

@@ -19,7 +19,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, callee_summary, register
-from exportlint.checks.common import all_declared_dims, declares_dynamic, snippet
+from exportlint.checks.common import all_declared_dims, call_arg, declares_dynamic, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import TENSORISH, UNKNOWN
 from exportlint.semantics.model import iter_nodes, literal_value
@@ -31,21 +31,13 @@ _RESHAPES = frozenset({"reshape", "view", "flatten"})
 _MATMULS = frozenset({"torch.matmul", "torch.mm", "torch.bmm", "torch.nn.functional.linear"})
 
 
-def _arg(call: cst.Call, name: str, pos: int) -> Optional[cst.BaseExpression]:
-    for a in call.args:
-        if a.keyword is not None and a.keyword.value == name:
-            return a.value
-    p = [a for a in call.args if a.keyword is None and not a.star]
-    return p[pos].value if pos < len(p) else None
-
-
 def _unfold(fn: Any, e: cst.BaseExpression) -> Optional[tuple[cst.Call, object]]:
     """``t.unfold(dim, size, step)`` on a tensor whose step is not the literal 1 -> (call, dim)."""
     if not (isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "unfold"):
         return None
     if fn.kind(e.func.value) not in TENSORISH and fn.kind(e.func.value) != UNKNOWN:
         return None
-    dim, size, step = _arg(e, "dimension", 0), _arg(e, "size", 1), _arg(e, "step", 2)
+    dim, size, step = call_arg(e, "dimension", 0), call_arg(e, "size", 1), call_arg(e, "step", 2)
     if dim is None or size is None or step is None:
         return None  # nn.Unfold / F.unfold (im2col) take other arguments
     if literal_value(step) == 1:
@@ -62,8 +54,8 @@ def returns_unfold_view(model: Any, facts: Any) -> str:
             v = n.value
             if (isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value == "unfold"
                     and isinstance(v.func.value, cst.Name) and v.func.value.value in params):
-                step = _arg(v, "step", 2)
-                if step is not None and _arg(v, "size", 1) is not None and literal_value(step) != 1:
+                step = call_arg(v, "step", 2)
+                if step is not None and call_arg(v, "size", 1) is not None and literal_value(step) != 1:
                     return "1"
     return ""
 
