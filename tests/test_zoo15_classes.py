@@ -141,6 +141,14 @@ def test_fold_to_a_size_from_a_shape_is_a_legacy_error_in_every_mode():
         assert "col2im" in f.message
 
 
+def test_fold_to_a_shape_slice_or_an_istft_length_is_reported_too():
+    # probe cases shape_index (`x.shape[-2:]`) and mixed (`(1, n)`, n computed from a size): legacy fails
+    for rep in ("output_size=x.shape[1:3]", "output_size=(1, (W - 1) * 2 + 1)"):
+        src = FOLD.replace("output_size=(H, W)", rep)
+        (f,) = _fold(src)
+        assert f.line == line_of(src, "# FOLD") and f.exporters == ("onnx-legacy",)
+
+
 def test_fold_to_a_constant_size_stays_silent():
     assert _fold(FOLD.replace("output_size=(H, W)", "output_size=(8, 8)")) == []
     # a config int, not a size

@@ -93,9 +93,13 @@ if __name__ == "__main__":
 
         only = sys.argv[1:]
         for name in (only[1:] if only[:1] == ["--only"] else CASES):
-            for exporter in (EXPORTERS if name != "shape_hw" else EXPORTERS):
-                out = subprocess.run([sys.executable, __file__, name, exporter], capture_output=True, text=True,
-                                     timeout=300)
+            for exporter in EXPORTERS:
+                try:
+                    out = subprocess.run([sys.executable, __file__, name, exporter], capture_output=True, text=True,
+                                         timeout=300)
+                except subprocess.TimeoutExpired:
+                    print(json.dumps({"case": name, "exporter": exporter, "outcome": "timeout"}), flush=True)
+                    continue
                 line = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else json.dumps(
                     {"case": name, "exporter": exporter, "outcome": "crash", "message": out.stderr[-300:]})
                 print(line, flush=True)
