@@ -14,12 +14,17 @@ separately.
 The dims are followed only where their position is known: an input of the exported class's
 forward (its named Dims and, for broadcasting and matmul, its rank from a literal
 ``example_args``), through shape-keeping methods and functions (``.float()``, ``.to()``,
-``.relu()``, ``F.gelu``, arithmetic with a number), local names bound once, and the parameters of
-a function of the same file that the forward calls at one site. Anything else is not known.
+``.relu()``, ``F.gelu``, arithmetic with a number or ``torch.finfo(...).min``), local names bound
+once (or rebound by plain top-level assignments only), the parameters of a function of the same
+file that the forward calls at one site, ``nn.Embedding`` / ``nn.Linear`` / shape-keeping
+submodules, full-slice and ``None`` indexing, and the return of a plain function of another file
+(stdlib ``ast``, read once per run, only when a known input flows into it; measured: cases16's
+``dims_embed_mask_add``, batch 14's ``pkg_separate_dims_mask_add``). Anything else is not known.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 import libcst as cst
@@ -127,6 +132,7 @@ class _Scope:
         self.entry = entry
         self.depth = depth
         self._assigned: Optional[dict] = None
+        self._straight: Optional[tuple] = None
         self._memo: dict[int, Optional[Prov]] = {}
 
     def binds(self) -> dict:
@@ -148,6 +154,40 @@ class _Scope:
             self._rebound = {k for k, c in counts.items()}
         return self._assigned
 
+    def _reaching(self, e: cst.Name, depth: int) -> Optional[Prov]:
+        """A name bound more than once, only by plain assignments among the function's top-level
+        statements (``h = self.embed(ids)`` ... ``h = self.ffn(h) + bias``): the value of the last
+        one before the statement that reads it; else not known."""
+        if self._straight is None:
+            body = self.fn.node.body.body if isinstance(self.fn.node.body, cst.IndentedBlock) else ()
+            top: dict = {}
+            where: dict = {}
+            plain: dict = {}
+            for i, st in enumerate(body):
+                for n in iter_nodes(st):
+                    where[id(n)] = i
+                if type(st) is cst.SimpleStatementLine and len(st.body) == 1 and type(st.body[0]) is cst.Assign:
+                    a = st.body[0]
+                    if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name):
+                        nm = a.targets[0].target.value
+                        top.setdefault(nm, []).append((i, a.value))
+            for n in self.fn.nodes():
+                if isinstance(n, cst.Assign):
+                    for t in n.targets:
+                        for x in assigned_names(t):
+                            plain[x] = plain.get(x, 0) + 1
+                elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr,
+                                    cst.WithItem)):
+                    for x in assigned_names(n):
+                        plain[x] = plain.get(x, 0) + 1000
+            self._straight = ({k: v for k, v in top.items() if plain.get(k) == len(v)}, where)
+        top, where = self._straight
+        at = where.get(id(e))
+        if at is None or e.value not in top:
+            return None
+        before = [v for i, v in top[e.value] if i < at]
+        return self.prov(before[-1], depth + 1) if before else None
+
     def prov(self, e: cst.BaseExpression, depth: int = 0) -> Optional[Prov]:
         if depth > 12:
             return None
@@ -166,7 +206,7 @@ class _Scope:
             if e.value in binds:
                 return self.prov(binds[e.value], depth + 1)
             if e.value in self._rebound:
-                return None
+                return self._reaching(e, depth)
             if e.value in self.entry:
                 return self.entry[e.value]
             return self._from_caller(e.value)
@@ -181,8 +221,24 @@ class _Scope:
                 return self.prov(e.left, depth + 1)
             a, b = self.prov(e.left, depth + 1), self.prov(e.right, depth + 1)
             return _broadcast(a, b)
+        if isinstance(e, cst.Subscript):
+            items = _cst_index_items(e)
+            if any(k is None for k in items):
+                return None
+            return _index(self.prov(e.value, depth + 1), items)
         if isinstance(e, cst.Call):
             q = _qual(fn, e)
+            f = e.func
+            if (isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name) and fn.cls is not None
+                    and getattr(fn, "self_name", None) == f.value.value):
+                args = [a.value for a in e.args if a.keyword is None and not a.star]
+                if len(args) == 1 and len(e.args) == 1:
+                    mq = _submodule_class(self.ctx, fn, f.attr.value)
+                    if mq is not None:
+                        return _layer(self.prov(args[0], depth + 1), mq)
+                return None
+            if q and not q.startswith("torch.") and getattr(self.ctx, "project", None) is not None:
+                return self._helper_return(q, e, depth)
             if (isinstance(e.func, cst.Attribute) and e.func.attr.value in _KEEP_METHODS
                     and (q is None or q == "torch.Tensor." + e.func.attr.value)):
                 return self.prov(e.func.value, depth + 1)
@@ -199,6 +255,28 @@ class _Scope:
                             k += rank
                         return (rank, {i: n for i, n in names.items() if i != k}) if k >= 0 else None
         return None
+
+    def _helper_return(self, q: str, call: cst.Call, depth: int) -> Optional[Prov]:
+        """The provenance of what a function of another file returns, from its arguments'."""
+        if any(a.star for a in call.args):
+            return None
+        pos = [self.prov(a.value, depth + 1) for a in call.args if a.keyword is None]
+        kw = {a.keyword.value: self.prov(a.value, depth + 1) for a in call.args if a.keyword is not None}
+        if all(p is None for p in pos) and all(p is None for p in kw.values()):
+            return None  # nothing known goes in: the callee is not read
+        helper = _helper_def(self.ctx, q)
+        if helper is None:
+            return None
+        fdef, imports = helper
+        params = [a.arg for a in fdef.args.posonlyargs + fdef.args.args]
+        env = {}
+        for i, p in enumerate(pos):
+            if i < len(params) and p is not None:
+                env[params[i]] = p
+        for k, p in kw.items():
+            if p is not None:
+                env[k] = p
+        return _AstReturn(fdef, imports, env).result()
 
     def _from_caller(self, name: str) -> Optional[Prov]:
         """A parameter of a function of this file the caller calls at one site: the argument's."""
@@ -237,6 +315,135 @@ def _entry(ctx, fn) -> dict:
     return {}
 
 
+def _submodule_class(ctx, fn, attr: str) -> Optional[str]:
+    """``torch.nn.X`` when ``self.<attr>`` was built as ``nn.X(...)`` in ``__init__``."""
+    fact = fn.cls.find_attr(attr)
+    if fact is None or fact.what != "submodule" or not isinstance(fact.value, cst.Call):
+        return None
+    q = ctx.model.imports.resolve(fact.value.func) or ""
+    return q if q.startswith("torch.nn.") else None
+
+
+def _helper_def(ctx, q: str):
+    """(stdlib ``ast`` def, its file's imports) of the plain function ``q`` of another project
+    file whose body is single assignments and one final ``return``; memoised per run."""
+    import ast
+
+    from exportlint.semantics.project import run_memo, top_level_ast
+
+    proj = ctx.project
+    fi = proj.index_path(ctx.path)
+    if fi is None:
+        return None
+    absolute = proj.absolute(fi, q)
+    memo = run_memo(proj, "dim_ties.helpers")
+    if absolute not in memo:
+        read: set = set()
+        got = None
+        t = proj.resolve_function(absolute, read)
+        if t is not None and not t.is_method and os.path.abspath(t.path) != os.path.abspath(ctx.path):
+            d = top_level_ast(proj, t.path, t.qual)
+            hfi = proj.index_path(t.path)
+            if (isinstance(d, ast.FunctionDef) and hfi is not None and d.body
+                    and isinstance(d.body[-1], ast.Return) and d.body[-1].value is not None
+                    and all(isinstance(st, (ast.Assign, ast.Expr)) for st in d.body[:-1])):
+                got = (d, dict(hfi.imports))
+        memo[absolute] = (got, read)
+    got, read = memo[absolute]
+    ctx.project_calls()["deps"].update(read)
+    return got
+
+
+class _AstReturn:
+    """The provenance of a helper's return value (stdlib ast), its parameters bound to the
+    caller's arguments' provenance; what is not followed is not known."""
+
+    def __init__(self, fdef, imports: dict, env: dict) -> None:
+        import ast
+
+        self.ast = ast
+        self.imports = imports
+        self.env = dict(env)
+        counts: dict = {}
+        self.binds: dict = {}
+        for st in fdef.body[:-1]:
+            if isinstance(st, ast.Assign):
+                for t in st.targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            counts[n.id] = counts.get(n.id, 0) + 1
+                    if isinstance(t, ast.Name):
+                        self.binds[t.id] = st.value
+        self.binds = {k: v for k, v in self.binds.items() if counts.get(k) == 1}
+        for k, c in counts.items():
+            if c != 1 or k not in self.binds:
+                self.env.pop(k, None)
+        self.ret = fdef.body[-1].value
+
+    def result(self) -> Optional[Prov]:
+        return self.prov(self.ret, 0)
+
+    def qual(self, e) -> Optional[str]:
+        from exportlint.semantics.index import ast_dotted
+
+        d = ast_dotted(e)
+        if d is None:
+            return None
+        head, _, rest = d.partition(".")
+        base = self.imports.get(head)
+        if base is None:
+            return None
+        return base + ("." + rest if rest else "")
+
+    def number(self, e) -> bool:
+        ast = self.ast
+        if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool):
+            return True
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+            return self.number(e.operand)
+        return (isinstance(e, ast.Attribute) and isinstance(e.value, ast.Call)
+                and self.qual(e.value.func) in ("torch.finfo", "torch.iinfo"))
+
+    def prov(self, e, depth: int) -> Optional[Prov]:
+        ast = self.ast
+        if depth > 12:
+            return None
+        if isinstance(e, ast.Name):
+            if e.id in self.binds:
+                return self.prov(self.binds[e.id], depth + 1)
+            return self.env.get(e.id)
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+            return self.prov(e.operand, depth + 1)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv,
+                                                           ast.Mod, ast.Pow)):
+            ln, rn = self.number(e.left), self.number(e.right)
+            if ln and not rn:
+                return self.prov(e.right, depth + 1)
+            if rn and not ln:
+                return self.prov(e.left, depth + 1)
+            return _broadcast(self.prov(e.left, depth + 1), self.prov(e.right, depth + 1))
+        if isinstance(e, ast.Subscript):
+            sl = e.slice
+            els = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+            items = []
+            for el in els:
+                if isinstance(el, ast.Slice) and el.lower is None and el.upper is None and el.step is None:
+                    items.append("keep")
+                elif isinstance(el, ast.Constant) and el.value is None:
+                    items.append("new")
+                else:
+                    return None
+            return _index(self.prov(e.value, depth + 1), items)
+        if isinstance(e, ast.Call):
+            args = [a for a in e.args if not isinstance(a, ast.Starred)]
+            if isinstance(e.func, ast.Attribute) and e.func.attr in _KEEP_METHODS and self.qual(e.func) is None:
+                return self.prov(e.func.value, depth + 1)
+            q = self.qual(e.func)
+            if q in _KEEP_FUNCS and args and len(args) == len(e.args):
+                return self.prov(args[0], depth + 1)
+        return None
+
+
 def _scope_of(ctx, fn, entry, depth) -> _Scope:
     memo = fn.__dict__.setdefault("_dim_ties_scope", {})
     s = memo.get(depth)
@@ -247,7 +454,77 @@ def _scope_of(ctx, fn, entry, depth) -> _Scope:
 
 def _number(e) -> bool:
     v = literal_value(e)
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return True
+    # `torch.finfo(dtype).min` / `torch.iinfo(...).max`: a Python number
+    return (isinstance(e, cst.Attribute) and isinstance(e.value, cst.Call)
+            and isinstance(e.value.func, cst.Attribute) and e.value.func.attr.value in ("finfo", "iinfo")
+            and isinstance(e.value.func.value, cst.Name) and e.value.func.value.value == "torch")
+
+
+#: nn layers whose output keeps the input's shape
+_KEEP_LAYERS = frozenset({
+    "torch.nn.ReLU", "torch.nn.GELU", "torch.nn.SiLU", "torch.nn.Sigmoid", "torch.nn.Tanh", "torch.nn.Dropout",
+    "torch.nn.LayerNorm", "torch.nn.Identity", "torch.nn.LeakyReLU", "torch.nn.ELU", "torch.nn.Mish",
+    "torch.nn.Hardswish", "torch.nn.Softmax", "torch.nn.RMSNorm",
+})
+#: nn layers that change only the last dim (its size; the other dims are the input's)
+_LAST_DIM_LAYERS = frozenset({"torch.nn.Linear", "torch.nn.LazyLinear", "torch.nn.Bilinear"})
+#: nn layers that append a dim (the input's dims kept)
+_APPEND_DIM_LAYERS = frozenset({"torch.nn.Embedding"})
+
+
+def _layer(rank_names: Optional[Prov], mq: str) -> Optional[Prov]:
+    """The provenance of a layer's output from its input's."""
+    if rank_names is None:
+        return None
+    rank, names = rank_names
+    if mq in _KEEP_LAYERS:
+        return rank_names
+    if rank is None:
+        return None
+    if mq in _LAST_DIM_LAYERS:
+        return (rank, {i: n for i, n in names.items() if i != rank - 1})
+    if mq in _APPEND_DIM_LAYERS:
+        return (rank + 1, dict(names))
+    return None
+
+
+def _index(p: Optional[Prov], items: list) -> Optional[Prov]:
+    """``t[:, :, None]``: full slices keep a dim, None inserts one; anything else (an integer,
+    a partial slice, an ellipsis, a tensor index) is not followed. ``items``: "keep" / "new" /
+    None (not followed)."""
+    if p is None or p[0] is None or any(k is None for k in items):
+        return None
+    rank, names = p
+    if sum(1 for k in items if k == "keep") > rank:
+        return None
+    out: dict = {}
+    i = j = 0
+    for k in items:
+        if k == "keep":
+            if i in names:
+                out[j] = names[i]
+            i += 1
+        j += 1
+    for rest in range(i, rank):
+        if rest in names:
+            out[j] = names[rest]
+        j += 1
+    return (j, out)
+
+
+def _cst_index_items(sub: cst.Subscript) -> list:
+    items = []
+    for el in sub.slice:
+        s = el.slice
+        if isinstance(s, cst.Slice) and s.lower is None and s.upper is None and s.step is None:
+            items.append("keep")
+        elif isinstance(s, cst.Index) and isinstance(s.value, cst.Name) and s.value.value == "None":
+            items.append("new")
+        else:
+            items.append(None)
+    return items
 
 
 def _qual(fn, call: cst.Call) -> Optional[str]:

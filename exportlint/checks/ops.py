@@ -250,7 +250,7 @@ def _iter_sites(ctx, tbl) -> Iterator[_Site]:
                 hit = tbl.lookup(q)
                 if hit is not None and not hit[1].get("module"):
                     name, rec, method = hit
-                    if id(call.node) in seen:
+                    if id(call.node) in seen or (name in RANDOM_FILLS and optional_draw(name, call, fn)):
                         continue
                     seen.add(id(call.node))
                     if _global_pool(q, call.node, 0 if method else 1):
@@ -337,7 +337,8 @@ def dynamo_untranslatable(model: Any, facts: Any) -> Optional[str]:
             if hit is None or hit[1].get("module"):
                 continue
             name, rec, method = hit
-            if _global_pool(q, call.node, 0 if method else 1):
+            if _global_pool(q, call.node, 0 if method else 1) or (
+                    name in RANDOM_FILLS and optional_draw(name, call, f)):
                 continue
             values = call_values(call.node, rec.get("params", {}), method, None)
             _tensor_given(f, call.node, rec.get("params", {}), method, values)
@@ -347,6 +348,70 @@ def dynamo_untranslatable(model: Any, facts: Any) -> Optional[str]:
                     and cdist_rows_decide(name, call.node) is None:
                 return name
     return None
+
+
+#: in-place random fills (curated op-table records): drawing noise is mostly training-time
+#: augmentation, switched on by an option
+RANDOM_FILLS = frozenset({
+    "torch.Tensor.uniform_", "torch.Tensor.normal_", "torch.Tensor.bernoulli_", "torch.Tensor.exponential_",
+    "torch.Tensor.cauchy_", "torch.Tensor.log_normal_", "torch.Tensor.geometric_", "torch.Tensor.random_",
+    "torch.nn.init.uniform_", "torch.nn.init.normal_", "torch.nn.init.trunc_normal_"})
+
+
+def optional_draw(name: str, call, fn) -> bool:
+    """A random fill whose reaching depends on how the function is called or configured: under
+    an ``if`` (or after an ``if`` that returns) whose test reads ``training`` or a parameter of
+    the function, alone or compared with a literal (timm's
+    ``_apply_coord_augs``: ``if shift_coords is not None:``; compressai's ``quantize``: ``if mode ==
+    "noise":``, its callers passing ``"noise" if training else "dequantize"``; vit-pytorch's
+    ``dropout_layers``: ``if dropout == 0: return layers``). Whether eval reaches the draw is not
+    known, so it is not reported."""
+    if name not in RANDOM_FILLS:
+        return False
+    node = getattr(fn, "node", None)
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    ps = node.params
+    opts = {p.name.value for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)}
+    tests = list(getattr(call, "conds", ()) or ())
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    for st in body:
+        if any(n is call.node for n in _walk(st)):
+            break
+        if isinstance(st, cst.If) and isinstance(st.body, cst.IndentedBlock) and st.body.body:
+            last = st.body.body[-1]
+            if (isinstance(last, cst.SimpleStatementLine) and last.body
+                    and isinstance(last.body[-1], (cst.Return, cst.Raise))):
+                tests.append(st.test)
+    return any(_option_test(t, opts) for t in tests)
+
+
+def _option_test(test, opts: set) -> bool:
+    for n in _walk(test):
+        if isinstance(n, cst.Name) and n.value == "training":
+            return True
+        if isinstance(n, cst.Attribute) and n.attr.value == "training":
+            return True
+    t = test
+    while isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not):
+        t = t.expression
+    if isinstance(t, cst.Name):
+        return t.value in opts
+    if isinstance(t, cst.BooleanOperation):
+        return _option_test(t.left, opts) or _option_test(t.right, opts)
+    if isinstance(t, cst.Comparison) and isinstance(t.left, cst.Name) and t.left.value in opts:
+        return all((literal_value(c.comparator) is not MISSING
+                    or (isinstance(c.comparator, cst.Name) and c.comparator.value == "None"))
+                   for c in t.comparisons)
+    return False
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
 
 
 def _attr_values(ctx, fn):

@@ -15,6 +15,8 @@ from exportlint.findings import Severity
 from exportlint.semantics.kinds import CONST, DATA, MODULE, SHAPE, TENSOR, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value, names_in
 
+#: math's rounding functions: on a value read with `.item()` torch.export rounds it symbolically
+_SYM_ROUNDING = frozenset({"math.ceil", "math.floor", "math.trunc"})
 _PY_NUMERIC = ("numpy.", "math.", "random.", "statistics.", "cmath.")
 _FOREIGN = ("scipy.", "cv2.", "PIL.", "sklearn.", "skimage.", "pandas.", "numba.", "imageio.", "open3d.", "shapely.")
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
@@ -62,10 +64,14 @@ class PythonNumericLib(Rule):
                             severity=None if mode else Severity.WARNING,
                         )
                         continue
+                    why = (": it traces numpy arrays as tensors, so an element of one is a data-dependent size "
+                           "('Could not guard on data-dependent expression Eq(u0, 1)')"
+                           if _numpy_factory_of_numpy_size(fn, call.node) else
+                           "('Pending unbacked symbols ... not in returned outputs')")
                     ctx.report(
                         call.node,
                         f"`{q}` on tensor sizes (`{snippet(ctx, call.node)}`): torch.export strict fails on numpy "
-                        "over sizes even with static shapes ('Pending unbacked symbols ... not in returned outputs')"
+                        f"over sizes even with static shapes {why}"
                         + ("; with a dynamic dimension non-strict fails too ('loop of ufunc does not support "
                            "argument 0 of type SymInt') and the legacy tracer bakes the number" if dyn else "")
                         + ". Use Python arithmetic (`math.prod(x.shape[1:])`) or `x.flatten(1)`.",
@@ -93,6 +99,21 @@ class PythonNumericLib(Rule):
                     )
                 elif q.startswith(_PY_NUMERIC) and any(k in TENSORISH or k == DATA for k in call.arg_kinds):
                     lib = q.split(".", 1)[0]
+                    if q in _SYM_ROUNDING and not any(k in TENSORISH for k in call.arg_kinds):
+                        # measured (torch 2.13, bench/labels/probes_cases16, pkg_item_ceil_tensor from
+                        # pytorch#113778): `math.ceil(s.item())` (floor, trunc; also of `s.item() / 4`,
+                        # multiplied into a tensor or in `torch.tensor([...])`) exports and matches
+                        # at other values with strict, non-strict and onnx-dynamo (the value stays a
+                        # symbolic float, rounded symbolically); the legacy tracer bakes the number
+                        ctx.report(
+                            call.node,
+                            f"`{q}` of a value read from tensor data (`{snippet(ctx, call.node)}`): the legacy "
+                            "ONNX tracer records the number as a constant (wrong for other inputs); torch.export "
+                            "and onnx-dynamo keep it symbolic. Keep it a tensor: "
+                            f"`torch.{q.rsplit('.', 1)[-1]}(t)`.",
+                            exporters=("onnx-legacy",),
+                        )
+                        continue
                     ctx.report(
                         call.node,
                         f"`{q}` called on a tensor-derived value (`{snippet(ctx, call.node)}`): {lib} runs in Python "
@@ -287,6 +308,8 @@ def numpy_size_fails_static(fn, node: cst.Call) -> bool:
     it is passed unconverted as an explicit size of `reshape`/`view` with no `-1`
     (`x.reshape(x.shape[0], np.prod(x.shape[1:]))`: 'Pending unbacked symbols'). Used in
     arithmetic, through `int()`, or as a size next to a `-1`, it exports."""
+    if _numpy_factory_of_numpy_size(fn, node):
+        return True
     direct: set[str] = set()
     names: set[str] = set()
     for st in iter_nodes(fn.node.body):
@@ -311,6 +334,52 @@ def numpy_size_fails_static(fn, node: cst.Call) -> bool:
         if any(literal_value(a) == -1 for a in args):
             continue
         if any(a is node or (isinstance(a, cst.Name) and a.value in direct) for a in args):
+            return True
+    return False
+
+
+#: numpy functions whose positional arguments are sizes (counts, shapes, bounds)
+_NP_SIZED = frozenset({"numpy.arange", "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full",
+                       "numpy.linspace", "numpy.eye", "numpy.tile", "numpy.repeat"})
+
+
+def _numpy_factory_of_numpy_size(fn, node: cst.Call) -> bool:
+    """A numpy factory given an element of a numpy array computed in the function
+    (``g = (np.array(x.shape[2:]) + 15) // 16; np.arange(g[0])``). Measured (torch 2.13,
+    bench/labels/probes_cases16): strict torch.export traces numpy arrays as tensors, so the
+    element is a 0-d tensor and the size is data-dependent ('Could not guard on data-dependent
+    expression Eq(u0, 1)'), with static shapes too; a Python int size (``np.zeros((x.shape[2],
+    2))``, ``np.arange(x.shape[2])``) exports."""
+    q = fn.imports.resolve(node.func) or ""
+    if q not in _NP_SIZED:
+        return False
+    binds: dict = {}
+    counts: dict = {}
+    for st in iter_nodes(fn.node.body):
+        if isinstance(st, cst.Assign):
+            for t in st.targets:
+                if isinstance(t.target, cst.Name):
+                    counts[t.target.value] = counts.get(t.target.value, 0) + 1
+                    binds[t.target.value] = st.value
+        elif isinstance(st, (cst.AugAssign, cst.For)) and isinstance(getattr(st, "target", None), cst.Name):
+            counts[st.target.value] = counts.get(st.target.value, 0) + 2
+
+    def numpy_valued(e, depth: int = 0) -> bool:
+        if depth > 6:
+            return False
+        if isinstance(e, cst.Call):
+            return (fn.imports.resolve(e.func) or "").startswith("numpy.")
+        if isinstance(e, cst.BinaryOperation):
+            return numpy_valued(e.left, depth + 1) or numpy_valued(e.right, depth + 1)
+        if isinstance(e, cst.Name) and counts.get(e.value) == 1:
+            return numpy_valued(binds[e.value], depth + 1)
+        return False
+
+    for a in node.args:
+        if a.keyword is not None or a.star:
+            continue
+        v = a.value
+        if isinstance(v, cst.Subscript) and numpy_valued(v.value):
             return True
     return False
 

@@ -96,6 +96,48 @@ def _has_float_conversion(fn, e: cst.BaseExpression, values: dict, depth: int = 
     return False
 
 
+#: legacy typed constructors: called with ints (or a torch.Size) they allocate that shape
+_LEGACY_CTORS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor", "torch.HalfTensor",
+                           "torch.LongTensor", "torch.IntTensor", "torch.ByteTensor", "torch.BoolTensor",
+                           "torch.ShortTensor", "torch.CharTensor", "torch.BFloat16Tensor"})
+
+
+def _legacy_ctor_shape(fn, call, q: str) -> Optional[str]:
+    """The replacement to suggest when ``call`` allocates a tensor whose shape is given by sizes
+    of a tensor through a legacy constructor (``torch.FloatTensor(n, 4)``,
+    ``torch.FloatTensor(torch.Size(sizes))``, ``x.new(n, 4)``); else None. A list argument is
+    data (``torch.FloatTensor([h, w])``: the branch below)."""
+    node = call.node
+    if q in _LEGACY_CTORS:
+        suggest = "torch.zeros(...)"
+    elif call.method == "new" and call.receiver_kind in TENSORISH:
+        suggest = "x.new_zeros(...)"
+    else:
+        return None
+    args = node.args
+    if not args or any(a.keyword is not None or a.star for a in args):
+        return None
+    if len(args) == 1:
+        a = args[0].value
+        if (isinstance(a, cst.Call) and (fn.imports.resolve(a.func) or dotted(a.func)) == "torch.Size"
+                and len(a.args) == 1 and not a.args[0].star):
+            values = _local_values(fn)
+            inner = _resolve(a.args[0].value, values)
+            return suggest if _size_sequence(fn, inner) or _size_sequence(fn, a.args[0].value) else None
+        if isinstance(a, (cst.List, cst.Tuple)):
+            return None
+    for a in args:
+        # a list anywhere in an argument (`[n] * b`, `[t.shape for t in ts]`) is data, not a shape
+        if any(isinstance(n, (cst.List, cst.Tuple, cst.ListComp, cst.GeneratorExp, cst.Set, cst.Dict))
+               for n in iter_nodes(a.value)):
+            return None
+    kinds = [fn.kind(a.value) for a in args]
+    if any(k == SHAPE for k in kinds) and all(k in (SHAPE, CONST) or literal_value(a.value) is not None
+                                              for k, a in zip(kinds, args)):
+        return suggest
+    return None
+
+
 def _size_sequence(fn, e: cst.BaseExpression) -> bool:
     """`x.shape`, `x.size()`, `x.shape[-2:]`, `list(x.shape)`, `[w, h]`: several sizes at once."""
     if isinstance(e, (cst.List, cst.Tuple)):
@@ -128,6 +170,25 @@ class SizeToTensor(Rule):
             values: Optional[dict] = None
             for call in fn.calls:
                 q = call.qualname or ""
+                shaped = (_legacy_ctor_shape(fn, call, q) if q in _LEGACY_CTORS or call.method == "new"
+                          else None)
+                if shaped is not None:
+                    # measured (torch 2.13, bench/labels/probes_cases16): `torch.FloatTensor(n, 4)`,
+                    # `torch.FloatTensor(torch.Size(sizes))`, `torch.Tensor(n, 4)` and `x.new(n, 4)`
+                    # with a size of a dynamic dim: the legacy tracer records an uninitialised
+                    # tensor of the example's shape (no TracerWarning), so the ONNX model fails or
+                    # is wrong at other sizes; strict, non-strict and onnx-dynamo pass and match;
+                    # `torch.zeros(n, 4)` and constant sizes pass everywhere
+                    ctx.report(
+                        call.node,
+                        f"legacy tensor constructor given sizes (`{snippet(ctx, call.node)}`): the legacy ONNX "
+                        "tracer records a tensor of the example input's shape, so the exported model is wrong "
+                        "or rejected at other input sizes (torch.export and onnx-dynamo trace it). Use a factory "
+                        f"that records the size: `{shaped}`.",
+                        exporters=("onnx-legacy",),
+                        severity=_severity(mode),
+                    )
+                    continue
                 if q not in _TENSOR_FROM_DATA or not call.node.args:
                     continue
                 data = call.node.args[0]

@@ -46,7 +46,15 @@ STATIC_SIZE_ARGS: dict[str, tuple[tuple[str, int], ...]] = {
     "torch.nn.functional.interpolate": (("scale_factor", 2),),
     "torch.nn.functional.upsample": (("scale_factor", 2),),
     "torch.nn.Upsample": (("scale_factor", 1),),
+    "torch.nn.functional.fold": (("output_size", 1),),
 }
+#: ops whose size argument only the legacy exporter needs constant, in every mode: measured (torch 2.13,
+#: bench/labels/probes_zoo15/probe_fold_size.py) ``F.fold(u, output_size=(H, W), ...)`` with ``H, W =``
+#: a shape fails the legacy exporter ("TypeError: 'NoneType' object is not subscriptable (Occurred when
+#: translating col2im)") with a dynamic batch, with H/W dynamic and with no dynamic axes at all; a literal
+#: ``output_size`` passes; strict, non-strict torch.export and onnx-dynamo pass every case (timm VOLO,
+#: volo.py:114, held-out volo_d1's legacy failure)
+LEGACY_ONLY = frozenset({"torch.nn.functional.fold"})
 
 
 def _is_size(fn: Any, e: cst.BaseExpression) -> bool:
@@ -76,7 +84,7 @@ def static_size_uses(fn: Any) -> Iterator[tuple[cst.Call, cst.BaseExpression, st
 def helper_uses_static_size(model: Any, facts: Any) -> str:
     """"1" when ``facts`` (a root of another file's call) or a function of its file it calls hands
     a size to such an op (what ``STATIC_SIZE_RESULT`` tells the caller), else ""."""
-    return "1" if any(next(static_size_uses(f), None) is not None for f in model.reached_from(facts)) else ""
+    return "1" if any(q not in LEGACY_ONLY for f in model.reached_from(facts) for _, _, q, _ in static_size_uses(f)) else ""
 
 
 def _only_batch_dynamic(ctx, fn) -> bool:
@@ -109,6 +117,18 @@ class SizeAsStaticArgument(Rule):
             for call, arg, q, name in static_size_uses(fn):
                 op = q.rsplit(".", 1)[-1]
                 scale = name == "scale_factor"
+                if q in LEGACY_ONLY:
+                    ctx.report(
+                        call,
+                        f"`{op}` gets a tensor size as its `{name}` (`{snippet(ctx, arg)}`): the legacy exporter "
+                        "traces it as a tensor and cannot translate the op ('NoneType' object is not subscriptable "
+                        "(Occurred when translating col2im)), with dynamic axes or without; torch.export and "
+                        "onnx-dynamo keep it. Pass a Python int (a config value, or `int` sizes computed in "
+                        "`__init__`) as the output size.",
+                        severity=Severity.ERROR,
+                        exporters=("onnx-legacy",),
+                    )
+                    continue
                 if mode is False or batch_only:
                     # static spatial dims: torch.export and onnx-dynamo keep the constant (measured);
                     # the legacy tracer still fails on a scale made from traced sizes, even with

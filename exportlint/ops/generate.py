@@ -648,6 +648,26 @@ def _resolve_any(qualname: str):
     return getattr(importlib.import_module(mod), attr)
 
 
+def _kw_random_fill(qualname):
+    """An in-place random fill of a fresh tensor (``torch.empty_like(x).uniform_(-a, a)``, a
+    dithering or noise helper's idiom; ``nn.init.*`` on a tensor made in forward): OpInfo has no
+    sample for the in-place methods (pytorch#70497)."""
+    def build():
+        import torch
+
+        f = torch
+        for part in qualname.split(".")[1:]:
+            f = getattr(f, part)
+        extra = (0.5,) if qualname.endswith(".geometric_") else ()
+
+        def call(x):
+            return x + f(torch.empty_like(x), *extra) * 1e-6
+
+        return call, (_r(2, 16),), {}
+
+    return {}, [({}, build)]
+
+
 #: public API -> builder of (params, variants)
 KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.nn.functional.interpolate": _kw_interpolate,
@@ -693,6 +713,11 @@ KEYWORD_PROBES: dict[str, Callable[[], tuple[dict, list]]] = {
     "torch.cond": lambda: _kw_cond("torch.cond"),
     "functorch.experimental.control_flow.cond": lambda: _kw_cond("functorch.experimental.control_flow.cond"),
     "functorch.experimental.control_flow.map": _kw_map,
+    # in-place random fills of a tensor made in forward (one variant, no keywords)
+    **{q: (lambda q=q: _kw_random_fill(q)) for q in (
+        "torch.Tensor.uniform_", "torch.Tensor.normal_", "torch.Tensor.bernoulli_", "torch.Tensor.exponential_",
+        "torch.Tensor.cauchy_", "torch.Tensor.log_normal_", "torch.Tensor.geometric_", "torch.Tensor.random_",
+        "torch.nn.init.uniform_", "torch.nn.init.normal_", "torch.nn.init.trunc_normal_")},
 }
 
 #: APIs that return a module: their records describe calling that module in forward (matched

@@ -1,0 +1,3 @@
+def add_derived(batch, x):
+    batch.update({"c": x.sin(), "d": x.cos()})
+    return batch
