@@ -29,6 +29,7 @@ from exportlint.ops import table as optable
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.kinds import DYNAMO_FAIL_RESULT
 from exportlint.semantics.model import MISSING, literal_value
+from exportlint.semantics.nodes import iter_nodes
 
 ONNX = ("onnx-dynamo", "onnx-legacy")
 ALL = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
@@ -376,7 +377,7 @@ def optional_draw(name: str, call, fn) -> bool:
     tests = list(getattr(call, "conds", ()) or ())
     body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
     for st in body:
-        if any(n is call.node for n in _walk(st)):
+        if any(n is call.node for n in iter_nodes(st)):
             break
         if isinstance(st, cst.If) and isinstance(st.body, cst.IndentedBlock) and st.body.body:
             last = st.body.body[-1]
@@ -387,7 +388,7 @@ def optional_draw(name: str, call, fn) -> bool:
 
 
 def _option_test(test, opts: set) -> bool:
-    for n in _walk(test):
+    for n in iter_nodes(test):
         if isinstance(n, cst.Name) and n.value == "training":
             return True
         if isinstance(n, cst.Attribute) and n.attr.value == "training":
@@ -404,14 +405,6 @@ def _option_test(test, opts: set) -> bool:
                     or (isinstance(c.comparator, cst.Name) and c.comparator.value == "None"))
                    for c in t.comparisons)
     return False
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
 
 
 def _attr_values(ctx, fn):
