@@ -30,7 +30,7 @@ from exportlint.semantics.nodes import iter_statements
 _AUTO = ("AUTO", "DYNAMIC")
 
 
-def _size_source(e: cst.BaseExpression) -> Optional[tuple[str, int]]:
+def size_source(e: cst.BaseExpression) -> Optional[tuple[str, int]]:
     """(tensor name, dim) for `x.shape[i]`, `x.size(i)`, `x.size()[i]` with a literal i >= 0."""
     if isinstance(e, cst.Subscript) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index):
         i = literal_value(e.slice[0].slice.value)
@@ -59,7 +59,7 @@ def _strip_offset(e: cst.BaseExpression) -> cst.BaseExpression:
     return e
 
 
-def _unpacked_sizes(fn_node: cst.FunctionDef) -> dict[str, list[tuple[str, int, cst.CSTNode]]]:
+def unpacked_sizes(fn_node: cst.FunctionDef) -> dict[str, list[tuple[str, int, cst.CSTNode]]]:
     """name -> [(tensor, dim, statement)] for `B, T, C = x.shape` / `x.size()` and
     `T = x.shape[1]` (dim -1: some other value)."""
     out: dict[str, list[tuple[str, int, cst.CSTNode]]] = {}
@@ -77,36 +77,36 @@ def _unpacked_sizes(fn_node: cst.FunctionDef) -> dict[str, list[tuple[str, int, 
                     if isinstance(el.value, cst.Name):
                         out.setdefault(el.value.value, []).append((src.value.value, i, st))
                 continue
-        for n in _target_names(t):
-            out.setdefault(n, []).append((*(_size_source(v) or ("", -1)), st))
+        for n in target_names(t):
+            out.setdefault(n, []).append((*(size_source(v) or ("", -1)), st))
     return out
 
 
-def _target_names(t: cst.BaseExpression) -> list[str]:
+def target_names(t: cst.BaseExpression) -> list[str]:
     if isinstance(t, cst.Name):
         return [t.value]
     if isinstance(t, (cst.Tuple, cst.List)):
-        return [n for el in t.elements for n in _target_names(el.value)]
+        return [n for el in t.elements for n in target_names(el.value)]
     return []
 
 
 def _rebound_before(fn_node: cst.FunctionDef, name: str, node: cst.CSTNode) -> bool:
     """Whether `name` is assigned (or a loop target) before the statement holding `node`."""
     for st in iter_statements(fn_node, into_defs=False):
-        if isinstance(st, cst.For) and name in _target_names(st.target):
+        if isinstance(st, cst.For) and name in target_names(st.target):
             return True
         if not isinstance(st, cst.BaseSmallStatement):
             continue
         if st is node or any(n is node for n in iter_nodes(st)):
             return False
-        if isinstance(st, cst.Assign) and any(name in _target_names(t.target) for t in st.targets):
+        if isinstance(st, cst.Assign) and any(name in target_names(t.target) for t in st.targets):
             return True
-        if isinstance(st, (cst.AugAssign, cst.AnnAssign)) and name in _target_names(st.target):
+        if isinstance(st, (cst.AugAssign, cst.AnnAssign)) and name in target_names(st.target):
             return True
     return False
 
 
-def _dim_exprs(ctx) -> dict[str, dict[int, cst.BaseExpression]]:
+def dim_exprs(ctx) -> dict[str, dict[int, cst.BaseExpression]]:
     """forward parameter -> dim -> the expression declaring it, from the file's
     ``dynamic_shapes`` dict literals (export-call keywords and module-level assignments)."""
     out: dict[str, dict[int, cst.BaseExpression]] = {}
@@ -174,7 +174,7 @@ class SliceToDynamicLength(Rule):
             if not subs:
                 continue
             if exprs is None:
-                exprs = _dim_exprs(ctx)
+                exprs = dim_exprs(ctx)
             dyn = declared_dims(ctx, fn.cls.name)
             for p, dims in exprs.items():
                 dyn.setdefault(p, set()).update(dims)
@@ -193,11 +193,11 @@ class SliceToDynamicLength(Rule):
                     if sl.lower is not None and literal_value(sl.lower) != 0:
                         continue
                     upper = _strip_offset(sl.upper)
-                    src = _size_source(upper)
+                    src = size_source(upper)
                     read_at: cst.CSTNode = node  # where the size is read off the input
                     if src is None and isinstance(upper, cst.Name):
                         if sizes is None:
-                            sizes = _unpacked_sizes(fn.node)
+                            sizes = unpacked_sizes(fn.node)
                         got = sizes.get(upper.value, [])
                         if len(got) == 1 and got[0][1] >= 0:
                             src, read_at = got[0][:2], got[0][2]

@@ -31,10 +31,10 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import all_declared_dims, declares_dynamic, snippet
 from exportlint.checks.slices import (
-    _dim_exprs,
-    _size_source,
-    _target_names,
-    _unpacked_sizes,
+    dim_exprs,
+    size_source,
+    target_names,
+    unpacked_sizes,
 )
 from exportlint.findings import Severity
 from exportlint.semantics.model import iter_nodes
@@ -71,11 +71,11 @@ def _split_dims(fn, call: cst.Call, recv: str, code) -> list[tuple[int, str]]:
         if not (isinstance(a, cst.BinaryOperation) and isinstance(a.operator, cst.FloorDivide)):
             continue
         num, den = a.left, a.right
-        src = _size_source(num)
+        src = size_source(num)
         if src is None and isinstance(num, cst.Name):
             unpacked = fn.__dict__.get("_view_split_unpacked")
             if unpacked is None:
-                unpacked = fn.__dict__["_view_split_unpacked"] = _unpacked_sizes(fn.node)
+                unpacked = fn.__dict__["_view_split_unpacked"] = unpacked_sizes(fn.node)
             got = unpacked.get(num.value, [])
             if len(got) == 1 and got[0][1] >= 0:
                 t, i, st = got[0]
@@ -99,7 +99,7 @@ def _untouched_between(fn, name: str, unpack: cst.CSTNode, call: cst.CSTNode) ->
         if st is unpack:
             seen = True
             continue
-        if isinstance(st, cst.For) and name in _target_names(st.target):
+        if isinstance(st, cst.For) and name in target_names(st.target):
             if seen:
                 return False
             continue
@@ -109,9 +109,9 @@ def _untouched_between(fn, name: str, unpack: cst.CSTNode, call: cst.CSTNode) ->
             return True
         targets = []
         if isinstance(st, cst.Assign):
-            targets = [n for t in st.targets for n in _target_names(t.target)]
+            targets = [n for t in st.targets for n in target_names(t.target)]
         elif isinstance(st, (cst.AugAssign, cst.AnnAssign)):
-            targets = _target_names(st.target)
+            targets = target_names(st.target)
         if seen and name in targets:
             return False
     return False
@@ -151,7 +151,7 @@ class ViewSplitDynamicDim(Rule):
                 own = declared.get(recv)
                 if own:
                     if exprs is None:
-                        exprs = _dim_exprs(ctx)
+                        exprs = dim_exprs(ctx)
                     mult = {i for i, e in exprs.get(recv, {}).items()
                             if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Multiply)}
                     hit = [i for i, _ in splits if i in own and i not in mult]  # (`4 * Dim(...)`: divisible)
