@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, Optional
 
-from exportlint.confirm.locate import Location, UserFiles, _dedupe_innermost_first, _frames_from_text
+from exportlint.confirm.locate import Location, UserFiles, dedupe_innermost_first, frames_from_text
 
 #: stop recording after this many tensor elements (a failure path: bounded memory)
 _MAX_ELEMENTS = 50_000_000
@@ -78,7 +78,7 @@ def program_lines(gm: Any, flat: list, users: UserFiles) -> dict:
         def run_node(self, n):  # type: ignore[no-untyped-def]
             out = super().run_node(n)
             if n.op == "call_function" and isinstance(out, torch.Tensor):
-                frames = _dedupe_innermost_first(_frames_from_text(n.meta.get("stack_trace") or "", users))
+                frames = dedupe_innermost_first(frames_from_text(n.meta.get("stack_trace") or "", users))
                 if frames:
                     last[frames[0]] = out.detach().clone()
             return out

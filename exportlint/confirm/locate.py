@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterable, Optional
 
 _FILE_LINE_RE = re.compile(r'File "([^"]+)", line (\d+)')
 _CAUSED_BY_RE = re.compile(r"\(([^()\s]+\.py):(\d+) in [\w<>.]+\)")
-_SOURCE_RANGE_RE = re.compile(r"([^\s()]+\.py)\((\d+)\)")
+SOURCE_RANGE_RE = re.compile(r"([^\s()]+\.py)\((\d+)\)")
 _STACK_LINE_RE = re.compile(r"#\s*File:\s*([^\s:]+\.py):(\d+)")
 _NODE_NAME_RE = re.compile(r"%(\w+)\s*:")
 
@@ -133,7 +133,7 @@ def exception_chain(exc: BaseException) -> list[BaseException]:
     return out
 
 
-def _frames_from_text(text: str, users: UserFiles) -> list[tuple[str, int]]:
+def frames_from_text(text: str, users: UserFiles) -> list[tuple[str, int]]:
     """User frames named in an exception message, in the order printed (outermost first)."""
     out = []
     for m in _FILE_LINE_RE.finditer(text):
@@ -170,7 +170,7 @@ def _frames_from_summaries(frames: Any, users: UserFiles) -> list[tuple[str, int
     return out
 
 
-def _dedupe_innermost_first(frames: list[tuple[str, int]]) -> list[tuple[str, int]]:
+def dedupe_innermost_first(frames: list[tuple[str, int]]) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     for f in reversed(frames):
         if f not in out:
@@ -187,15 +187,15 @@ def locate_direct(exc: BaseException, users: UserFiles) -> Optional[Location]:
         frames = _frames_from_summaries([fs] if fs is not None else [], users)
         real = _frames_from_summaries(getattr(e, "real_stack", None), users)
         if frames or real:
-            stack = _dedupe_innermost_first(real + frames)
+            stack = dedupe_innermost_first(real + frames)
             best = frames[-1] if frames else stack[0]
             return Location(best[0], best[1], "strict-user-frame", _merge(best, stack))
     # rule 1b / 4: "from user code:", "User stack:", "Original traceback:" blocks
     for e in reversed(chain):
         text = _safe_str(e)
-        frames = _frames_from_text(text, users)
+        frames = frames_from_text(text, users)
         if frames:
-            stack = _dedupe_innermost_first(frames)
+            stack = dedupe_innermost_first(frames)
             return Location(stack[0][0], stack[0][1], "message-user-stack", stack)
     # rule 2: the user's code really ran: innermost user frame of the traceback
     for e in reversed(chain):
@@ -208,13 +208,13 @@ def locate_direct(exc: BaseException, users: UserFiles) -> Optional[Location]:
         except Exception:  # noqa: BLE001
             frames = []
         if frames:
-            stack = _dedupe_innermost_first(frames)
+            stack = dedupe_innermost_first(frames)
             return Location(stack[0][0], stack[0][1], "traceback", stack)
     # rule 2b: "Caused by: (path.py:9 in forward)"
     for e in reversed(chain):
         frames = _frames_caused_by(_safe_str(e), users)
         if frames:
-            stack = _dedupe_innermost_first(frames)
+            stack = dedupe_innermost_first(frames)
             return Location(stack[0][0], stack[0][1], "caused-by", stack)
     return None
 
@@ -273,7 +273,7 @@ def locate_by_draft_export(model: Any, args: tuple, kwargs: dict, dynamic_shapes
                 if p:
                     frames.append((p, ln))
         if frames:
-            stack = _dedupe_innermost_first(frames)
+            stack = dedupe_innermost_first(frames)
             return Location(stack[0][0], stack[0][1], "draft-export", stack)
     # the guard's stack is often all framework code: find the symbolic-shape node the guard
     # talks about (e.g. ``round``) in the draft program and read its stack_trace
@@ -281,7 +281,7 @@ def locate_by_draft_export(model: Any, args: tuple, kwargs: dict, dynamic_shapes
     text += " " + (message or "")
     best = None
     for node in _all_nodes(ep.graph_module):
-        frames = _frames_from_text(node.meta.get("stack_trace") or "", users)
+        frames = frames_from_text(node.meta.get("stack_trace") or "", users)
         if not frames or node.op != "call_function":
             continue
         name = getattr(node.target, "__name__", str(node.target)).split(".")[-1]
@@ -291,7 +291,7 @@ def locate_by_draft_export(model: Any, args: tuple, kwargs: dict, dynamic_shapes
         if score and (best is None or score > best[0]):
             best = (score, frames)
     if best:
-        stack = _dedupe_innermost_first(best[1])
+        stack = dedupe_innermost_first(best[1])
         return Location(stack[0][0], stack[0][1], "draft-export-node", stack)
     return None
 
@@ -357,9 +357,9 @@ def locate_dispatch_node(exc: BaseException, model: Any, args: tuple, kwargs: di
             node = by_name.get(name)
             if node is None:
                 continue
-            frames = _frames_from_text(node.meta.get("stack_trace") or "", users)
+            frames = frames_from_text(node.meta.get("stack_trace") or "", users)
             if frames:
-                stack = _dedupe_innermost_first(frames)
+                stack = dedupe_innermost_first(frames)
                 return Location(stack[0][0], stack[0][1], "node-stack-trace", stack)
     return None
 
@@ -386,7 +386,7 @@ def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFil
     producer = None
     i = text.find("node defined in")
     if i >= 0:
-        pm = next((mm for mm in _SOURCE_RANGE_RE.finditer(text[i:]) if users.resolve(mm.group(1))), None)
+        pm = next((mm for mm in SOURCE_RANGE_RE.finditer(text[i:]) if users.resolve(mm.group(1))), None)
         if pm:
             producer = (users.resolve(pm.group(1)), int(pm.group(2)))
     ops = [o if "::" in o else "aten::" + o.split(".")[-1] for o in ops]
@@ -412,7 +412,7 @@ def locate_legacy_op(exc: BaseException, model: Any, args: tuple, users: UserFil
                 except Exception:  # noqa: BLE001
                     src = ""
                 frames = []
-                for mm in _SOURCE_RANGE_RE.finditer(src):
+                for mm in SOURCE_RANGE_RE.finditer(src):
                     p = users.resolve(mm.group(1))
                     if p:
                         frames.append((p, int(mm.group(2))))
@@ -486,7 +486,7 @@ def binding_call_in_user_code(exc: BaseException, users: UserFiles) -> Optional[
         p = users.resolve(tb[-1].filename)
         if not p:
             continue
-        frames = _dedupe_innermost_first([(q, fs.lineno or 0) for fs in tb if (q := users.resolve(fs.filename))])
+        frames = dedupe_innermost_first([(q, fs.lineno or 0) for fs in tb if (q := users.resolve(fs.filename))])
         return Location(p, tb[-1].lineno or 0, "traceback (call binding)", frames)
     return None
 
@@ -624,7 +624,7 @@ class GuardRecorder:
             try:
                 from torch.fx.traceback import get_current_meta
 
-                frames = _frames_from_text((get_current_meta() or {}).get("stack_trace") or "", self.users)
+                frames = frames_from_text((get_current_meta() or {}).get("stack_trace") or "", self.users)
             except Exception:  # noqa: BLE001
                 pass
         printed = str(g)
@@ -651,7 +651,7 @@ class GuardRecorder:
             # between two sizes (``x * mask`` makes them equal) only unifies them
             picks = [r for r in picks if _symbols(r.expr) == 1] + [r for r in picks if _symbols(r.expr) != 1]
         for r in picks:
-            stack = _dedupe_innermost_first(r.frames)
+            stack = dedupe_innermost_first(r.frames)
             best = stack[0]
             how = "guard-provenance"
             prod = _producer_line(best[0], best[1], r.text)

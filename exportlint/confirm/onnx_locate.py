@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from exportlint.confirm.locate import Location, UserFiles, _dedupe_innermost_first, _frames_from_text, \
-    _SOURCE_RANGE_RE
+from exportlint.confirm.locate import Location, UserFiles, dedupe_innermost_first, frames_from_text, \
+    SOURCE_RANGE_RE
 
 _NODE_RES = (re.compile(r"Name:\s*'([^']+)'"), re.compile(r"\bNode \(([^)]+)\)"),
              re.compile(r"running (?:\w+ )?node[^']*'([^']+)'"))
@@ -43,10 +43,10 @@ def node_frames(node: Any, users: UserFiles) -> list[tuple[str, int]]:
     frames: list[tuple[str, int]] = []
     for p in getattr(node, "metadata_props", ()):
         if "stack_trace" in p.key:
-            frames += _dedupe_innermost_first(_frames_from_text(p.value or "", users))
+            frames += dedupe_innermost_first(frames_from_text(p.value or "", users))
     if not frames and getattr(node, "doc_string", ""):
         # the legacy doc string lists the innermost frame first: "x.py(15): forward\n..."
-        for m in _SOURCE_RANGE_RE.finditer(node.doc_string):
+        for m in SOURCE_RANGE_RE.finditer(node.doc_string):
             p = users.resolve(m.group(1))
             if p and (p, int(m.group(2))) not in frames:
                 frames.append((p, int(m.group(2))))
@@ -130,7 +130,7 @@ def locate_by_decomposition_guards(model: Any, args: tuple, kwargs: dict, dynami
             pass
     for r in rec.records:
         if r.violated and r.frames:
-            stack = _dedupe_innermost_first(r.frames)
+            stack = dedupe_innermost_first(r.frames)
             return Location(stack[0][0], stack[0][1], "decomposition-guard", stack)
     return None
 
@@ -210,7 +210,7 @@ def locate_first_diverging_value(proto: Any, model: Any, args: tuple, kwargs: di
             continue
         ref, st = seen[n]
         if not same([ref], [torch.as_tensor(outs[n])]):
-            frames = _dedupe_innermost_first(_frames_from_text(st, users))
+            frames = dedupe_innermost_first(frames_from_text(st, users))
             if frames:
                 return Location(frames[0][0], frames[0][1], "first-diverging-onnx-value", frames)
             return None
