@@ -176,7 +176,7 @@ def _load_config(args) -> "Config":  # noqa: F821
             cfg = load_config(start=start)
     except ConfigError as e:
         raise UsageError(str(e)) from None
-    from exportlint.config import _is_selector
+    from exportlint.config import is_selector
     from exportlint.findings import EXPORTERS
 
     known: Optional[set[str]] = None
@@ -190,7 +190,7 @@ def _load_config(args) -> "Config":  # noqa: F821
 
             known = set(all_rules())
         for c in vals:
-            if not _is_selector(c) or (len(c) == 6 and c not in known):
+            if not is_selector(c) or (len(c) == 6 and c not in known):
                 raise UsageError(f"--{opt.replace('_', '-')}: unknown rule code or prefix {c!r} (see `exportlint rules`)")
         setattr(cfg, opt, tuple(vals))
     if args.exclude is not None:

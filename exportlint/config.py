@@ -226,7 +226,7 @@ def config_from_table(table: dict[str, Any], *, source: Optional[Path] = None, p
     def codes(k: str, v: Any = None) -> tuple[str, ...]:
         vals = str_list(k) if v is None else v
         for c in vals:
-            if not _is_selector(c):
+            if not is_selector(c):
                 raise err(k, f"{c!r} is not a rule code or prefix (e.g. 'EXL1', 'EXL101', 'ALL')")
         return vals
 
@@ -249,7 +249,7 @@ def config_from_table(table: dict[str, Any], *, source: Optional[Path] = None, p
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise err(f"per-file-ignores.{pat}", "must be a list of rule codes")
             for c in v:
-                if not _is_selector(c):
+                if not is_selector(c):
                     raise err(f"per-file-ignores.{pat}", f"{c!r} is not a rule code or prefix")
             out[pat] = tuple(v)
         cfg.per_file_ignores = out
@@ -314,7 +314,7 @@ def config_from_table(table: dict[str, Any], *, source: Optional[Path] = None, p
     return cfg
 
 
-def _is_selector(c: str) -> bool:
+def is_selector(c: str) -> bool:
     if c == "ALL":
         return True
     if not c.startswith("EXL"):

@@ -52,7 +52,7 @@ def _excluded(path: Path, root: Path, patterns: tuple[str, ...]) -> bool:
     return False
 
 
-def _excluded_with_parents(path: Path, root: Path, patterns: tuple[str, ...]) -> bool:
+def excluded_with_parents(path: Path, root: Path, patterns: tuple[str, ...]) -> bool:
     """For paths named on the command line: excluded if it or any folder above it (up to the
     project root) matches."""
     p = Path(os.path.abspath(path))
@@ -119,14 +119,14 @@ def discover(paths: list[str], config: Config, *, force_exclude: bool = False,
         if p.is_file() or (p.is_symlink() and not p.is_dir()):
             if not p.exists():
                 raise DiscoveryError(f"{raw}: {_link_problem(raw)}")
-            if force_exclude and _excluded_with_parents(p, root, patterns):
+            if force_exclude and excluded_with_parents(p, root, patterns):
                 out.skipped.append((raw, "excluded"))
                 continue
             add(raw)  # explicit files are linted whatever their suffix
             continue
         if not p.is_dir():
             raise DiscoveryError(f"{raw}: not a file or directory")
-        if force_exclude and _excluded_with_parents(p, root, patterns):
+        if force_exclude and excluded_with_parents(p, root, patterns):
             out.skipped.append((raw, "excluded"))
             continue
         visited_dirs: set[tuple[int, int]] = set()

@@ -137,7 +137,7 @@ def test_text_filters_pass_every_false_default_option():
         for cls, init in _inits(tree):
             pos, defaults, _ = cv._params(init)
             for attr in set(cv._self_writes(init)):
-                how, what = cv._attr_source(init, attr)
+                how, what = cv.attr_source(init, attr)
                 if how == "param" and defaults.get(what, cv.UNKNOWN) is False:
                     names = [m.group(1) for m in cv._param_write(attr).finditer(text)]
                     assert what in names, (path, cls.name, attr)
@@ -148,7 +148,7 @@ def test_text_filters_pass_every_false_default_option():
     tree = ast.parse(src)
     _, init = next(_inits(tree))
     for attr in "abc":
-        how, what = cv._attr_source(init, attr)
+        how, what = cv.attr_source(init, attr)
         assert how == "param"
         assert what in [m.group(1) for m in cv._param_write(attr).finditer(src)]
         assert cv._false_default(what).search(src)

@@ -82,7 +82,7 @@ def _values(fn, name: str) -> list[cst.BaseExpression]:
     return _bindings(fn).get(name, [])
 
 
-class _Dims:
+class Dims:
     def __init__(self, ctx):
         self.ctx = ctx
         self.mode = declares_dynamic(ctx)
@@ -199,7 +199,7 @@ class LenOfDynamicTensor(Rule):
             if not lens:
                 continue
             if dims is None:
-                dims = _Dims(ctx)
+                dims = Dims(ctx)
                 if dims.mode is False:
                     return ()
             in_range = {id(a.value) for c in fn.calls if (c.qualname or dotted(c.node.func)) in ("range", "builtins.range")
@@ -237,7 +237,7 @@ _KEEP_SIGNAL = frozenset("float double half to type_as contiguous clone detach s
                          "clamp abs neg".split())
 
 
-def _signal_dynamic(d: _Dims, fn, e: cst.BaseExpression, depth: int = 0) -> int:
+def _signal_dynamic(d: Dims, fn, e: cst.BaseExpression, depth: int = 0) -> int:
     """Whether the last dimension of a (1-D or 2-D) waveform tensor may be dynamic."""
     if depth > 10:
         return 0
@@ -300,7 +300,7 @@ class StftDynamicLength(Rule):
                 if recv is None:
                     continue
                 if d is None:
-                    d = _Dims(ctx)
+                    d = Dims(ctx)
                     if d.mode is False:
                         return ()
                 level = _signal_dynamic(d, fn, recv)

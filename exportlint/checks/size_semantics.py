@@ -26,7 +26,7 @@ import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import call_arg, snippet
-from exportlint.checks.len_size import DYN, MAYBE, _Dims
+from exportlint.checks.len_size import DYN, MAYBE, Dims
 from exportlint.findings import Severity
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.data_sized import data_size_read, names_at
@@ -65,7 +65,7 @@ def _unpacked_shape(fn, name: str) -> list[tuple[cst.BaseExpression, int]]:
     return got.get(name, [])
 
 
-def size_level(dims: _Dims, fn, e: cst.BaseExpression, depth: int = 0) -> int:
+def size_level(dims: Dims, fn, e: cst.BaseExpression, depth: int = 0) -> int:
     """DYN when the size expression reads a dimension declared dynamic, MAYBE when it is a size
     and the project's dynamic shapes are unknown, else 0."""
     if depth > 8:
@@ -147,7 +147,7 @@ class SizeFactoryDynamic(Rule):
                 if size is None or fn.kind(size) != SHAPE:
                     continue
                 if dims is None:
-                    dims = _Dims(ctx)
+                    dims = Dims(ctx)
                     if dims.mode is False:
                         return ()
                 level = size_level(dims, fn, size)

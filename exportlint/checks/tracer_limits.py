@@ -30,7 +30,7 @@ import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import snippet
-from exportlint.checks.len_size import DYN, _Dims
+from exportlint.checks.len_size import DYN, Dims
 from exportlint.checks.size_semantics import size_level
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import SHAPE, TENSORISH
@@ -348,7 +348,7 @@ class LruCacheDynamicSize(Rule):
                 if not sizes:
                     continue
                 if dims is None:
-                    dims = _Dims(ctx)
+                    dims = Dims(ctx)
                     if dims.mode is False:
                         return ()
                 level = max(size_level(dims, fn, s) for s in sizes)

@@ -302,11 +302,11 @@ class ExportlintServer(LanguageServer):
         return str(doc.uri).endswith(PY_SUFFIXES)
 
     def _excluded(self, entry: _LinterEntry, path: str) -> bool:
-        from exportlint.discovery import _excluded_with_parents
+        from exportlint.discovery import excluded_with_parents
 
         cfg = entry.config
         try:
-            return _excluded_with_parents(Path(path), cfg.root.resolve(), tuple(cfg.exclude) + tuple(cfg.extend_exclude))
+            return excluded_with_parents(Path(path), cfg.root.resolve(), tuple(cfg.exclude) + tuple(cfg.extend_exclude))
         except Exception:
             return False
 

@@ -251,7 +251,7 @@ def may_hold(project: Any, path: str, cls: str, attr: str, word: str,
     is written with ``word`` in it: ``ceil_mode``): the attribute is assigned once, at the top of
     ``__init__``, from a parameter, and some construction of the class in this file passes such
     a value for it. (the description, the line of that call, the parameter), or None."""
-    from exportlint.semantics.ctor_values import _attr_source
+    from exportlint.semantics.ctor_values import attr_source
 
     if project is None or getattr(project, "run_files", None) is None:
         return None
@@ -266,7 +266,7 @@ def may_hold(project: Any, path: str, cls: str, attr: str, word: str,
     init = fs.method(cls, "__init__")
     if init is None:
         return None
-    how, param = _attr_source(init, attr)
+    how, param = attr_source(init, attr)
     if how != "param" or param not in _params(init)[1:] or param in fs.assigns(init):
         return None
     fi = project.index_path(path)

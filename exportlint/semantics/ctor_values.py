@@ -146,7 +146,7 @@ def _literal(e: Optional[ast.AST]) -> Any:
     return UNKNOWN
 
 
-def _attr_source(init: ast.FunctionDef, attr: str) -> tuple[str, Any]:
+def attr_source(init: ast.FunctionDef, attr: str) -> tuple[str, Any]:
     """How ``__init__`` sets ``self.<attr>``: ("param", name), ("const", value) or ("unknown", None).
     Only one assignment, a top-level statement of ``__init__``."""
     found = _self_writes(init).get(attr, ())
@@ -237,7 +237,7 @@ def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] =
     init = _init_of(node) if node is not None else None
     if init is None:
         return False
-    how, what = _attr_source(init, attr)
+    how, what = attr_source(init, attr)
     if how != "param" or _params(init)[1].get(what, UNKNOWN) is not False:
         return False
     # a bound on the scans: a class or attribute name that many of the run's files mention
@@ -311,7 +311,7 @@ def _init_attr(project: Any, fi: Any, cls: str, path: list, deps: Optional[set],
     init = _init_of(node) if node is not None else None
     if init is None:
         return UNKNOWN
-    how, what = _attr_source(init, path[0])
+    how, what = attr_source(init, path[0])
     if how not in ("const", "param"):
         return UNKNOWN  # (before the scans below, which read other files)
     if (sealed and _has_subclass(project, fi, cls)) or _written_elsewhere(project, path[0], init, deps):

@@ -495,7 +495,7 @@ _PY_TYPES = frozenset({
     "collections.abc.Mapping", "collections.abc.Sequence", "collections.abc.Iterable",
     "collections.OrderedDict", "numbers.Number", "numbers.Real", "numbers.Integral",
 })
-_TENSOR_TYPES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+TENSOR_TYPES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 
 
 def not_tensor_names(test: cst.BaseExpression, imports: Any) -> tuple[str, ...]:
@@ -520,7 +520,7 @@ def not_tensor_names(test: cst.BaseExpression, imports: Any) -> tuple[str, ...]:
         q = d if d in _PY_TYPES else (imports.resolve(el) or d)
         names.append(q)
     if negated:
-        ok = bool(names) and all(n in _TENSOR_TYPES for n in names)
+        ok = bool(names) and all(n in TENSOR_TYPES for n in names)
     else:
         ok = bool(names) and all(n in _PY_TYPES for n in names)
     return (test.args[0].value.value,) if ok else ()

@@ -14,7 +14,7 @@ from typing import Any
 
 import libcst as cst
 
-from exportlint.semantics.nodes import _TENSOR_TYPES, body_statements, dotted
+from exportlint.semantics.nodes import TENSOR_TYPES, body_statements, dotted
 
 
 def tensor_exit_name(st: cst.If, imports: Any) -> str | None:
@@ -32,7 +32,7 @@ def tensor_exit_name(st: cst.If, imports: Any) -> str | None:
         return None
     for el in elts:
         d = dotted(el)
-        if d is None or (imports.resolve(el) or d) not in _TENSOR_TYPES:
+        if d is None or (imports.resolve(el) or d) not in TENSOR_TYPES:
             return None
     body = list(body_statements(st.body))
     if not body:
