@@ -57,11 +57,12 @@ def _shape_args(call: cst.Call) -> Optional[list[cst.BaseExpression]]:
     return vals
 
 
-def _split_dims(fn, call: cst.Call, recv: str, code) -> list[tuple[int, str]]:
+def _split_dims(fn, call: cst.Call, recv: str, code, unpacked_of: dict) -> list[tuple[int, str]]:
     """(dim of ``recv``, factor text) for each ``size // k`` argument of the view whose size is a
     dim of ``recv`` itself (``recv.shape[i]``, ``recv.size(i)``, or a name unpacked from
     ``recv.shape`` / ``recv.size()`` with ``recv`` not rebound before the view) and
-    whose factor ``k`` is also an argument of the view."""
+    whose factor ``k`` is also an argument of the view. (``unpacked_of``: the run of the rule's
+    ``unpacked_sizes`` per function, filled on first need.)"""
     args = _shape_args(call)
     if not args or len(args) < 3:
         return []
@@ -73,9 +74,9 @@ def _split_dims(fn, call: cst.Call, recv: str, code) -> list[tuple[int, str]]:
         num, den = a.left, a.right
         src = size_source(num)
         if src is None and isinstance(num, cst.Name):
-            unpacked = fn.__dict__.get("_view_split_unpacked")
+            unpacked = unpacked_of.get(id(fn))
             if unpacked is None:
-                unpacked = fn.__dict__["_view_split_unpacked"] = unpacked_sizes(fn.node)
+                unpacked = unpacked_of[id(fn)] = unpacked_sizes(fn.node)
             got = unpacked.get(num.value, [])
             if len(got) == 1 and got[0][1] >= 0:
                 t, i, st = got[0]
@@ -86,7 +87,7 @@ def _split_dims(fn, call: cst.Call, recv: str, code) -> list[tuple[int, str]]:
         if texts is None:
             texts = [code(x) for x in args]
         k = code(den)
-        if texts.count(k) >= 1:
+        if k in texts:
             out.append((src[1], k))
     return out
 
@@ -133,6 +134,7 @@ class ViewSplitDynamicDim(Rule):
             return ()
         code = ctx.module.code_for_node
         exprs = None
+        unpacked_of: dict = {}
         for fn in ctx.model.functions:
             if fn.cls is None or fn.node.name.value != "forward":
                 continue  # a helper (function, static or other method): left out, see above
@@ -143,7 +145,7 @@ class ViewSplitDynamicDim(Rule):
                 if not (isinstance(f, cst.Attribute) and f.attr.value in _RESHAPES and isinstance(f.value, cst.Name)):
                     continue
                 recv = f.value.value
-                splits = _split_dims(fn, e, recv, code)
+                splits = _split_dims(fn, e, recv, code, unpacked_of)
                 if not splits:
                     continue
                 if declared is None:
@@ -152,8 +154,8 @@ class ViewSplitDynamicDim(Rule):
                 if own:
                     if exprs is None:
                         exprs = dim_exprs(ctx)
-                    mult = {i for i, e in exprs.get(recv, {}).items()
-                            if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Multiply)}
+                    mult = {i for i, x in exprs.get(recv, {}).items()
+                            if isinstance(x, cst.BinaryOperation) and isinstance(x.operator, cst.Multiply)}
                     hit = [i for i, _ in splits if i in own and i not in mult]  # (`4 * Dim(...)`: divisible)
                     if not hit:
                         continue  # the split dims are static
