@@ -411,13 +411,13 @@ def _scalar_in_arithmetic_only(ctx, name: str, value) -> bool:
         # (every class's export-path code: a subclass reads what a base's __init__ set)
         if fn.cls is None or fn.node.name.value == "__init__" or name not in fn.self_attr_reads:
             continue
+        # one walk: a binary operation comes before its operands in pre-order
         operands: set[int] = set()
         for n in iter_nodes(fn.node):
             if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, _ARITH):
                 operands.add(id(n.left))
                 operands.add(id(n.right))
-        for n in iter_nodes(fn.node):
-            if (isinstance(n, cst.Attribute) and n.attr.value == name and isinstance(n.value, cst.Name)
+            elif (isinstance(n, cst.Attribute) and n.attr.value == name and isinstance(n.value, cst.Name)
                     and n.value.value == fn.self_name):
                 if id(n) not in operands:
                     return False
