@@ -1,0 +1,278 @@
+"""Classes fixed after the held-out batch 17 of multi-file real-issue cases (issue 10), on branch
+cases17 (bench/data/cases_batch17.md), and from the errors-only gap of the cases scoreboard.
+
+Measured with torch 2.13 (bench/data/cases_truth.json; one-file probes in
+bench/labels/probes_cases17/run_probes.py, output in ``probes.out``):
+
+- EXL111: a branch of ``forward`` on a name bound to a size of a forward input whose dim the
+  export declares dynamic (``_, _, h, w = x.size()`` then ``if w % 4 != 0``), and a loop over
+  ``range(<such a size>)`` / ``range(len(x))``: strict and non-strict fail ("Constraints
+  violated"), onnx-dynamo exports the dim static, the legacy exporter bakes the example's branch
+  or count. A test comparing a size with a module value (YOLO's grid cache,
+  ``(self.nx, self.ny) != (nx, ny)``) exports everywhere and stays a warning.
+- EXL137: ``int(x.size(2))`` of a declared-dynamic dim is also wrong with onnx-dynamo (static
+  dims) and onnx-legacy (baked sizes), not only non-strict torch.export.
+- EXL129: an interpolate ``scale_factor`` made from sizes fails the legacy exporter with fixed
+  shapes too ("upsample_bicubic2d() received an invalid combination of arguments"): an error for
+  onnx-legacy when the project shows no export call.
+- EXL121: ``stft`` of a plain helper's parameter may have a dynamic length (a warning).
+
+The reproducers fail on main 78715f8; the controls are silent (or unchanged) on both.
+"""
+
+from __future__ import annotations
+
+from conftest import code_hits as _hits
+from conftest import lint_package as _lint
+from conftest import write_package
+
+_ALL = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
+
+# ---- EXL111 through sizes bound by unpacking, and loops over declared dims ----------------------
+
+_PAD = """import torch
+import torch.nn.functional as F
+
+
+class PatchEmbed(torch.nn.Module):
+    def __init__(self, p=4):
+        super().__init__()
+        self.p = p
+        self.proj = torch.nn.Conv2d(2, 8, p, stride=p)
+
+    def forward(self, x):
+        _, _, h, w = x.size()
+        if w % self.p != 0:
+            x = F.pad(x, (0, self.p - w % self.p))
+        return self.proj(x)
+
+
+example_args = (torch.randn(1, 2, 16, 16),)
+dynamic_shapes = {{"x": {{{dims}}}}}
+"""
+
+
+def _pad(tmp_path, dims):
+    return _lint(write_package(tmp_path, {"model.py": _PAD.format(dims=dims)}, "app17a"))
+
+
+def test_branch_on_an_unpacked_declared_size_is_an_error(tmp_path):
+    f = _pad(tmp_path, '3: torch.export.Dim("w", min=4, max=64)')
+    assert _hits(f, "EXL111") == [("model.py", 13, "error", _ALL)]
+
+
+def test_branch_on_an_unpacked_size_of_an_undeclared_dim_stays_a_warning(tmp_path):
+    f = _pad(tmp_path, '0: torch.export.Dim("b", min=1, max=8)')
+    assert [h[:3] for h in _hits(f, "EXL111")] == [("model.py", 13, "warning")]
+
+
+_LOOP = """import torch
+
+
+class PerItem(torch.nn.Module):
+    def forward(self, x):
+        b, t = x.shape[:2]
+        outs = []
+        for i in range({it}):
+            outs.append(x[:, i] * 2)
+        return torch.stack(outs, 1)
+
+
+example_args = (torch.randn(2, 4, 3),)
+dynamic_shapes = {{"x": {{{dims}}}}}
+"""
+
+
+def _loop(tmp_path, it, dims):
+    return _lint(write_package(tmp_path, {"model.py": _LOOP.format(it=it, dims=dims)}, "app17b"))
+
+
+def test_loop_over_a_declared_dim_is_an_error(tmp_path):
+    assert _hits(_loop(tmp_path, "t", '1: torch.export.Dim("t", min=2, max=16)'), "EXL111") == [
+        ("model.py", 8, "error", _ALL)]
+    assert _hits(_loop(tmp_path, "x.size(1)", '1: torch.export.Dim("t", min=2, max=16)'), "EXL111") == [
+        ("model.py", 8, "error", _ALL)]
+
+
+def test_loop_over_an_undeclared_dim_stays_a_warning(tmp_path):
+    # measured (b_loop_undeclared_dim_control): only the batch dynamic, the loop over dim 1 exports
+    got = _hits(_loop(tmp_path, "t", '0: torch.export.Dim("b", min=1, max=16)'), "EXL111")
+    assert [h[:3] for h in got] == [("model.py", 8, "warning")]
+
+
+_LEN = """import torch
+
+
+class PerItem(torch.nn.Module):
+    def forward(self, x):
+        outs = []
+        for i in range(len(x)):
+            outs.append(x[i] * 2)
+        return torch.stack(outs, 0)
+
+
+example_args = (torch.randn(2, 4, 3),)
+dynamic_shapes = {"x": {0: torch.export.Dim("b", max=16)}}
+"""
+
+
+def test_loop_over_len_of_a_declared_batch_is_an_error(tmp_path):
+    # measured (b_loop_range_len; bench/cases/per_image_len_loop): all four exporters wrong
+    files = write_package(tmp_path, {"model.py": _LEN}, "app17c")
+    assert _hits(_lint(files), "EXL111") == [("model.py", 7, "error", _ALL)]
+
+
+_CACHE = """import torch
+import torch.nn as nn
+
+
+class Grid(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.nx, self.ny = 0, 0
+        self.grid = torch.zeros(1)
+
+    def make(self, nx, ny):
+        self.nx, self.ny = nx, ny
+        self.grid = torch.zeros(ny, nx)
+
+    def forward(self, p):
+        bs, _, ny, nx = p.shape
+        if (self.nx, self.ny) != (nx, ny):
+            self.make(nx, ny)
+        return p + self.grid
+
+
+example_args = (torch.randn(1, 2, 4, 5),)
+dynamic_shapes = {"p": {2: torch.export.Dim("h", min=2, max=32), 3: torch.export.Dim("w", min=2, max=32)}}
+"""
+
+
+def test_cache_key_comparison_with_declared_sizes_stays_a_warning(tmp_path):
+    # measured (bench/cases/yolo_grid_recompute, pkg_yolo_grid_cache): every exporter passes
+    got = _hits(_lint(write_package(tmp_path, {"model.py": _CACHE}, "app17d")), "EXL111")
+    assert [h[:3] for h in got] == [("model.py", 17, "warning")]
+
+
+# ---- EXL137 names onnx-dynamo and onnx-legacy --------------------------------------------------
+
+_SHUFFLE = """def pixel_shuffle(x, r):
+    h, w = int(x.size(2)), int(x.size(3))
+    return x.reshape(x.shape[0], -1, h * r, w * r)
+"""
+
+_UP = """import torch
+import torch.nn as nn
+
+from .shuffle import pixel_shuffle
+
+
+class Up(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, 3, padding=1)
+
+    def forward(self, x):
+        h, w = int(x.size(2)), int(x.size(3))
+        return pixel_shuffle(self.conv(x), 2)[..., :h * 2, :w * 2]
+
+
+example_args = (torch.randn(1, 1, 8, 6),)
+dynamic_shapes = {"x": {2: torch.export.Dim("h", min=4, max=32), 3: torch.export.Dim("w", min=4, max=32)}}
+"""
+
+
+def test_int_of_a_declared_size_names_dynamo_and_legacy(tmp_path):
+    f = _lint(write_package(tmp_path, {"shuffle.py": _SHUFFLE, "up.py": _UP}, "app17e"))
+    both = ("export-nonstrict", "onnx-dynamo", "onnx-legacy")
+    assert _hits(f, "EXL137") == [("shuffle.py", 2, "warning", both), ("shuffle.py", 2, "warning", both),
+                                  ("up.py", 13, "error", both), ("up.py", 13, "error", both)]
+
+
+def test_int_of_a_static_dim_stays_silent(tmp_path):
+    up = _UP.replace("int(x.size(2)), int(x.size(3))", "int(x.size(1)), int(x.size(1))")
+    f = _lint(write_package(tmp_path, {"up.py": up}, "app17f"))
+    assert _hits(f, "EXL137") == []
+
+
+# ---- EXL129: a scale_factor from sizes fails the legacy exporter with fixed shapes too -----------
+
+_POS = """import math
+
+import torch.nn.functional as F
+
+
+def resize_pos(pos, h, w, p):
+    m = int(math.sqrt(pos.shape[1]))
+    h0, w0 = h // p + 0.1, w // p + 0.1
+    grid = pos.reshape(1, m, m, -1).permute(0, 3, 1, 2)
+    return F.interpolate(grid, scale_factor=({sf}), mode="bicubic", align_corners=False)
+"""
+
+_VIT = """import torch
+import torch.nn as nn
+
+from .pos import resize_pos
+
+
+class ViT(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pos = nn.Parameter(torch.randn(1, 16, 8))
+
+    def forward(self, x):
+        h, w = x.shape[-2:]
+        return resize_pos(self.pos, h, w, 8)
+"""
+
+
+def test_scale_factor_from_sizes_is_a_legacy_error_when_shapes_are_unknown(tmp_path):
+    f = _lint(write_package(tmp_path, {"pos.py": _POS.format(sf="h0 / m, w0 / m"), "vit.py": _VIT}, "app17g"))
+    # (the caller's warning for torch.export and onnx-dynamo, whose dims are unknown, is unchanged)
+    assert _hits(f, "EXL129") == [("pos.py", 10, "error", ("onnx-legacy",)),
+                                  ("vit.py", 14, "warning", ("export-strict", "export-nonstrict", "onnx-dynamo"))]
+
+
+def test_constant_scale_factor_stays_silent(tmp_path):
+    f = _lint(write_package(tmp_path, {"pos.py": _POS.format(sf="1.5, 1.5"), "vit.py": _VIT}, "app17h"))
+    assert _hits(f, "EXL129") == []
+
+
+# ---- EXL121: stft of a plain helper's waveform ---------------------------------------------------
+
+_FEAT = """def magnitude(signals, window):
+    spec = signals.stft(n_fft=512, hop_length=160, win_length=320, window=window, return_complex=True)
+    return spec.abs()
+"""
+
+_FRONT = """import torch
+import torch.nn as nn
+
+from .features import magnitude
+
+
+class FrontEnd(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("window", torch.hann_window(320))
+
+    def forward(self, signals):
+        return magnitude(signals, self.window)
+{export}"""
+
+_FIXED = """
+
+def export():
+    return torch.export.export(FrontEnd(), (torch.randn(2, 4000),))
+"""
+
+
+def test_stft_in_a_helper_may_have_a_dynamic_length(tmp_path):
+    f = _lint(write_package(tmp_path, {"features.py": _FEAT, "front.py": _FRONT.format(export="")}, "app17i"))
+    assert _hits(f, "EXL121") == [("features.py", 2, "warning", ("export-strict", "export-nonstrict"))]
+
+
+def test_stft_in_a_helper_of_a_fixed_shape_project_stays_silent(tmp_path):
+    # measured (f_stft_static): fixed shapes export with both torch.export modes
+    f = _lint(write_package(tmp_path, {"features.py": _FEAT, "front.py": _FRONT.format(export=_FIXED)}, "app17j"))
+    assert _hits(f, "EXL121") == []
