@@ -276,3 +276,65 @@ def test_stft_in_a_helper_of_a_fixed_shape_project_stays_silent(tmp_path):
     # measured (f_stft_static): fixed shapes export with both torch.export modes
     f = _lint(write_package(tmp_path, {"features.py": _FEAT, "front.py": _FRONT.format(export=_FIXED)}, "app17j"))
     assert _hits(f, "EXL121") == []
+
+
+# ---- EXL149: a convolution whose groups is a size (per-sample filters) ---------------------------
+
+_DYNCONV = """import torch.nn.functional as F
+
+
+def per_sample_deconv(x, weight, out_channels):
+    N, C, H, W = x.size()
+    x = x.contiguous().view(1, N * C, H, W)
+    out = F.conv_transpose2d(x, weight, padding=1, groups={groups})
+    return out.view(N, out_channels, H, W)
+"""
+
+_FILTER = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from .dynconv import per_sample_deconv
+
+
+class DynamicFilter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.kernel = nn.Linear(16, 4 * 3 * 9)
+
+    def forward(self, x, style):
+        n, c, h, w = x.shape
+        wt = self.kernel(style).view(n * 4, 3, 3, 3)
+        y = F.conv2d(x.reshape(1, n * c, h, w), wt.transpose(0, 1).reshape(n * 3, 4, 3, 3), padding=1, groups=n)
+        return y + per_sample_deconv(x, wt, 3)
+{tail}"""
+
+_DECLARED = """
+
+example_args = (torch.randn(2, 4, 8, 8), torch.randn(2, 16))
+dynamic_shapes = {"x": {0: torch.export.Dim("b", min=2, max=16)}, "style": {0: torch.export.Dim("b", min=2, max=16)}}
+"""
+
+_STATIC = """
+
+def export():
+    return torch.onnx.export(DynamicFilter(), (torch.randn(2, 4, 8, 8), torch.randn(2, 16)), dynamo=False)
+"""
+
+
+def test_groups_from_a_declared_batch_is_an_error_and_a_helper_warns(tmp_path):
+    f = _lint(write_package(tmp_path, {"dynconv.py": _DYNCONV.format(groups="N"),
+                                       "model.py": _FILTER.format(tail=_DECLARED)}, "app17k"))
+    onnx = ("onnx-dynamo", "onnx-legacy")
+    assert _hits(f, "EXL149") == [("dynconv.py", 7, "warning", onnx), ("model.py", 16, "error", onnx)]
+
+
+def test_groups_with_fixed_shapes_or_a_constant_stays_silent(tmp_path):
+    # measured (c_conv_groups_batch_static, c_conv_dyn_weight_static_shape): all four pass
+    f = _lint(write_package(tmp_path, {"dynconv.py": _DYNCONV.format(groups="N"),
+                                       "model.py": _FILTER.format(tail=_STATIC)}, "app17l"))
+    assert _hits(f, "EXL149") == []
+    f = _lint(write_package(tmp_path, {"dynconv.py": _DYNCONV.format(groups="2"),
+                                       "model.py": _FILTER.replace("groups=n", "groups=2").format(tail=_DECLARED)},
+                            "app17m"))
+    assert _hits(f, "EXL149") == []

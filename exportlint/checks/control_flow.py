@@ -870,7 +870,7 @@ def _dynamic_hit(culprit, dyn: dict[str, set], params: set[str]) -> Optional[str
     return None
 
 
-def _size_source(fn, e, params: set[str], depth: int = 0) -> Optional[tuple[str, int]]:
+def size_source(fn, e, params: set[str], depth: int = 0) -> Optional[tuple[str, int]]:
     """(parameter, dim) that a size expression reads in ``fn``'s ``forward``: ``x.shape[d]``,
     ``x.size(d)``, ``len(x)`` (dim 0), or a name bound once in fn by one of these or by unpacking
     ``x.shape`` / ``x.size()`` / ``x.shape[:k]`` (``_, _, h, w = x.size()``: w is dim 3) of a tensor
@@ -900,7 +900,7 @@ def _size_source(fn, e, params: set[str], depth: int = 0) -> Optional[tuple[str,
         for t in targets:
             if isinstance(t, cst.Name) and t.value == e.value:
                 v = n.value if isinstance(n, cst.Assign) else None
-                found.append((i, _size_source(fn, v, params, depth + 1) if v is not None else None))
+                found.append((i, size_source(fn, v, params, depth + 1) if v is not None else None))
             elif isinstance(t, (cst.Tuple, cst.List)):
                 names = [el.value.value if isinstance(el.value, cst.Name) else None for el in t.elements]
                 if e.value not in names or not isinstance(n, cst.Assign):
@@ -937,7 +937,7 @@ def _bound_size_hit(fn, test, dyn: dict[str, set], params: set[str]) -> Optional
         return None
     for n in iter_nodes(test):
         if isinstance(n, cst.Name):
-            src = _size_source(fn, n, params)
+            src = size_source(fn, n, params)
             if src is not None and src[1] in dyn.get(src[0], ()):
                 return f"`{src[0]}` dim {src[1]}"
     return None
@@ -1001,7 +1001,7 @@ def _loop_size_hit(fn, loop, dyn: dict[str, set], params: set[str]) -> Optional[
             and 1 <= len(it.args) <= 2 and not any(a.keyword or a.star for a in it.args):
         if len(it.args) == 2 and literal_value(it.args[0].value) != 0:
             return None
-        src = _size_source(fn, it.args[-1].value, params)
+        src = size_source(fn, it.args[-1].value, params)
     elif isinstance(it, cst.Name) and it.value in params and loop.over_tensor:
         src = (it.value, 0)
     if src is not None and src[1] in dyn.get(src[0], ()):
