@@ -338,3 +338,45 @@ def test_groups_with_fixed_shapes_or_a_constant_stays_silent(tmp_path):
                                        "model.py": _FILTER.replace("groups=n", "groups=2").format(tail=_DECLARED)},
                             "app17m"))
     assert _hits(f, "EXL149") == []
+
+
+# ---- EXL119: the attention's sequence is a declared dim of a forward input ------------------------
+
+_ATTN = """import torch
+import torch.nn as nn
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pre = nn.Sequential(nn.LayerNorm(12), nn.Linear(12, 32), nn.ReLU())
+        self.layer = nn.TransformerEncoderLayer(32, 4, 64, batch_first={bf})
+
+    def forward(self, x):
+        x = self.pre(x)
+        x = self.layer(x)
+        return x.mean(1)
+
+
+example_args = (torch.randn(4, 30, 12),)
+dynamic_shapes = {{"x": {{{dims}}}}}
+"""
+
+
+def _attn(tmp_path, bf, dims, prefix):
+    return _hits(_lint(write_package(tmp_path, {"model.py": _ATTN.format(bf=bf, dims=dims)}, prefix)), "EXL119")
+
+
+def test_attention_on_a_declared_sequence_is_an_error(tmp_path):
+    # measured (rules/EXL119.md; bench/cases/transformer_layer_pre_linear): legacy wrong at other lengths
+    got = _attn(tmp_path, "True", '0: torch.export.Dim("b", max=64), 1: torch.export.Dim("t", min=2, max=64)',
+                "app17n")
+    assert got == [("model.py", 13, "error", ("onnx-legacy",))]
+
+
+def test_attention_whose_sequence_is_not_declared_stays_a_warning(tmp_path):
+    # sequence-first layer, only dim 1 (its batch) declared: the sequence is static
+    got = _attn(tmp_path, "False", '1: torch.export.Dim("b", max=64)', "app17o")
+    assert got == [("model.py", 13, "warning", ("onnx-legacy",))]
+    # batch-first, only the batch declared: silent (measured: another batch runs)
+    assert _attn(tmp_path, "True", '0: torch.export.Dim("b", max=64)', "app17p") == []
