@@ -326,7 +326,20 @@ def test_groups_from_a_declared_batch_is_an_error_and_a_helper_warns(tmp_path):
     f = _lint(write_package(tmp_path, {"dynconv.py": _DYNCONV.format(groups="N"),
                                        "model.py": _FILTER.format(tail=_DECLARED)}, "app17k"))
     onnx = ("onnx-dynamo", "onnx-legacy")
-    assert _hits(f, "EXL149") == [("dynconv.py", 7, "warning", onnx), ("model.py", 16, "error", onnx)]
+    # (and at the call into the helper, for onnx-dynamo, which locates its failure there)
+    assert _hits(f, "EXL149") == [("dynconv.py", 7, "warning", onnx), ("model.py", 16, "error", onnx),
+                                  ("model.py", 17, "warning", ("onnx-dynamo",))]
+
+
+def test_depthwise_groups_of_the_channels_stay_silent(tmp_path):
+    # groups=C (dim 1, the static channels): not this rule's claim. Measured
+    # (c_depthwise_groups_channels: `F.conv2d(x, k.expand(c, 1, 3, 3), groups=c)`, dynamic batch):
+    # strict, non-strict and onnx-dynamo pass; the legacy exporter fails there too ("kernel of
+    # unknown shape": the kernel's shape is traced from `x.shape`), a class this rule leaves alone
+    conv = _DYNCONV.format(groups="C")
+    f = _lint(write_package(tmp_path, {"dynconv.py": conv, "model.py": _FILTER.replace("groups=n", "groups=c")
+                                       .format(tail=_DECLARED)}, "app17q"))
+    assert _hits(f, "EXL149") == []
 
 
 def test_groups_with_fixed_shapes_or_a_constant_stays_silent(tmp_path):

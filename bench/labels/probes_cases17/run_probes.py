@@ -248,6 +248,18 @@ ARGS = (torch.randn(2, 4, 8, 8), torch.randn(1, 16))
 DS = {"x": {0: Dim("b", min=2, max=16)}, "s": None}
 ARGS2 = (torch.randn(3, 4, 8, 8), torch.randn(1, 16))
 """,
+"c_depthwise_groups_channels": """
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("k", torch.ones(1, 1, 3, 3) / 9)
+    def forward(self, x):
+        n, c, h, w = x.shape
+        return F.conv2d(x, self.k.expand(c, 1, 3, 3), padding=1, groups=c)
+ARGS = (torch.randn(2, 4, 8, 8),)
+DS = {"x": {0: Dim("b", min=1, max=16)}}
+ARGS2 = (torch.randn(3, 4, 8, 8),)
+""",
 # --- EXL111 through unpacked sizes and loops over declared dims ---
 "b_unpacked_pad_branch": """
 class M(nn.Module):
