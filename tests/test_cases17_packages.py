@@ -393,3 +393,11 @@ def test_attention_whose_sequence_is_not_declared_stays_a_warning(tmp_path):
     assert got == [("model.py", 13, "warning", ("onnx-legacy",))]
     # batch-first, only the batch declared: silent (measured: another batch runs)
     assert _attn(tmp_path, "True", '0: torch.export.Dim("b", max=64)', "app17p") == []
+
+
+def test_scale_factor_made_a_python_float_is_not_a_legacy_error(tmp_path):
+    # measured (s_scale_math_sqrt_static, s_scale_float_static): math.sqrt / float() of sizes bake a
+    # Python float, and the legacy exporter passes with fixed shapes (lightly's interpolate_pos_encoding)
+    pos = _POS.replace("scale_factor=({sf})", "scale_factor=math.sqrt(pos.shape[1] * h / {sf})")
+    f = _lint(write_package(tmp_path, {"pos.py": pos.format(sf="64"), "vit.py": _VIT}, "app17r"))
+    assert [h for h in _hits(f, "EXL129") if h[2] == "error"] == []

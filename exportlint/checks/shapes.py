@@ -48,7 +48,7 @@ def _severity(mode: Optional[bool]) -> Optional[Severity]:
     return None if mode else Severity.WARNING
 
 
-def _local_values(fn) -> dict[str, list[cst.BaseExpression]]:
+def local_values(fn) -> dict[str, list[cst.BaseExpression]]:
     out: dict[str, list[cst.BaseExpression]] = {}
     for name, value, _ in assignments_in_scope(fn.node):
         out.setdefault(name, []).append(value)
@@ -121,7 +121,7 @@ def _legacy_ctor_shape(fn, call, q: str) -> Optional[str]:
         a = args[0].value
         if (isinstance(a, cst.Call) and (fn.imports.resolve(a.func) or dotted(a.func)) == "torch.Size"
                 and len(a.args) == 1 and not a.args[0].star):
-            values = _local_values(fn)
+            values = local_values(fn)
             inner = _resolve(a.args[0].value, values)
             return suggest if _size_sequence(fn, inner) or _size_sequence(fn, a.args[0].value) else None
         if isinstance(a, (cst.List, cst.Tuple)):
@@ -195,7 +195,7 @@ class SizeToTensor(Rule):
                 if data.keyword is not None or data.star:
                     continue
                 if values is None:
-                    values = _local_values(fn)
+                    values = local_values(fn)
                 src = _resolve(data.value, values)
                 exps: list[str] = []
                 why = ""
@@ -616,7 +616,7 @@ class SizeThroughFloat(Rule):
             found: dict[int, list] = {}
             for site in sites:
                 if values is None:
-                    values = _local_values(fn)
+                    values = local_values(fn)
                 for name, conv in _float_round_trips(fn, site, values):
                     got = found.setdefault(id(conv), [name, conv, True])
                     got[2] = got[2] and id(site) in free

@@ -134,6 +134,21 @@ class M(nn.Module):
 ARGS = (torch.randn(1, 2, 8, 8),)
 OPSET = 17
 """,
+"s_scale_math_sqrt_static": """
+class M(nn.Module):
+    def forward(self, x):
+        n = x.shape[-2] * x.shape[-1]
+        return F.interpolate(x, scale_factor=math.sqrt(n / 16), mode="bicubic", align_corners=False)
+ARGS = (torch.randn(1, 2, 8, 8),)
+OPSET = 17
+""",
+"s_scale_float_static": """
+class M(nn.Module):
+    def forward(self, x):
+        return F.interpolate(x, scale_factor=float(x.shape[-2]) / 4, mode="bilinear", align_corners=False)
+ARGS = (torch.randn(1, 2, 8, 8),)
+OPSET = 17
+""",
 "s_scale_const_control": """
 class M(nn.Module):
     def forward(self, x):
