@@ -154,6 +154,9 @@ class M(nn.Module):
         twice = twice or s > 5
         if twice:  # TWICE_IF
             x = x + 3
+        both = s % 5 > 0 or s % 7 > 0
+        if both:  # BOTH_IF
+            x = x + 4
         return x
 """
 
@@ -166,7 +169,8 @@ def test_shape_flag_of_an_and_is_reported_at_the_operand():
 
 
 def test_shape_flag_controls_stay_at_the_if():
-    # the last operand's truth, a plain comparison's and a flag bound twice are taken at the branch
+    # the last operand's truth, a plain comparison's and a flag bound twice are taken at the branch; so is
+    # the last of two shape comparisons (timm tiny_vit `padding = pad_b > 0 or pad_r > 0`)
     got = {f.line for f in _codes(FLAG, "EXL111")}
-    for mark in ("# LAST_IF", "# PLAIN_IF", "# TWICE_IF"):
+    for mark in ("# LAST_IF", "# PLAIN_IF", "# TWICE_IF", "# BOTH_IF"):
         assert line_of(FLAG, mark) in got, mark

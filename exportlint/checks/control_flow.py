@@ -562,7 +562,9 @@ def _truth_taken_in_boolop(fn, br) -> Optional[cst.BaseExpression]:
     calls ``bool()`` on every operand of a boolean operation but the last where the operation is
     evaluated, so torch.export adds the size's guard at the assignment, not at the ``if``
     (bench/labels/probes_zoo16/probe_bool_flag.jsonl: the guard's user line is the operand's). Only a flag
-    bound once in the function by a plain assignment; the last operand's truth is taken at the branch.
+    bound once in the function by a plain assignment, and only when the last operand is not a shape
+    comparison: the last operand's truth is taken at the branch (``padding = pad_b > 0 or pad_r > 0``
+    guards at the ``or`` and at each ``if padding:``), and then the branch stays the place.
     """
     if br.construct not in ("if", "elif", "while", "ifexp") or not isinstance(br.node, cst.Name):
         return None
@@ -590,6 +592,8 @@ def _truth_taken_in_boolop(fn, br) -> Optional[cst.BaseExpression]:
 
     flatten(value.left)
     operands.append(value.right)
+    if fn.kind(operands[-1]) == SHAPE:
+        return None  # the last operand's truth is taken at the branch too: the branch stays the place
     for op in operands[:-1]:
         if isinstance(op, cst.Comparison) and fn.kind(op) == SHAPE:
             return op
