@@ -174,3 +174,50 @@ def test_shape_flag_controls_stay_at_the_if():
     got = {f.line for f in _codes(FLAG, "EXL111")}
     for mark in ("# LAST_IF", "# PLAIN_IF", "# TWICE_IF", "# BOTH_IF"):
         assert line_of(FLAG, mark) in got, mark
+
+
+PLAN = """
+import numpy as np
+import torch
+from torch import nn
+
+
+class Attn(nn.Module):
+    def __init__(self, block_size, n_rand):
+        super().__init__()
+        self.block_size = block_size
+        self.num_random_blocks = n_rand
+
+    @staticmethod
+    def _plan(from_seq_length, from_block_size, num_rand_blocks):
+        plan_from_length = []
+        plan_num_rand_blocks = []
+        if (2 * num_rand_blocks + 5) < (from_seq_length // from_block_size):
+            plan_from_length.append(int((2 * num_rand_blocks + 5) * from_block_size))
+            plan_num_rand_blocks.append(num_rand_blocks)
+        plan_from_length.append(from_seq_length)
+        plan_num_rand_blocks.append(0)
+        return plan_from_length, plan_num_rand_blocks
+
+    def _mask(self, from_block_size, plan_from_length, plan_num_rand_blocks):
+        blocks = np.array(plan_from_length) // from_block_size  # SIZES
+        counts = np.array(plan_num_rand_blocks)                   # NUMBERS
+        return torch.from_numpy(blocks * counts)
+
+    def _attn(self, x, from_seq_len, plan_from_length=None, plan_num_rand_blocks=None):
+        if plan_from_length is None:
+            plan_from_length, plan_num_rand_blocks = self._plan(from_seq_len, self.block_size, self.num_random_blocks)
+        return x + self._mask(from_block_size=self.block_size, plan_from_length=plan_from_length,
+                              plan_num_rand_blocks=plan_num_rand_blocks)
+
+    def forward(self, x):
+        batch_size, seqlen = x.size()
+        return self._attn(x, seqlen)
+"""
+
+
+def test_list_of_sizes_returned_by_a_helper_reaches_numpy():
+    # bigbird modeling_big_bird.py:901: the plan list holds the sequence length (a size)
+    got = {f.line for f in _codes(PLAN, "EXL201")}
+    assert got == {line_of(PLAN, "# SIZES")}  # the list of numbers only is not a list of sizes
+
