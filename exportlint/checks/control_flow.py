@@ -555,6 +555,51 @@ def _made_by_a_tensor_call(fn, e) -> bool:
     return False
 
 
+def _truth_taken_in_boolop(fn, br) -> Optional[cst.BaseExpression]:
+    """The shape comparison whose truth an ``and``/``or`` takes, when the branch tests a flag bound to it.
+
+    ``must_pad = (n % k != 0 and n > m and past is None)`` then ``if must_pad:`` (reformer): Python
+    calls ``bool()`` on every operand of a boolean operation but the last where the operation is
+    evaluated, so torch.export adds the size's guard at the assignment, not at the ``if``
+    (bench/labels/probes_zoo16/probe_bool_flag.jsonl: the guard's user line is the operand's). Only a flag
+    bound once in the function by a plain assignment, and only when the last operand is not a shape
+    comparison: the last operand's truth is taken at the branch (``padding = pad_b > 0 or pad_r > 0``
+    guards at the ``or`` and at each ``if padding:``), and then the branch stays the place.
+    """
+    if br.construct not in ("if", "elif", "while", "ifexp") or not isinstance(br.node, cst.Name):
+        return None
+    name, bound = br.node.value, []
+    for st in iter_nodes(fn.node.body):
+        tst = type(st)
+        if tst in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.WithItem):
+            tgt = _targets_of(st) if tst in (cst.Assign, cst.AugAssign, cst.AnnAssign) else \
+                list(iter_nodes(st.target if tst is not cst.WithItem else (st.asname.name if st.asname else st.item)))
+            if any(isinstance(t, cst.Name) and t.value == name for t in tgt):
+                bound.append(st)
+    if len(bound) != 1 or not isinstance(bound[0], cst.Assign) or len(bound[0].targets) != 1:
+        return None
+    value = bound[0].value
+    if not isinstance(value, cst.BooleanOperation):
+        return None
+    operands: list[cst.BaseExpression] = []
+
+    def flatten(e):
+        if isinstance(e, cst.BooleanOperation) and not e.lpar:
+            flatten(e.left)
+            flatten(e.right)
+        else:
+            operands.append(e)
+
+    flatten(value.left)
+    operands.append(value.right)
+    if fn.kind(operands[-1]) == SHAPE:
+        return None  # the last operand's truth is taken at the branch too: the branch stays the place
+    for op in operands[:-1]:
+        if isinstance(op, cst.Comparison) and fn.kind(op) == SHAPE:
+            return op
+    return None
+
+
 def _targets_of(st):
     if isinstance(st, cst.Assign):
         out = []
@@ -615,11 +660,16 @@ class ShapeBranch(Rule):
                 if data_size_branch(ctx, fn, br) is not None:
                     continue  # the size of a data-dependent tensor: EXL124
                 culprit = br.culprit if br.culprit is not None else br.node
-                hit = _dynamic_hit(culprit, dyn, params) or _bound_size_hit(fn, br.node, dyn, params)
+                at, flag = _truth_taken_in_boolop(fn, br), ""
+                if at is not None:
+                    culprit, flag = at, (f" (`and`/`or` takes its truth here, for the flag `{br.node.value}` "
+                                         "branched on below)")
+                hit = _dynamic_hit(culprit, dyn, params) or _bound_size_hit(fn, culprit if at is not None else br.node,
+                                                                              dyn, params)
                 if hit is not None:
                     ctx.report(
-                        br.node,
-                        f"{_CONSTRUCT[br.construct]} on a shape (`{snippet(ctx, culprit)}`) that an export call in "
+                        at if at is not None else br.node,
+                        f"{_CONSTRUCT[br.construct]} on a shape (`{snippet(ctx, culprit)}`){flag} that an export call in "
                         f"this file declares dynamic ({hit}): export specialises it (error or a silently static "
                         "dimension). Use `torch.cond`, or make both paths one computation.",
                         severity=Severity.ERROR,
@@ -627,8 +677,8 @@ class ShapeBranch(Rule):
                     )
                 else:
                     ctx.report(
-                        br.node,
-                        f"{_CONSTRUCT[br.construct]} on a shape (`{snippet(ctx, culprit)}`): the export keeps only "
+                        at if at is not None else br.node,
+                        f"{_CONSTRUCT[br.construct]} on a shape (`{snippet(ctx, culprit)}`){flag}: the export keeps only "
                         "the branch taken by the example input's shape. Fine for static shapes; with a dynamic "
                         "dimension use `torch.cond` or one computation for both cases.",
                     )
