@@ -283,7 +283,11 @@ class AdaptivePoolToSize(Rule):
                     continue
                 q = ctx.model.imports.resolve(v.func) or ""
                 if q in _ADAPTIVE_MODULES and _non_global(_output_size(v, 0)):
-                    self._report(ctx, v, exps)
+                    # reported where a method calls it (the line the exporters fail on), the
+                    # constructor named in the message; at the constructor when no call is seen
+                    use = _first_self_call(ctx, cls, attr.name)
+                    self._report(ctx, v if use is None else use, exps,
+                                 built=None if use is None else f"self.{attr.name} = {snippet(ctx, v)}")
                 elif q in ("torch.nn.ModuleList", "torch.nn.Sequential") and _adaptive_list(ctx, cls, v):
                     # a list of pools (pyramid pooling): reported where forward reads the list
                     use = _first_self_read(ctx, cls, attr.name)
@@ -291,10 +295,10 @@ class AdaptivePoolToSize(Rule):
                         self._report(ctx, use, exps)
         return ()
 
-    def _report(self, ctx, node, exps):
+    def _report(self, ctx, node, exps, built=None):
         ctx.report(
             node,
-            f"adaptive pooling to a fixed size (`{snippet(ctx, node)}`): the legacy ONNX exporter supports it "
+            f"adaptive pooling to a fixed size (`{built or snippet(ctx, node)}`): the legacy ONNX exporter supports it "
             "only for static input sizes divisible by the output size ('input size not accessible' with a "
             "dynamic H/W, 'output size that are not factor of input size' otherwise)"
             + ("; onnx-dynamo exports a dynamic H/W but computes wrong values at other sizes" if "onnx-dynamo" in exps
@@ -365,6 +369,18 @@ def _adaptive_list(ctx, cls, v: cst.Call) -> bool:
     if isinstance(it, cst.Name):
         vals = _init_defaults(cls).get(it.value)
     return isinstance(vals, (list, tuple)) and _non_global(tuple(vals))
+
+
+def _first_self_call(ctx, cls, name: str):
+    """The first call ``self.<name>(...)`` in a method of the class other than ``__init__``."""
+    for fn in ctx.model.functions:
+        if fn.cls is not cls or fn.node.name.value == "__init__":
+            continue
+        for n in fn.nodes():
+            if (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == name
+                    and isinstance(n.func.value, cst.Name) and n.func.value.value == "self"):
+                return n
+    return None
 
 
 def _first_self_read(ctx, cls, name: str):
