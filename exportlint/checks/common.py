@@ -274,8 +274,58 @@ def torch_submodule_calls(ctx, modules: Collection[str]):
             if call.receiver_kind != "self" or not isinstance(f, cst.Attribute):
                 continue
             fact = fn.cls.find_attr(f.attr.value)
-            if fact is None or fact.what != "submodule" or not isinstance(fact.value, cst.Call):
+            if fact is None or not isinstance(fact.value, cst.Call):
                 continue
-            q = ctx.model.imports.resolve(fact.value.func) or ""
-            if q in modules:
-                yield fn, call, fact.value, q
+            if fact.what == "submodule":
+                q = ctx.model.imports.resolve(fact.value.func) or ""
+                if q in modules:
+                    yield fn, call, fact.value, q
+            elif fact.what == "unknown":
+                # `self.rnn = make_lstm(...)`: what a project helper returns (one construction)
+                got = helper_ctor(ctx, fact.value, modules)
+                if got is not None and got[1] in modules:
+                    yield fn, call, got[0], got[1]
+
+
+def _helper_name(ctx, call: cst.Call) -> Optional[str]:
+    """The callee of ``call`` when it may be a project helper function: a dotted name, not a
+    class (capitalised) nor torch's, as the file's imports resolve it."""
+    if getattr(ctx, "project", None) is None or not isinstance(call.func, (cst.Name, cst.Attribute)):
+        return None
+    q = ctx.model.imports.resolve(call.func) or dotted(call.func)
+    if not q or q.startswith("torch.") or q.rsplit(".", 1)[-1][:1].isupper():
+        return None
+    return q  # (a bare name that is no module-level function of the file: not resolved, project.helper_returns)
+
+
+def helper_ctor(ctx, call: cst.Call, modules: Collection[str]) -> Optional[tuple]:
+    """(libcst constructor Call, its qualified name) of the one module construction, of one of
+    ``modules``, that the project helper ``call`` calls returns
+    (``semantics.project.helper_module_ctors``), else None."""
+    q = _helper_name(ctx, call)
+    if q is None:
+        return None
+    from exportlint.semantics.project import helper_module_ctors
+
+    got = helper_module_ctors(ctx.project, ctx.path, q, ctx.project_calls()["deps"], modules)
+    return got[0] if len(got) == 1 else None
+
+
+def helper_built_mentions(ctx, *words: str) -> bool:
+    """Some ``self.<attr> = helper(...)`` of the file's classes calls a project helper whose
+    file's text holds one of ``words`` (the text gate of a rule that reads submodule
+    constructors: the constructor may sit in the helper's file)."""
+    if getattr(ctx, "project", None) is None:
+        return False
+    from exportlint.semantics.project import file_text, helper_file
+
+    for c in ctx.model.classes.values():
+        for fact in c.attrs.values():
+            if fact.what != "unknown" or not isinstance(fact.value, cst.Call):
+                continue
+            q = _helper_name(ctx, fact.value)
+            p = helper_file(ctx.project, ctx.path, q, ctx.project_calls()["deps"]) if q is not None else None
+            text = file_text(ctx.project, p) if p is not None else None
+            if text is not None and any(w in text for w in words):
+                return True
+    return False

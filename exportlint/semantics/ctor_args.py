@@ -206,6 +206,33 @@ def _sites(project: Any, path: str) -> Optional[_FileSites]:
     return got
 
 
+def function_sites(project: Any, path: str, name: str) -> Optional[tuple[_FileSites, ast.AST]]:
+    """(the file's per-run sites, the stdlib ``ast`` of its module-level function ``name``, parsed
+    alone from its span), or None."""
+    fs = _sites(project, path)
+    if fs is None:
+        return None
+    fn = fs.function(name)
+    return (fs, fn) if fn is not None else None
+
+
+def source_of(project: Any, path: str, node: ast.AST) -> Optional[str]:
+    """The source text of an expression ``node`` of a function ``function_sites`` parsed."""
+    fs = _sites(project, path)
+    if fs is None or getattr(node, "end_lineno", None) is None:
+        return None
+    a, b = fs.line(node), node.end_lineno + fs.offset.get(id(node), 0)
+    if not (1 <= a <= b <= len(fs.lines)):
+        return None
+    # (the offsets count UTF-8 bytes)
+    lines = [ln.encode("utf-8", "surrogatepass") for ln in fs.lines[a - 1:b]]
+    if len(lines) == 1:
+        seg = lines[0][node.col_offset:node.end_col_offset]
+    else:
+        seg = b"\n".join([lines[0][node.col_offset:]] + lines[1:-1] + [lines[-1][:node.end_col_offset]])
+    return seg.decode("utf-8", "replace")
+
+
 def _params(fn: ast.AST) -> list[str]:
     a = fn.args
     return [p.arg for p in (*a.posonlyargs, *a.args)]
@@ -289,6 +316,144 @@ def may_hold(project: Any, path: str, cls: str, attr: str, word: str,
             break
     memo[key] = found
     return found
+
+
+def may_hold_across(project: Any, path: str, cls: str, attr: str, word: str,
+                    accept: Callable[[ast.Call, Any, Callable], Optional[str]],
+                    deps: Optional[set] = None) -> Optional[tuple[str, int, str, str]]:
+    """``may_hold`` where the class is built in another file: the file of ``cls`` hands the
+    class to a builder of another project file (``ResNet(block=ResNestBottleneck)``, ``dict(block=
+    SKBlock, ...)`` for a builder whose constructor or function takes ``block``, or a positional
+    argument of a direct call of the builder), and that file builds it through a name it was
+    handed (``block_fn(inplanes, planes, stride, downsample, ...)`` in timm's ``make_blocks``),
+    with arguments that fit the class's ``__init__``. (description, line, parameter, the
+    builder's path), or None. The same MAY reading as ``may_hold``: some build may pass it.
+    ``deps`` gets the builders' files (the answer depends on them)."""
+    if project is None or getattr(project, "run_files", None) is None:
+        return None
+    fs = _sites(project, path)
+    if fs is None or not fs.handed_around(cls):
+        return None
+    init = fs.method(cls, "__init__")
+    if init is None:
+        return None
+    from exportlint.semantics.ctor_values import attr_source
+
+    how, param = attr_source(init, attr)
+    if how != "param" or param not in _params(init)[1:] or param in fs.assigns(init):
+        return None
+    builders = _builder_files(project, fs, cls)
+    if deps is not None:
+        deps.update(builders)
+    memo = _state(project).setdefault("memo", {})
+    key = ("across", os.path.abspath(path), id(fs), cls, param, word, accept)
+    if key in memo:
+        return memo[key]
+    found = None
+    for bpath in builders:
+        bfs = _sites(project, bpath)
+        bfi = project.index_path(bpath)
+        if bfs is None or bfi is None:
+            continue
+        _named, opaque = bfs.name_calls(word)
+        for call, fn in opaque:
+            if not _fits(call, init):
+                continue
+            expr = _bound(call, init, param)
+            if expr is None:
+                continue
+            got = _follow(bfs, bfi, expr, fn, accept, 0, set())
+            if got is not None:
+                found = (got[0], got[1], param, bpath)
+                break
+        if found is not None:
+            break
+    memo[key] = found
+    return found
+
+
+#: at most this many imported builders are looked at for one class (their files' sites are kept per run)
+_MAX_BUILDERS = 8
+
+
+def _builder_files(project: Any, fs: _FileSites, cls: str) -> list[str]:
+    """The other project files the file of ``cls`` hands the class to: the file of the callee
+    of a direct call that takes the class as an argument, and, for ``kw=cls`` in any call
+    (``dict(block=cls, ...)`` forwarded as ``**kwargs``), the files of the builders this file
+    imports whose ``__init__`` (a class) or signature (a function) takes a parameter ``kw``.
+    In the order found, each once; empty when the class is handed only to this file's own code
+    or to names that leave the project."""
+    from exportlint.semantics.index import ast_dotted
+
+    st = _state(project).setdefault("builders", {})
+    key = (fs.path, id(fs), cls)
+    got = st.get(key)
+    if got is not None:
+        return got
+    fi = project.index_path(fs.path)
+    out: list[str] = []
+    if fi is None:
+        st[key] = out
+        return out
+    direct: list[str] = []
+    keywords: set = set()
+    for call, _fn in fs.calls(cls):
+        kws = [k.arg for k in call.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == cls]
+        pos = any(isinstance(a, ast.Name) and a.id == cls for a in call.args)
+        if not kws and not pos:
+            continue
+        q = ast_dotted(call.func)
+        if q and q != "dict":
+            direct.append(q)
+        keywords.update(kws)
+
+    def target_file(q: str, kw: Optional[str]) -> Optional[str]:
+        """The other project file defining the class or function ``q`` (a dotted name as written
+        in this file), when it takes ``kw`` (None: any)."""
+        head, _, rest = q.partition(".")
+        if head in fi.classes or head in fi.functions or head not in fi.imports:
+            return None  # this file's own (may_hold follows those) or not imported
+        qa = project.absolute(fi, fi.imports[head] + ("." + rest if rest else ""))
+        rc = project.resolve_class(qa)
+        if rc is not None:
+            tpath, init_of = rc[0].path, (rc[1], "__init__")
+        else:
+            t = project.resolve_function(qa)
+            if t is None or t.is_method:
+                return None
+            tpath, init_of = t.path, (None, t.qual)
+        if tpath == fs.path:
+            return None
+        if kw is not None:
+            tfs = _sites(project, tpath)
+            node = None
+            if tfs is not None:
+                node = tfs.method(*init_of) if init_of[0] is not None else tfs.function(init_of[1])
+            if node is None:
+                return None
+            a = node.args
+            if kw not in {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}:
+                return None
+        return tpath
+
+    for q in direct:
+        p = target_file(q, None)
+        if p is not None and p not in out:
+            out.append(p)
+    if keywords:
+        # (the imported names, in the file's order; each resolved once)
+        for local in list(fi.imports)[:64]:
+            if len(out) >= _MAX_BUILDERS:
+                break
+            if not local[:1].isalpha():
+                continue
+            for kw in sorted(keywords):
+                p = target_file(local, kw)
+                if p is not None and p not in out:
+                    out.append(p)
+                    break
+    st[key] = out = out[:_MAX_BUILDERS]
+    return out
 
 
 def _follow(fs: _FileSites, fi: Any, expr: Optional[ast.expr], scope: Optional[ast.AST], accept, depth: int,
