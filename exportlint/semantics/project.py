@@ -823,6 +823,16 @@ def run_memo(project: Project, name: str) -> dict:
     return st.setdefault("memo:" + name, {})
 
 
+def index_of(project: Project, path: str) -> Optional[FileIndex]:
+    """``project.index_path(path)``, once per run and file (``index_path`` reads and hashes the
+    file's text at every call)."""
+    memo = run_memo(project, "index_of")
+    fi = memo.get(path)
+    if fi is None:
+        fi = memo[path] = project.index_path(path)
+    return fi
+
+
 def top_level_ast(project: Project, path: str, name: str) -> Optional[Any]:
     """The stdlib ``ast`` node of one top-level function, class or assignment of ``name`` in a
     project file, parsed from its span in the file's outline (``FileIndex.outline``) rather than
@@ -1091,6 +1101,19 @@ def built_classes(project: Project, fi: FileIndex, q: str, deps: Optional[set]) 
     ...])``); for ``*helper`` (``nn.Sequential(*make_layers(cfg))``), the classes of the items of
     the list the helper returns (``helper_items``). None when unknown (a class the helper was
     handed, anything else); distinct (file, class) pairs in the order found."""
+    # (memoised per run by the absolute name: the same helper is named by many files)
+    memo = run_memo(project, "built_classes")
+    key = (fi.path, q) if "." not in q else project.absolute(fi, q)
+    hit = memo.get(key)
+    if hit is None:
+        read: set = set()
+        hit = memo[key] = (_built_classes(project, fi, q, read), frozenset(read))
+    if deps is not None:
+        deps.update(hit[1])
+    return hit[0]
+
+
+def _built_classes(project: Project, fi: FileIndex, q: str, deps: set) -> Optional[list[tuple[FileIndex, str]]]:
     star = q.startswith("*")
     if star:
         q = q[1:]
@@ -1105,7 +1128,7 @@ def built_classes(project: Project, fi: FileIndex, q: str, deps: Optional[set]) 
         return None
     out: list = []
     for hpath, call, cq, _fn in got:
-        hfi = project.index_path(hpath)
+        hfi = index_of(project, hpath)
         if hfi is None:
             return None
         # what the helper returns, one of which is built (a list's items: each is built)
@@ -1117,7 +1140,7 @@ def built_classes(project: Project, fi: FileIndex, q: str, deps: Optional[set]) 
         else:
             items = [(hpath, call, cq, _fn)]
         for ipath, _c, iq, _f in items:
-            ifi = project.index_path(ipath)
+            ifi = index_of(project, ipath)
             rc = None
             if ifi is not None:
                 rc = project.base_class(ifi, iq, deps) if "." not in iq else project.resolve_class(
@@ -1152,11 +1175,11 @@ def helper_returns(project: Project, path: str, qual: str, deps: Optional[set] =
     place (depth 3). None when ``qual`` is no project function or some return is anything else
     (a parameter, a loop variable, a container): unknown stays unknown. Read with the stdlib
     ``ast``, the function alone from its span (``ctor_args``' per-run sites); memoised per run."""
-    fi = project.index_path(path)
+    fi = index_of(project, path)
     if fi is None or not qual or _depth > _HELPER_DEPTH:
         return None
     memo = run_memo(project, "helper_returns")
-    key = (fi.path, qual)
+    key = (fi.path, qual) if "." not in qual else project.absolute(fi, qual)
     if key in memo:
         got, read = memo[key]
         if deps is not None:
@@ -1173,7 +1196,6 @@ def helper_returns(project: Project, path: str, qual: str, deps: Optional[set] =
     got = None
     if t is not None and not t.is_method:
         got = _returned_calls(project, t, read, _depth)
-    read.discard(fi.path)
     memo[key] = (got, frozenset(read))
     if deps is not None:
         deps.update(read)
@@ -1188,7 +1210,7 @@ def _helper_function(project: Project, t: Target, deps: Optional[set]) -> Option
     from exportlint.semantics.ctor_args import function_sites
 
     got = function_sites(project, t.path, t.qual)
-    hfi = project.index_path(t.path)
+    hfi = index_of(project, t.path)
     if got is None or hfi is None:
         return None
     fs, fn = got
@@ -1220,11 +1242,11 @@ def helper_items(project: Project, path: str, qual: str, deps: Optional[set] = N
     """As ``helper_returns``, for a helper that returns a list of modules (``layers = [];
     layers.append(Block(...)); return layers``, ``return [Block(...) for ...]``): the calls that
     build its items. None when unknown."""
-    fi = project.index_path(path)
+    fi = index_of(project, path)
     if fi is None or not qual:
         return None
     memo = run_memo(project, "helper_items")
-    key = (fi.path, qual)
+    key = (fi.path, qual) if "." not in qual else project.absolute(fi, qual)
     if key in memo:
         got, read = memo[key]
         if deps is not None:
@@ -1249,7 +1271,6 @@ def helper_items(project: Project, path: str, qual: str, deps: Optional[set] = N
             items.extend(it)
         if items:
             got = _calls_of(project, t, fs, fn, hfi, items, read, 0)
-    read.discard(fi.path)
     memo[key] = (got, frozenset(read))
     if deps is not None:
         deps.update(read)
@@ -1311,7 +1332,7 @@ def _container_items(project: Project, hpath: str, call: Any, fname: str, deps: 
     from exportlint.semantics.ctor_args import function_sites
 
     got = function_sites(project, hpath, fname)
-    hfi = project.index_path(hpath)
+    hfi = index_of(project, hpath)
     if got is None or hfi is None or call.keywords:
         return None
     fs, fn = got
@@ -1400,7 +1421,9 @@ def helper_module_ctors(project: Project, path: str, qual: str, deps: Optional[s
     if not got or (want is not None and any(q not in want for _, _, q, _ in got)):
         return []
     memo = run_memo(project, "helper_ctors")
-    key = (os.path.abspath(path), qual)  # (the same for every ``want``: it is all or nothing)
+    # (the same for every ``want``: it is all or nothing)
+    fi = index_of(project, path)
+    key = (fi.path, qual) if fi is None or "." not in qual else project.absolute(fi, qual)
     if key in memo:
         return memo[key]
     from exportlint.lightcst import parse_expression
@@ -1426,13 +1449,13 @@ def helper_file(project: Project, path: str, qual: str, deps: Optional[set] = No
     """The file defining the module-level project function ``qual`` (read in ``path``, as for
     ``helper_returns``), or None; nothing of it is parsed (resolution through the indexes).
     ``deps`` gets the files the resolution read."""
-    fi = project.index_path(path)
+    fi = index_of(project, path)
     if fi is None or not qual:
         return None
     if "." not in qual:
         return fi.path if qual in fi.functions else None
     memo = run_memo(project, "helper_file")
-    key = (fi.path, qual)
+    key = project.absolute(fi, qual)
     if key not in memo:
         read: set = set()
         t = project.resolve_function(project.absolute(fi, qual), read)
