@@ -302,13 +302,20 @@ def helper_ctor(ctx, call: cst.Call, modules: Collection[str]) -> Optional[tuple
     """(libcst constructor Call, its qualified name) of the one module construction, of one of
     ``modules``, that the project helper ``call`` calls returns
     (``semantics.project.helper_module_ctors``), else None."""
+    # (once per file, call and module set: several rules ask of the same submodule calls)
+    cache = ctx.__dict__.setdefault("_helper_ctors", {})
+    key = (id(call), id(modules))
+    if key in cache:
+        return cache[key]
+    got = None
     q = _helper_name(ctx, call)
-    if q is None:
-        return None
-    from exportlint.semantics.project import helper_module_ctors
+    if q is not None:
+        from exportlint.semantics.project import helper_module_ctors
 
-    got = helper_module_ctors(ctx.project, ctx.path, q, ctx.project_calls()["deps"], modules)
-    return got[0] if len(got) == 1 else None
+        found = helper_module_ctors(ctx.project, ctx.path, q, ctx.project_calls()["deps"], modules)
+        got = found[0] if len(found) == 1 else None
+    cache[key] = got
+    return got
 
 
 def helper_built_mentions(ctx, *words: str) -> bool:
@@ -319,13 +326,20 @@ def helper_built_mentions(ctx, *words: str) -> bool:
         return False
     from exportlint.semantics.project import file_text, helper_file
 
-    for c in ctx.model.classes.values():
-        for fact in c.attrs.values():
-            if fact.what != "unknown" or not isinstance(fact.value, cst.Call):
-                continue
-            q = _helper_name(ctx, fact.value)
-            p = helper_file(ctx.project, ctx.path, q, ctx.project_calls()["deps"]) if q is not None else None
-            text = file_text(ctx.project, p) if p is not None else None
-            if text is not None and any(w in text for w in words):
-                return True
-    return False
+    texts = ctx.__dict__.get("_helper_texts")
+    if texts is None:  # (once per file: the texts of the helpers its attributes are built by)
+        texts = ctx.__dict__["_helper_texts"] = []
+        seen: set = set()
+        for c in ctx.model.classes.values():
+            for fact in c.attrs.values():
+                if fact.what != "unknown" or not isinstance(fact.value, cst.Call):
+                    continue
+                q = _helper_name(ctx, fact.value)
+                if q is None or q in seen:
+                    continue
+                seen.add(q)
+                p = helper_file(ctx.project, ctx.path, q, ctx.project_calls()["deps"])
+                text = file_text(ctx.project, p) if p is not None else None
+                if text is not None:
+                    texts.append(text)
+    return any(w in text for text in texts for w in words)

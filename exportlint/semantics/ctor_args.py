@@ -472,6 +472,7 @@ def _builder_files(project: Any, path: str, text: str, cls: str, word: str) -> l
     #: constructor or function), for every file of the run
     targets = _state(project).setdefault("targets", {})
     resolved = _state(project).setdefault("resolved", {})
+    has_word = _state(project).setdefault("has_word", {})
 
     def target_file(q: str, kw: Optional[str]) -> Optional[str]:
         """The other project file defining the class or function ``q`` (a dotted name as written
@@ -492,8 +493,11 @@ def _builder_files(project: Any, path: str, text: str, cls: str, word: str) -> l
         if resolved[qa] is None:
             return None
         tpath, init_of = resolved[qa]
-        text = file_text(project, tpath)
-        if text is None or word not in text:
+        wk = (tpath, word)
+        if wk not in has_word:
+            text = file_text(project, tpath)
+            has_word[wk] = text is not None and word in text
+        if not has_word[wk]:
             return None  # (a file that cannot build what the caller looks for: not parsed)
         if kw is not None:
             tfs = _sites(project, tpath)

@@ -1417,6 +1417,18 @@ def helper_module_ctors(project: Project, path: str, qual: str, deps: Optional[s
     of the helper stays a name (unknown), a literal is a literal. Empty when unknown. ``deps``
     gets the files read. ``want``: only constructions of these qualified names are parsed (with
     libcst); when another one is returned, empty."""
+    if want is not None:
+        # (the helper's file must name one of them before the helper is parsed)
+        hp = helper_file(project, path, qual, deps)
+        text = file_text(project, hp) if hp is not None else None
+        if text is None:
+            return []
+        words = run_memo(project, "helper_words")
+        wk = (hp, id(want))
+        if wk not in words:
+            words[wk] = (want, any(w.rsplit(".", 1)[-1] in text for w in want))
+        if not words[wk][1]:
+            return []
     got = helper_returns(project, path, qual, deps)
     if not got or (want is not None and any(q not in want for _, _, q, _ in got)):
         return []
