@@ -292,8 +292,12 @@ def _helper_name(ctx, call: cst.Call) -> Optional[str]:
     class (capitalised) nor torch's, as the file's imports resolve it."""
     if getattr(ctx, "project", None) is None or not isinstance(call.func, (cst.Name, cst.Attribute)):
         return None
-    q = ctx.model.imports.resolve(call.func) or dotted(call.func)
-    if not q or q.startswith("torch.") or q.rsplit(".", 1)[-1][:1].isupper():
+    q = ctx.model.imports.resolve(call.func)
+    if q is None:
+        q = dotted(call.func)
+        if not q or "." in q:
+            return None  # `self._make_layer(...)`, `layers.act(...)` of a local: no module-level helper
+    if q.startswith("torch.") or q.rsplit(".", 1)[-1][:1].isupper():
         return None
     return q  # (a bare name that is no module-level function of the file: not resolved, project.helper_returns)
 
@@ -324,22 +328,25 @@ def helper_built_mentions(ctx, *words: str) -> bool:
     constructors: the constructor may sit in the helper's file)."""
     if getattr(ctx, "project", None) is None:
         return False
-    from exportlint.semantics.project import file_text, helper_file
+    from exportlint.semantics.project import file_text, helper_file, index_of, may_define
 
-    texts = ctx.__dict__.get("_helper_texts")
-    if texts is None:  # (once per file: the texts of the helpers its attributes are built by)
-        texts = ctx.__dict__["_helper_texts"] = []
-        seen: set = set()
+    names = ctx.__dict__.get("_helper_names")
+    if names is None:  # (once per file: the helpers its attributes are built by)
+        names = ctx.__dict__["_helper_names"] = []
         for c in ctx.model.classes.values():
             for fact in c.attrs.values():
-                if fact.what != "unknown" or not isinstance(fact.value, cst.Call):
-                    continue
-                q = _helper_name(ctx, fact.value)
-                if q is None or q in seen:
-                    continue
-                seen.add(q)
-                p = helper_file(ctx.project, ctx.path, q, ctx.project_calls()["deps"])
-                text = file_text(ctx.project, p) if p is not None else None
-                if text is not None:
-                    texts.append(text)
-    return any(w in text for text in texts for w in words)
+                if fact.what == "unknown" and isinstance(fact.value, cst.Call):
+                    q = _helper_name(ctx, fact.value)
+                    if q is not None and q not in names:
+                        names.append(q)
+    if not names:
+        return False
+    fi = index_of(ctx.project, ctx.path)
+    for q in names:
+        if "." in q and (fi is None or not may_define(ctx.project, ctx.project.absolute(fi, q), words)):
+            continue  # (no file of the run that names the words can define it: not resolved)
+        p = helper_file(ctx.project, ctx.path, q, ctx.project_calls()["deps"])
+        text = file_text(ctx.project, p) if p is not None else None
+        if text is not None and any(w in text for w in words):
+            return True
+    return False

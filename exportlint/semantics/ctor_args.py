@@ -453,7 +453,7 @@ def _builder_files(project: Any, path: str, text: str, cls: str, word: str) -> l
     imports whose ``__init__`` (a class) or signature (a function) takes a parameter ``kw``.
     In the order found, each once; empty when the class is handed only to this file's own code
     or to names that leave the project."""
-    from exportlint.semantics.project import file_text
+    from exportlint.semantics.project import file_text, may_define
 
     st = _state(project).setdefault("builders", {})
     key = (path, cls, word)
@@ -488,6 +488,8 @@ def _builder_files(project: Any, path: str, text: str, cls: str, word: str) -> l
         return None if got == path else got
 
     def _target_file(qa: str, kw: Optional[str]) -> Optional[str]:
+        if not may_define(project, qa, (word,)):
+            return None  # (no file of the run that names the word can define it: not resolved)
         if qa not in resolved:
             resolved[qa] = _resolve_builder(qa)
         if resolved[qa] is None:

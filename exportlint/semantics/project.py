@@ -823,6 +823,29 @@ def run_memo(project: Project, name: str) -> dict:
     return st.setdefault("memo:" + name, {})
 
 
+def may_define(project: Project, qa: str, words: Any) -> bool:
+    """Whether the absolute name ``qa`` may be defined in one of the run's files whose text holds
+    one of ``words`` (a module of such a file is a prefix of ``qa``): a name that cannot is not
+    resolved (resolution indexes the files it passes through, before their own lint). Without a
+    run, True (nothing known: resolve)."""
+    if project.run_files is None:
+        return True
+    memo = run_memo(project, "mentioning")
+    key = tuple(words)
+    mods = memo.get(key)
+    if mods is None:
+        from exportlint.semantics.ctor_values import files_mentioning
+
+        mods = set()
+        for w in key:
+            for p, _ in files_mentioning(project, w):
+                m, is_pkg = project.add_file(p)
+                mods.add(m)
+        memo[key] = mods
+    parts = qa.split(".")
+    return any(".".join(parts[:i]) in mods for i in range(1, len(parts) + 1))
+
+
 def index_of(project: Project, path: str) -> Optional[FileIndex]:
     """``project.index_path(path)``, once per run and file (``index_path`` reads and hashes the
     file's text at every call)."""
@@ -1418,7 +1441,14 @@ def helper_module_ctors(project: Project, path: str, qual: str, deps: Optional[s
     gets the files read. ``want``: only constructions of these qualified names are parsed (with
     libcst); when another one is returned, empty."""
     if want is not None:
-        # (the helper's file must name one of them before the helper is parsed)
+        # (the helper's file must name one of them before the helper is parsed, or resolved)
+        fi0 = index_of(project, path)
+        names = run_memo(project, "want_names")
+        wn = names.get(id(want))
+        if wn is None or wn[0] is not want:
+            wn = names[id(want)] = (want, tuple(sorted({w.rsplit(".", 1)[-1] for w in want})))
+        if fi0 is None or ("." in qual and not may_define(project, project.absolute(fi0, qual), wn[1])):
+            return []
         hp = helper_file(project, path, qual, deps)
         text = file_text(project, hp) if hp is not None else None
         if text is None:
