@@ -462,6 +462,8 @@ def _builder_files(project: Any, path: str, text: str, cls: str, word: str) -> l
         return got[1]
     out: list[str] = []
     st[key] = (text, out)
+    if not any(m + cls in text for m in ("=", "= ", "(", "( ")):
+        return out  # (most classes are only defined and called: `= Cls(` passes, is read below)
     keywords, direct = _handoffs(text, cls)
     if not keywords and not direct:
         return out

@@ -1073,9 +1073,6 @@ def _self_call(project: Project, fi: FileIndex, model: Any, cls: Any, method: st
     if fact is not None:
         if fact.what == "submodule" and model.submodule_class(fact) is None:
             return _attr_forward(project, fi, cls.name, method, deps)
-        if fact.what == "unknown" and isinstance(fact.value, _cst_call()):
-            # `self.stage = make_stage(...)`: the class a project helper returns (``built_classes``)
-            return _attr_forward(project, fi, cls.name, method, deps)
         return None
     if cls.find_method(method) is not None:
         return None  # in this file: the model follows it
@@ -1084,12 +1081,6 @@ def _self_call(project: Project, fi: FileIndex, model: Any, cls: Any, method: st
         return t
     # self.sub(x) where self.sub is set in a base class's __init__ (another file)
     return _attr_forward(project, fi, cls.name, method, deps)
-
-
-def _cst_call() -> type:
-    import libcst as cst
-
-    return cst.Call
 
 
 def _attr_forward(project: Project, fi: FileIndex, cls: str, attr: str, deps: set, _depth: int = 0,
