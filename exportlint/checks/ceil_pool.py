@@ -74,8 +74,11 @@ class CeilModePoolDynamicHW(Rule):
             # ctx.text may be the reduced text: a factory that builds the pool, which only a
             # constructor argument reaches, is blanked there (`semantics.ctor_args` reads the
             # file). Then only that path can report: ask it first, before the declared dims
-            if not self._full_text_has(ctx, "ceil_mode") or not any(
-                    self._ctor_arg_pool(ctx, fn.cls.name, attr) for fn, attr in self._ctor_arg_calls(ctx)):
+            # (a file without the word may still get such a pool from a builder of another file it
+            # hands its block class to: ``semantics.ctor_args.may_hold_across``)
+            own = self._full_text_has(ctx, "ceil_mode")
+            if not any(self._ctor_arg_pool(ctx, fn.cls.name, attr, own)
+                       for fn, attr in self._ctor_arg_calls(ctx)):
                 return ()
         mode = declares_dynamic(ctx)
         if mode is False:
@@ -165,18 +168,28 @@ class CeilModePoolDynamicHW(Rule):
         return text is not None and word in text
 
     @staticmethod
-    def _ctor_arg_pool(ctx, cls: str, attr: str) -> Optional[str]:
+    def _ctor_arg_pool(ctx, cls: str, attr: str, own: bool = True) -> Optional[str]:
         """``self.<attr> = <param>`` at the top of ``__init__``: a ceil-mode strided pool that a
         construction of the class in this file may pass (``semantics.ctor_args``: a factory's
-        return, a Sequential's item, either arm of a conditional)."""
-        from exportlint.semantics.ctor_args import may_hold
+        return, a Sequential's item, either arm of a conditional), or (``may_hold_across``) one
+        that a builder of another file this file hands the class to may pass. ``own``: this
+        file's text names ``ceil_mode`` (else only another file can build the pool)."""
+        from exportlint.semantics.ctor_args import may_hold, may_hold_across
 
-        got = may_hold(ctx.project, ctx.path, cls, attr, "ceil_mode", _ast_ceil_pool)
+        got = may_hold(ctx.project, ctx.path, cls, attr, "ceil_mode", _ast_ceil_pool) if own else None
+        if got is not None:
+            desc, line, param = got
+            return (f"{desc} (line {line}), which a construction of `{cls}` in this file may pass as `{param}` "
+                    f"(held in `self.{attr}`)")
+        got = may_hold_across(ctx.project, ctx.path, cls, attr, "ceil_mode", _ast_ceil_pool,
+                              ctx.project_calls()["deps"])
         if got is None:
             return None
-        desc, line, param = got
-        return (f"{desc} (line {line}), which a construction of `{cls}` in this file may pass as `{param}` "
-                f"(held in `self.{attr}`)")
+        desc, line, param, where = got
+        import os
+
+        return (f"{desc} ({os.path.basename(where)}:{line}), which `{os.path.basename(where)}` may pass as "
+                f"`{param}` when it builds the class this file hands it (`{cls}`, held in `self.{attr}`)")
 
     @staticmethod
     def _ctor_pool(imports, ctor: cst.Call, attr: str) -> Optional[str]:

@@ -274,8 +274,79 @@ def torch_submodule_calls(ctx, modules: Collection[str]):
             if call.receiver_kind != "self" or not isinstance(f, cst.Attribute):
                 continue
             fact = fn.cls.find_attr(f.attr.value)
-            if fact is None or fact.what != "submodule" or not isinstance(fact.value, cst.Call):
+            if fact is None or not isinstance(fact.value, cst.Call):
                 continue
-            q = ctx.model.imports.resolve(fact.value.func) or ""
-            if q in modules:
-                yield fn, call, fact.value, q
+            if fact.what == "submodule":
+                q = ctx.model.imports.resolve(fact.value.func) or ""
+                if q in modules:
+                    yield fn, call, fact.value, q
+            elif fact.what == "unknown":
+                # `self.rnn = make_lstm(...)`: what a project helper returns (one construction)
+                got = helper_ctor(ctx, fact.value, modules)
+                if got is not None and got[1] in modules:
+                    yield fn, call, got[0], got[1]
+
+
+def _helper_name(ctx, call: cst.Call) -> Optional[str]:
+    """The callee of ``call`` when it may be a project helper function: a dotted name, not a
+    class (capitalised) nor torch's, as the file's imports resolve it."""
+    if getattr(ctx, "project", None) is None or not isinstance(call.func, (cst.Name, cst.Attribute)):
+        return None
+    q = ctx.model.imports.resolve(call.func)
+    if q is None:
+        q = dotted(call.func)
+        if not q or "." in q:
+            return None  # `self._make_layer(...)`, `layers.act(...)` of a local: no module-level helper
+    if q.startswith("torch.") or q.rsplit(".", 1)[-1][:1].isupper():
+        return None
+    return q  # (a bare name that is no module-level function of the file: not resolved, project.helper_returns)
+
+
+def helper_ctor(ctx, call: cst.Call, modules: Collection[str]) -> Optional[tuple]:
+    """(libcst constructor Call, its qualified name) of the one module construction, of one of
+    ``modules``, that the project helper ``call`` calls returns
+    (``semantics.project.helper_module_ctors``), else None."""
+    # (once per file, call and module set: several rules ask of the same submodule calls)
+    cache = ctx.__dict__.setdefault("_helper_ctors", {})
+    key = (id(call), id(modules))
+    if key in cache:
+        return cache[key]
+    got = None
+    q = _helper_name(ctx, call)
+    if q is not None:
+        from exportlint.semantics.project import helper_module_ctors
+
+        found = helper_module_ctors(ctx.project, ctx.path, q, ctx.project_calls()["deps"], modules)
+        got = found[0] if len(found) == 1 else None
+    cache[key] = got
+    return got
+
+
+def helper_built_mentions(ctx, *words: str) -> bool:
+    """Some ``self.<attr> = helper(...)`` of the file's classes calls a project helper whose
+    file's text holds one of ``words`` (the text gate of a rule that reads submodule
+    constructors: the constructor may sit in the helper's file)."""
+    if getattr(ctx, "project", None) is None:
+        return False
+    from exportlint.semantics.project import file_text, helper_file, index_of, may_define
+
+    names = ctx.__dict__.get("_helper_names")
+    if names is None:  # (once per file: the helpers its attributes are built by)
+        names = ctx.__dict__["_helper_names"] = []
+        for c in ctx.model.classes.values():
+            for fact in c.attrs.values():
+                if fact.what == "unknown" and isinstance(fact.value, cst.Call):
+                    q = _helper_name(ctx, fact.value)
+                    if q is not None and q not in names:
+                        names.append(q)
+    if not names:
+        return False
+    fi = index_of(ctx.project, ctx.path)
+    for q in names:
+        if "." in q and (fi is None or not may_define(ctx.project, ctx.project.absolute(fi, q), words)):
+            continue  # (no file of the run that names the words can define it: not resolved)
+        p = helper_file(ctx.project, ctx.path, q, ctx.project_calls()["deps"])
+        text = file_text(ctx.project, p) if p is not None else None
+        if text is not None and any(w in text for w in words):
+            return True
+    return False

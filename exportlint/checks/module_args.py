@@ -20,7 +20,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import call_arg, snippet, torch_submodule_calls
+from exportlint.checks.common import call_arg, helper_built_mentions, snippet, torch_submodule_calls
 from exportlint.findings import Severity
 from exportlint.semantics.model import literal_value
 
@@ -49,7 +49,7 @@ class LstmProjection(Rule):
     summary = "nn.LSTM with proj_size > 0: onnx-legacy fails, onnx-dynamo writes a model onnxruntime rejects."
 
     def check(self, ctx):
-        if "LSTM" not in ctx.text:
+        if "LSTM" not in ctx.text and not helper_built_mentions(ctx, "LSTM"):
             return ()
         seen: set[int] = set()
         for _fn, call, ctor, _q in torch_submodule_calls(ctx, _LSTM):
@@ -89,7 +89,8 @@ class EmbeddingBagPaddingIdx(Rule):
     summary = "nn.EmbeddingBag / F.embedding_bag with padding_idx: the legacy ONNX exporter fails."
 
     def check(self, ctx):
-        if "mbedding" not in ctx.text and "embedding_bag" not in ctx.text:
+        if ("mbedding" not in ctx.text and "embedding_bag" not in ctx.text
+                and not helper_built_mentions(ctx, "EmbeddingBag")):
             return ()
         seen: set[int] = set()
         for _fn, call, ctor, _q in torch_submodule_calls(ctx, _EBAG):

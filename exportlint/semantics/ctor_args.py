@@ -29,6 +29,12 @@ _MAX_DEPTH = 8
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
+def index_of(project: Any, path: str) -> Any:
+    from exportlint.semantics.project import index_of as _index_of
+
+    return _index_of(project, path)
+
+
 def _state(project: Any) -> dict:
     st = project.__dict__.get("_ctor_args_state")
     files = project.run_files
@@ -159,10 +165,7 @@ class _FileSites:
         annotation): a builder may be handed the class."""
         got = self._handed.get(cls)
         if got is None:
-            import re
-
-            pat = r"(?<!class )\b" + re.escape(cls) + r"\b(?![ \t]*[(\w])"
-            got = self._handed[cls] = re.search(pat, self.text) is not None
+            got = self._handed[cls] = _HANDED(cls).search(self.text) is not None
         return got
 
     def assigns(self, fn: ast.AST) -> dict[str, list[ast.expr]]:
@@ -197,13 +200,47 @@ def _sites(project: Any, path: str) -> Optional[_FileSites]:
     ap = os.path.abspath(path)
     st = _state(project)["sites"]
     text = file_text(project, ap)
-    fi = project.index_path(ap)
+    fi = index_of(project, ap)
     if text is None or fi is None:
         return None
     got = st.get(ap)
     if got is None or got.text is not text:
         got = st[ap] = _FileSites(project, ap, text, getattr(fi, "outline", None))
     return got
+
+
+def _HANDED(cls: str) -> Any:
+    """The pattern of ``cls`` named other than to call it or define it (``_FileSites.handed_around``)."""
+    import re
+
+    return re.compile(r"(?<!class )\b" + re.escape(cls) + r"\b(?![ \t]*[(\w])")
+
+
+def function_sites(project: Any, path: str, name: str) -> Optional[tuple[_FileSites, ast.AST]]:
+    """(the file's per-run sites, the stdlib ``ast`` of its module-level function ``name``, parsed
+    alone from its span), or None."""
+    fs = _sites(project, path)
+    if fs is None:
+        return None
+    fn = fs.function(name)
+    return (fs, fn) if fn is not None else None
+
+
+def source_of(project: Any, path: str, node: ast.AST) -> Optional[str]:
+    """The source text of an expression ``node`` of a function ``function_sites`` parsed."""
+    fs = _sites(project, path)
+    if fs is None or getattr(node, "end_lineno", None) is None:
+        return None
+    a, b = fs.line(node), node.end_lineno + fs.offset.get(id(node), 0)
+    if not (1 <= a <= b <= len(fs.lines)):
+        return None
+    # (the offsets count UTF-8 bytes)
+    lines = [ln.encode("utf-8", "surrogatepass") for ln in fs.lines[a - 1:b]]
+    if len(lines) == 1:
+        seg = lines[0][node.col_offset:node.end_col_offset]
+    else:
+        seg = b"\n".join([lines[0][node.col_offset:]] + lines[1:-1] + [lines[-1][:node.end_col_offset]])
+    return seg.decode("utf-8", "replace")
 
 
 def _params(fn: ast.AST) -> list[str]:
@@ -269,7 +306,7 @@ def may_hold(project: Any, path: str, cls: str, attr: str, word: str,
     how, param = attr_source(init, attr)
     if how != "param" or param not in _params(init)[1:] or param in fs.assigns(init):
         return None
-    fi = project.index_path(path)
+    fi = index_of(project, path)
     if fi is None:
         return None
     memo = _state(project).setdefault("memo", {})
@@ -289,6 +326,224 @@ def may_hold(project: Any, path: str, cls: str, attr: str, word: str,
             break
     memo[key] = found
     return found
+
+
+def may_hold_across(project: Any, path: str, cls: str, attr: str, word: str,
+                    accept: Callable[[ast.Call, Any, Callable], Optional[str]],
+                    deps: Optional[set] = None) -> Optional[tuple[str, int, str, str]]:
+    """``may_hold`` where the class is built in another file: the file of ``cls`` hands the
+    class to a builder of another project file (``ResNet(block=ResNestBottleneck)``, ``dict(block=
+    SKBlock, ...)`` for a builder whose constructor or function takes ``block``, or a positional
+    argument of a direct call of the builder), and that file builds it through a name it was
+    handed (``block_fn(inplanes, planes, stride, downsample, ...)`` in timm's ``make_blocks``),
+    with arguments that fit the class's ``__init__``. (description, line, parameter, the
+    builder's path), or None. The same MAY reading as ``may_hold``: some build may pass it.
+    ``deps`` gets the builders' files (the answer depends on them)."""
+    if project is None or getattr(project, "run_files", None) is None:
+        return None
+    from exportlint.semantics.project import file_text
+
+    ap = os.path.abspath(path)
+    text = file_text(project, ap)
+    # (the builders first, from the text alone: most classes are handed to no other file, and
+    # then nothing of this file is parsed)
+    builders = _builder_files(project, ap, text, cls, word) if text is not None else []
+    if deps is not None:
+        deps.update(builders)
+    if not builders:
+        return None
+    # (then the builders' calls of a name they were handed that may build ``word``: parsed once
+    # per builder and run; only then this class's ``__init__``)
+    sites = []
+    for bpath in builders:
+        bfs = _sites(project, bpath)
+        bfi = index_of(project, bpath)
+        if bfs is not None and bfi is not None:
+            opaque = bfs.name_calls(word)[1]
+            if opaque:
+                sites.append((bpath, bfs, bfi, opaque))
+    if not sites:
+        return None
+    fs = _sites(project, path)
+    if fs is None:
+        return None
+    init = fs.method(cls, "__init__")
+    if init is None:
+        return None
+    from exportlint.semantics.ctor_values import attr_source
+
+    how, param = attr_source(init, attr)
+    if how != "param" or param not in _params(init)[1:] or param in fs.assigns(init):
+        return None
+    memo = _state(project).setdefault("memo", {})
+    key = ("across", os.path.abspath(path), id(fs), cls, param, word, accept)
+    if key in memo:
+        return memo[key]
+    found = None
+    for bpath, bfs, bfi, opaque in sites:
+        for call, fn in opaque:
+            if not _fits(call, init):
+                continue
+            expr = _bound(call, init, param)
+            if expr is None:
+                continue
+            got = _follow(bfs, bfi, expr, fn, accept, 0, set())
+            if got is not None:
+                found = (got[0], got[1], param, bpath)
+                break
+        if found is not None:
+            break
+    memo[key] = found
+    return found
+
+
+#: at most this many imported builders are looked at for one class (their files' sites are kept per run)
+_MAX_BUILDERS = 8
+
+
+def _handoffs(text: str, cls: str) -> tuple[set, list]:
+    """Where ``text`` hands ``cls`` to a call: ({``kw`` of each ``kw=cls``}, [the dotted callee
+    of each ``callee(cls, ...)``]), read from the text around each occurrence of the name (a
+    string or a comment that looks so only adds a candidate builder, which must still take the
+    keyword)."""
+    keywords: set = set()
+    direct: list = []
+    n = len(cls)
+    i = text.find(cls)
+    while i >= 0:
+        j = i + n
+        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")) and (
+                j >= len(text) or not (text[j].isalnum() or text[j] == "_")):
+            k = j
+            while k < len(text) and text[k] in " \t":
+                k += 1
+            after = text[k] if k < len(text) else ""
+            b = i - 1
+            while b >= 0 and text[b] in " \t":
+                b -= 1
+            before = text[b] if b >= 0 else ""
+            if before == "=" and after not in ("(", ".") and (b == 0 or text[b - 1] not in "=!<>"):
+                e = b - 1
+                while e >= 0 and text[e] in " \t":
+                    e -= 1
+                s0 = e
+                while s0 >= 0 and (text[s0].isalnum() or text[s0] == "_"):
+                    s0 -= 1
+                if s0 < e:
+                    keywords.add(text[s0 + 1:e + 1])
+            elif before == "(" and after in (",", ")"):
+                e = b - 1
+                while e >= 0 and text[e] in " \t":
+                    e -= 1
+                s0 = e
+                while s0 >= 0 and (text[s0].isalnum() or text[s0] in "_."):
+                    s0 -= 1
+                name = text[s0 + 1:e + 1]
+                if name and (name[0].isalpha() or name[0] == "_"):
+                    direct.append(name)
+        i = text.find(cls, i + 1)
+    return keywords, direct
+
+
+def _builder_files(project: Any, path: str, text: str, cls: str, word: str) -> list[str]:
+    """The other project files the file of ``cls`` hands the class to, whose text names ``word``
+    (what the caller looks for: a file without it builds no such value): the file of the callee
+    of a direct call that takes the class as an argument, and, for ``kw=cls`` in any call
+    (``dict(block=cls, ...)`` forwarded as ``**kwargs``), the files of the builders this file
+    imports whose ``__init__`` (a class) or signature (a function) takes a parameter ``kw``.
+    In the order found, each once; empty when the class is handed only to this file's own code
+    or to names that leave the project."""
+    from exportlint.semantics.project import file_text, may_define
+
+    st = _state(project).setdefault("builders", {})
+    key = (path, cls, word)
+    got = st.get(key)
+    if got is not None and got[0] is text:
+        return got[1]
+    out: list[str] = []
+    st[key] = (text, out)
+    if not any(m + cls in text for m in ("=", "= ", "(", "( ")):
+        return out  # (most classes are only defined and called: `= Cls(` passes, is read below)
+    keywords, direct = _handoffs(text, cls)
+    if not keywords and not direct:
+        return out
+    fi = index_of(project, path)
+    if fi is None:
+        return out
+    #: (absolute name, keyword, word) -> the builder's file; absolute name -> (file, its
+    #: constructor or function), for every file of the run
+    targets = _state(project).setdefault("targets", {})
+    resolved = _state(project).setdefault("resolved", {})
+    has_word = _state(project).setdefault("has_word", {})
+
+    def target_file(q: str, kw: Optional[str]) -> Optional[str]:
+        """The other project file defining the class or function ``q`` (a dotted name as written
+        in this file), when it takes ``kw`` (None: any)."""
+        head, _, rest = q.partition(".")
+        if head in fi.classes or head in fi.functions or head not in fi.imports:
+            return None  # this file's own (may_hold follows those) or not imported
+        qa = project.absolute(fi, fi.imports[head] + ("." + rest if rest else ""))
+        tk = (qa, kw, word)
+        if tk not in targets:
+            targets[tk] = _target_file(qa, kw)
+        got = targets[tk]
+        return None if got == path else got
+
+    def _target_file(qa: str, kw: Optional[str]) -> Optional[str]:
+        if not may_define(project, qa, (word,)):
+            return None  # (no file of the run that names the word can define it: not resolved)
+        if qa not in resolved:
+            resolved[qa] = _resolve_builder(qa)
+        if resolved[qa] is None:
+            return None
+        tpath, init_of = resolved[qa]
+        wk = (tpath, word)
+        if wk not in has_word:
+            text = file_text(project, tpath)
+            has_word[wk] = text is not None and word in text
+        if not has_word[wk]:
+            return None  # (a file that cannot build what the caller looks for: not parsed)
+        if kw is not None:
+            tfs = _sites(project, tpath)
+            node = None
+            if tfs is not None:
+                node = tfs.method(*init_of) if init_of[0] is not None else tfs.function(init_of[1])
+            if node is None:
+                return None
+            a = node.args
+            if kw not in {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}:
+                return None
+        return tpath
+
+    def _resolve_builder(qa: str) -> Optional[tuple]:
+        if project.index(qa.partition(".")[0]) is None and project.index(qa.rpartition(".")[0]) is None:
+            return None  # (torch, numpy, ...: outside the project)
+        rc = project.resolve_class(qa)
+        if rc is not None:
+            return rc[0].path, (rc[1], "__init__")
+        t = project.resolve_function(qa)
+        if t is None or t.is_method:
+            return None
+        return t.path, (None, t.qual)
+
+    for q in direct:
+        p = target_file(q, None)
+        if p is not None and p not in out:
+            out.append(p)
+    if keywords:
+        # (the imported names, in the file's order; each resolved once)
+        for local in list(fi.imports)[:64]:
+            if len(out) >= _MAX_BUILDERS:
+                break
+            if not local[:1].isalpha():
+                continue
+            for kw in sorted(keywords):
+                p = target_file(local, kw)
+                if p is not None and p not in out:
+                    out.append(p)
+                    break
+    del out[_MAX_BUILDERS:]
+    return out
 
 
 def _follow(fs: _FileSites, fi: Any, expr: Optional[ast.expr], scope: Optional[ast.AST], accept, depth: int,

@@ -96,6 +96,12 @@ def _mentioning(project: Any, word: str) -> list:
     return got
 
 
+def files_mentioning(project: Any, word: str) -> list:
+    """[(path, text)] of the run's .py files whose text contains ``word`` (once per word and run;
+    the run's texts are read once, as for the other scans of this module)."""
+    return _mentioning(project, word)
+
+
 def _py_texts(project: Any) -> list:
     """[(path, text)] of the run's readable .py files, in the order of their paths, once per run."""
     st = _state(project)

@@ -505,6 +505,13 @@ class _Indexer:
                     d = _resolve(self.fi.imports, ast_dotted(e.func))
                     if d:
                         out.append(d)
+                elif (isinstance(e, ast.Starred) and isinstance(e.value, ast.Call)
+                      and not isinstance(e.value.func, ast.Call)):
+                    # `nn.Sequential(*make_layers(cfg))`: the items of the list a helper returns
+                    # ("*" + the helper: ``project.built_classes``)
+                    d = _resolve(self.fi.imports, ast_dotted(e.value.func))
+                    if d:
+                        out.append("*" + d)
             return out
         return [q]
 

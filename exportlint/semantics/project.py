@@ -431,8 +431,9 @@ class Project:
     def reached_classes(self, fi: FileIndex, cls: str, limit: int = 500) -> set:
         """Names of the project classes that ``cls`` is shown to build: itself, its bases, and the
         classes of the submodules its ``__init__`` (or a base's) assigns (``self.x = Block(...)``,
-        the items of ``nn.ModuleList([...])`` / ``nn.Sequential(...)``), transitively. A submodule
-        made by a factory or appended later is not seen: the set is a lower bound."""
+        the items of ``nn.ModuleList([...])`` / ``nn.Sequential(...)``, what a project helper
+        returns: ``built_classes``), transitively. A submodule appended later, or built by a class
+        the code was handed, is not seen: the set is a lower bound."""
         seen: set = set()
         names: set = set()
         todo = [(fi, cls)]
@@ -451,9 +452,7 @@ class Project:
                     todo.append(bc)
             for ctors in ci.attrs.values():
                 for q in ctors:
-                    rc = self.base_class(f, q, None) if "." not in q else self.resolve_class(self.absolute(f, q))
-                    if rc is not None:
-                        todo.append(rc)
+                    todo.extend(built_classes(self, f, q, None) or ())
         return names
 
     def forward_params(self, fi: FileIndex, cls: str) -> list[str]:
@@ -824,6 +823,39 @@ def run_memo(project: Project, name: str) -> dict:
     return st.setdefault("memo:" + name, {})
 
 
+def may_define(project: Project, qa: str, words: Any) -> bool:
+    """Whether the absolute name ``qa`` may be defined in one of the run's files whose text holds
+    one of ``words`` (a module of such a file is a prefix of ``qa``): a name that cannot is not
+    resolved (resolution indexes the files it passes through, before their own lint). Without a
+    run, True (nothing known: resolve)."""
+    if project.run_files is None:
+        return True
+    memo = run_memo(project, "mentioning")
+    key = tuple(words)
+    mods = memo.get(key)
+    if mods is None:
+        from exportlint.semantics.ctor_values import files_mentioning
+
+        mods = set()
+        for w in key:
+            for p, _ in files_mentioning(project, w):
+                m, is_pkg = project.add_file(p)
+                mods.add(m)
+        memo[key] = mods
+    parts = qa.split(".")
+    return any(".".join(parts[:i]) in mods for i in range(1, len(parts) + 1))
+
+
+def index_of(project: Project, path: str) -> Optional[FileIndex]:
+    """``project.index_path(path)``, once per run and file (``index_path`` reads and hashes the
+    file's text at every call)."""
+    memo = run_memo(project, "index_of")
+    fi = memo.get(path)
+    if fi is None:
+        fi = memo[path] = project.index_path(path)
+    return fi
+
+
 def top_level_ast(project: Project, path: str, name: str) -> Optional[Any]:
     """The stdlib ``ast`` node of one top-level function, class or assignment of ``name`` in a
     project file, parsed from its span in the file's outline (``FileIndex.outline``) rather than
@@ -1069,8 +1101,398 @@ def _attr_forward(project: Project, fi: FileIndex, cls: str, attr: str, deps: se
         return None
     if len(set(ctors)) != 1:
         return None
-    c = ctors[0]
-    rc = project.base_class(fi, c, deps) if "." not in c else project.resolve_class(project.absolute(fi, c), deps)
-    if rc is None:
-        return None
+    got = built_classes(project, fi, ctors[0], deps)
+    if got is None or len(got) != 1:
+        return None  # several classes (or none known): unknown
+    rc = got[0]
     return project.find_method(rc[0], rc[1], method, deps)
+
+
+def built_classes(project: Project, fi: FileIndex, q: str, deps: Optional[set]) -> Optional[list[tuple[FileIndex, str]]]:
+    """The project classes an ``__init__`` constructor record of ``fi`` (``ClassInfo.attrs``)
+    builds: the class it names; else, for a project helper function, the classes of what it
+    returns (``helper_returns``: ``return Block(...)``, ``return nn.Sequential(*[Block(...) for
+    ...])``); for ``*helper`` (``nn.Sequential(*make_layers(cfg))``), the classes of the items of
+    the list the helper returns (``helper_items``). None when unknown (a class the helper was
+    handed, anything else); distinct (file, class) pairs in the order found."""
+    # (memoised per run by the absolute name: the same helper is named by many files)
+    memo = run_memo(project, "built_classes")
+    key = (fi.path, q) if "." not in q else project.absolute(fi, q)
+    hit = memo.get(key)
+    if hit is None:
+        read: set = set()
+        hit = memo[key] = (_built_classes(project, fi, q, read), frozenset(read))
+    if deps is not None:
+        deps.update(hit[1])
+    return hit[0]
+
+
+def _built_classes(project: Project, fi: FileIndex, q: str, deps: set) -> Optional[list[tuple[FileIndex, str]]]:
+    star = q.startswith("*")
+    if star:
+        q = q[1:]
+    else:
+        rc = project.base_class(fi, q, deps) if "." not in q else project.resolve_class(project.absolute(fi, q), deps)
+        if rc is not None:
+            return [rc]
+        if q.startswith(("torch.", "builtins.")) or q.rsplit(".", 1)[-1][:1].isupper():
+            return None
+    got = helper_items(project, fi.path, q, deps) if star else helper_returns(project, fi.path, q, deps)
+    if not got:
+        return None
+    out: list = []
+    for hpath, call, cq, _fn in got:
+        hfi = index_of(project, hpath)
+        if hfi is None:
+            return None
+        # what the helper returns, one of which is built (a list's items: each is built)
+        alone = star or cq not in _CONTAINERS
+        if not alone:
+            items = _container_items(project, hpath, call, _fn, deps)
+            if items is None:
+                return None
+        else:
+            items = [(hpath, call, cq, _fn)]
+        for ipath, _c, iq, _f in items:
+            ifi = index_of(project, ipath)
+            rc = None
+            if ifi is not None:
+                rc = project.base_class(ifi, iq, deps) if "." not in iq else project.resolve_class(
+                    project.absolute(ifi, iq), deps)
+            if rc is None:
+                if iq.startswith("torch.") and (not alone or star):
+                    continue  # a torch module among the items (an activation, a norm)
+                return None  # (an alternative of no project class: which one is built is unknown)
+            if all(rc[0].path != o[0].path or rc[1] != o[1] for o in out):
+                out.append(rc)
+                if alone and not star and len(out) > 1:
+                    return None  # two classes the helper may return: which one is built is unknown
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# modules built by helper functions (``self.rnn = make_lstm(...)``, ``nn.Sequential(*make_layers(cfg))``)
+# ---------------------------------------------------------------------------------------
+
+#: how deep a helper's returned call of another project helper is followed
+_HELPER_DEPTH = 3
+
+
+def helper_returns(project: Project, path: str, qual: str, deps: Optional[set] = None,
+                   _depth: int = 0) -> Optional[list[tuple[str, Any, str]]]:
+    """What the project function ``qual`` returns, when it returns only calls: ``qual`` is a
+    callee as the file ``path`` reads it (its import map's name: ``.layers.make_lstm``, or a
+    module-level function of ``path`` itself). [(the helper's file, the returned stdlib ``ast``
+    Call, its callee's qualified name through that file's imports)] for every ``return`` of it
+    (``return nn.LSTM(...)``; a local bound only to calls, ``layer = Block(...); return layer``;
+    either arm of a conditional), a returned call of another project helper followed in its
+    place (depth 3). None when ``qual`` is no project function or some return is anything else
+    (a parameter, a loop variable, a container): unknown stays unknown. Read with the stdlib
+    ``ast``, the function alone from its span (``ctor_args``' per-run sites); memoised per run."""
+    fi = index_of(project, path)
+    if fi is None or not qual or _depth > _HELPER_DEPTH:
+        return None
+    memo = run_memo(project, "helper_returns")
+    key = (fi.path, qual) if "." not in qual else project.absolute(fi, qual)
+    if key in memo:
+        got, read = memo[key]
+        if deps is not None:
+            deps.update(read)
+        return got
+    memo[key] = (None, frozenset())  # (a helper returning its own call: unknown)
+    read: set = set()
+    if "." not in qual:
+        # this file's own function; any other bare name is a parameter or a local (`norm_layer(dim)`:
+        # a class the code was handed), never resolved
+        t: Optional[Target] = Target(fi.path, fi.module, qual, False) if qual in fi.functions else None
+    else:
+        t = project.resolve_function(project.absolute(fi, qual), read)
+    got = None
+    if t is not None and not t.is_method:
+        got = _returned_calls(project, t, read, _depth)
+    memo[key] = (got, frozenset(read))
+    if deps is not None:
+        deps.update(read)
+    return got
+
+
+def _helper_function(project: Project, t: Target, deps: Optional[set]) -> Optional[tuple]:
+    """(the file's per-run sites, the function's stdlib ``ast``, the file's index, its return
+    values) of the module-level function ``t``, or None (no ``return`` with a value)."""
+    import ast
+
+    from exportlint.semantics.ctor_args import function_sites
+
+    got = function_sites(project, t.path, t.qual)
+    hfi = index_of(project, t.path)
+    if got is None or hfi is None:
+        return None
+    fs, fn = got
+    if deps is not None:
+        deps.add(t.path)
+    rets: list = []
+
+    def walk(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            if isinstance(child, ast.Return):
+                rets.append(child.value)
+            walk(child)
+
+    walk(fn)
+    return (fs, fn, hfi, rets) if rets and all(r is not None for r in rets) else None
+
+
+def _returned_calls(project: Project, t: Target, deps: Optional[set], depth: int) -> Optional[list]:
+    got = _helper_function(project, t, deps)
+    if got is None:
+        return None
+    fs, fn, hfi, rets = got
+    return _calls_of(project, t, fs, fn, hfi, rets, deps, depth)
+
+
+def helper_items(project: Project, path: str, qual: str, deps: Optional[set] = None) -> Optional[list]:
+    """As ``helper_returns``, for a helper that returns a list of modules (``layers = [];
+    layers.append(Block(...)); return layers``, ``return [Block(...) for ...]``): the calls that
+    build its items. None when unknown."""
+    fi = index_of(project, path)
+    if fi is None or not qual:
+        return None
+    memo = run_memo(project, "helper_items")
+    key = (fi.path, qual) if "." not in qual else project.absolute(fi, qual)
+    if key in memo:
+        got, read = memo[key]
+        if deps is not None:
+            deps.update(read)
+        return got
+    memo[key] = (None, frozenset())
+    read: set = set()
+    if "." not in qual:
+        t: Optional[Target] = Target(fi.path, fi.module, qual, False) if qual in fi.functions else None
+    else:
+        t = project.resolve_function(project.absolute(fi, qual), read)
+    got = None
+    h = _helper_function(project, t, read) if t is not None and not t.is_method else None
+    if h is not None:
+        fs, fn, hfi, rets = h
+        items: Optional[list] = []
+        for r in rets:
+            it = _list_items(fs, fn, r)
+            if it is None:
+                items = None
+                break
+            items.extend(it)
+        if items:
+            got = _calls_of(project, t, fs, fn, hfi, items, read, 0)
+    memo[key] = (got, frozenset(read))
+    if deps is not None:
+        deps.update(read)
+    return got
+
+
+def _list_items(fs: Any, fn: Any, e: Any, depth: int = 0) -> Optional[list]:
+    """The item expressions of a list of modules ``e`` (read in function ``fn``): a list or tuple
+    display (a starred item's own items), a comprehension's element, a local bound only to such
+    displays and grown only by ``.append(x)`` / ``.extend([...])``; None otherwise."""
+    import ast
+
+    if depth > 4:
+        return None
+    if isinstance(e, (ast.List, ast.Tuple)):
+        out: list = []
+        for el in e.elts:
+            if isinstance(el, ast.Starred):
+                sub = _list_items(fs, fn, el.value, depth + 1)
+                if sub is None:
+                    return None
+                out.extend(sub)
+            else:
+                out.append(el)
+        return out
+    if isinstance(e, (ast.ListComp, ast.GeneratorExp)):
+        return [e.elt]
+    if isinstance(e, ast.Name):
+        vals = fs.assigns(fn).get(e.id)
+        if not vals or any(v is None for v in vals):
+            return None
+        out = []
+        for v in vals:
+            sub = _list_items(fs, fn, v, depth + 1)
+            if sub is None:
+                return None
+            out.extend(sub)
+        for n in ast.walk(fn):
+            if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+                    and n.func.value.id == e.id):
+                if n.func.attr == "append" and len(n.args) == 1 and not n.keywords:
+                    out.append(n.args[0])
+                elif n.func.attr == "extend" and len(n.args) == 1:
+                    sub = _list_items(fs, fn, n.args[0], depth + 1)
+                    if sub is None:
+                        return None
+                    out.extend(sub)
+                elif n.func.attr in ("insert", "__setitem__", "__iadd__"):
+                    return None
+        return out
+    return None
+
+
+def _container_items(project: Project, hpath: str, call: Any, fname: str, deps: Optional[set]) -> Optional[list]:
+    """(path, Call, qualified callee, function) of the items of ``nn.Sequential(...)`` /
+    ``nn.ModuleList([...])`` (a call the helper ``fname`` of ``hpath`` returns); None when unknown."""
+    import ast
+
+    from exportlint.semantics.ctor_args import function_sites
+
+    got = function_sites(project, hpath, fname)
+    hfi = index_of(project, hpath)
+    if got is None or hfi is None or call.keywords:
+        return None
+    fs, fn = got
+    items: list = []
+    for a in call.args:
+        if isinstance(a, ast.Starred):
+            sub = _list_items(fs, fn, a.value)
+        elif isinstance(a, (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)):
+            sub = _list_items(fs, fn, a)
+        else:
+            sub = [a]
+        if sub is None:
+            return None
+        items.extend(sub)
+    if not items:
+        return None
+    t = Target(hpath, hfi.module, fname, False)
+    return _calls_of(project, t, fs, fn, hfi, items, deps, 0)
+
+
+#: module containers whose items ``built_classes`` reads
+_CONTAINERS = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential", "torch.nn.ModuleList",
+                         "torch.nn.modules.container.ModuleList"})
+
+
+def _calls_of(project: Project, t: Target, fs: Any, fn: Any, hfi: FileIndex, exprs: list, deps: Optional[set],
+              depth: int) -> Optional[list]:
+    """(path, Call, qualified callee, function name) of the calls ``exprs`` (read in function ``fn``
+    of ``t``'s file) evaluate to: through locals bound only to calls, either arm of a conditional,
+    and project helpers' returns (``helper_returns``); None when one is anything else."""
+    import ast
+
+    from exportlint.semantics.index import ast_dotted, ast_qualname
+
+    assigns = fs.assigns(fn)
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    out: list = []
+    todo = list(exprs)
+    seen: set = set()
+    while todo:
+        if len(out) > 8:
+            return None
+        e = todo.pop(0)
+        if isinstance(e, ast.IfExp):
+            todo[:0] = [e.body, e.orelse]
+            continue
+        if isinstance(e, ast.Name):
+            vals = assigns.get(e.id)
+            if not vals or e.id in seen or any(v is None for v in vals):
+                return None  # a parameter, or a name bound another way
+            seen.add(e.id)
+            todo[:0] = list(vals)
+            continue
+        if not isinstance(e, ast.Call):
+            return None
+        d = ast_dotted(e.func)
+        if d is None:
+            return None
+        head = d.partition(".")[0]
+        if head in assigns or head in params:
+            return None  # `block_fn(...)`: a class the helper was handed
+        q = ast_qualname(hfi.imports, e.func) or d
+        if "." not in d and d in hfi.functions:
+            sub = helper_returns(project, t.path, d, deps, depth + 1)
+        elif head in hfi.imports and not q.startswith(("torch.", "builtins.")) and not q.rsplit(".", 1)[-1][:1].isupper():
+            sub = helper_returns(project, t.path, q, deps, depth + 1)
+        else:
+            out.append((t.path, e, q, t.qual))
+            continue
+        if sub is None:
+            return None
+        out.extend(sub)
+    return out
+
+
+def helper_module_ctors(project: Project, path: str, qual: str, deps: Optional[set] = None,
+                        want: Any = None) -> list[tuple[Any, str]]:
+    """(libcst Call, qualified constructor name) of each module construction the project helper
+    ``qual`` (read in ``path``, see ``helper_returns``) returns: the rules that read a
+    submodule's constructor (``checks.common.torch_submodule_calls``) read these for
+    ``self.rnn = make_lstm(...)``. The arguments are the helper's own expressions: a parameter
+    of the helper stays a name (unknown), a literal is a literal. Empty when unknown. ``deps``
+    gets the files read. ``want``: only constructions of these qualified names are parsed (with
+    libcst); when another one is returned, empty."""
+    if want is not None:
+        # (the helper's file must name one of them before the helper is parsed, or resolved)
+        fi0 = index_of(project, path)
+        names = run_memo(project, "want_names")
+        wn = names.get(id(want))
+        if wn is None or wn[0] is not want:
+            wn = names[id(want)] = (want, tuple(sorted({w.rsplit(".", 1)[-1] for w in want})))
+        if fi0 is None or ("." in qual and not may_define(project, project.absolute(fi0, qual), wn[1])):
+            return []
+        hp = helper_file(project, path, qual, deps)
+        text = file_text(project, hp) if hp is not None else None
+        if text is None:
+            return []
+        words = run_memo(project, "helper_words")
+        wk = (hp, id(want))
+        if wk not in words:
+            words[wk] = (want, any(w.rsplit(".", 1)[-1] in text for w in want))
+        if not words[wk][1]:
+            return []
+    got = helper_returns(project, path, qual, deps)
+    if not got or (want is not None and any(q not in want for _, _, q, _ in got)):
+        return []
+    memo = run_memo(project, "helper_ctors")
+    # (the same for every ``want``: it is all or nothing)
+    fi = index_of(project, path)
+    key = (fi.path, qual) if fi is None or "." not in qual else project.absolute(fi, qual)
+    if key in memo:
+        return memo[key]
+    from exportlint.lightcst import parse_expression
+    from exportlint.semantics.ctor_args import source_of
+
+    out = []
+    for hpath, call, q, _fn in got:
+        text = source_of(project, hpath, call)
+        if text is None:
+            out = []
+            break
+        try:
+            node = parse_expression(text)
+        except Exception:
+            out = []
+            break
+        out.append((node, q))
+    memo[key] = out
+    return out
+
+
+def helper_file(project: Project, path: str, qual: str, deps: Optional[set] = None) -> Optional[str]:
+    """The file defining the module-level project function ``qual`` (read in ``path``, as for
+    ``helper_returns``), or None; nothing of it is parsed (resolution through the indexes).
+    ``deps`` gets the files the resolution read."""
+    fi = index_of(project, path)
+    if fi is None or not qual:
+        return None
+    if "." not in qual:
+        return fi.path if qual in fi.functions else None
+    memo = run_memo(project, "helper_file")
+    key = project.absolute(fi, qual)
+    if key not in memo:
+        read: set = set()
+        t = project.resolve_function(project.absolute(fi, qual), read)
+        memo[key] = (t.path if t is not None and not t.is_method else None, frozenset(read))
+    if deps is not None:
+        deps.update(memo[key][1])
+    return memo[key][0]
