@@ -101,3 +101,52 @@ def test_toinput_control_a_dtype_cast_is_not_a_move():
     line = line_of(src, "# ATTR")
     hits = [f for f in _found(src, "EXL303") if f.line == line]
     assert len(hits) == 1 and len(hits[0].exporters) == 4
+
+
+# ---------------------------------------------------------------------------------------
+# R-ELSEFILL (EXL401): a random fill in the `else` arm of an `if` testing a parameter of its
+# function (imagen-pytorch's `prob_mask_like`: `if prob == 1: ... elif prob == 0: ... else:
+# ....uniform_(0, 1) < prob`): whether the draw is reached depends on how the function is called
+# (the Unet's forward passes `1 - cond_drop_prob` with `cond_drop_prob = 0.` by default), which
+# cases16's rule already leaves out for the `if` arm (measured there: bench/labels/probes_cases16)
+# ---------------------------------------------------------------------------------------
+
+_ELSE_FILL = """import torch
+import torch.nn as nn
+
+
+def prob_mask_like(shape, prob, device):
+    if prob == 1:
+        return torch.ones(shape, device=device, dtype=torch.bool)
+    elif prob == 0:
+        return torch.zeros(shape, device=device, dtype=torch.bool)
+    else:
+        return torch.zeros(shape, device=device).float().uniform_(0, 1) < prob  # FILL
+
+
+class Unet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x, cond_drop_prob=0.):
+        keep = prob_mask_like((x.shape[0],), 1 - cond_drop_prob, device=x.device)
+        return self.lin(x) * keep[:, None]
+"""
+
+
+def test_elsefill_fill_in_the_else_arm_of_a_parameter_test_is_not_reported():
+    assert (line_of(_ELSE_FILL, "# FILL"), "EXL401") not in codes(_ELSE_FILL)
+
+
+def test_elsefill_control_the_fill_unconditional_still_fires():
+    src = _ELSE_FILL.replace("    if prob == 1:\n        return torch.ones(shape, device=device, dtype=torch.bool)\n"
+                             "    elif prob == 0:\n        return torch.zeros(shape, device=device, dtype=torch.bool)\n"
+                             "    else:\n        return", "    if True:\n        return")
+    assert (line_of(src, "# FILL"), "EXL401") in codes(src)
+
+
+def test_elsefill_control_else_of_a_test_on_a_computed_value_still_fires():
+    # the test reads no parameter of the function: a value it computes
+    src = _ELSE_FILL.replace("    if prob == 1:", "    n = len(shape)\n    if n == 1:").replace("    elif prob == 0:", "    elif n == 0:")
+    assert (line_of(src, "# FILL"), "EXL401") in codes(src)
