@@ -150,3 +150,108 @@ def test_elsefill_control_else_of_a_test_on_a_computed_value_still_fires():
     # the test reads no parameter of the function: a value it computes
     src = _ELSE_FILL.replace("    if prob == 1:", "    n = len(shape)\n    if n == 1:").replace("    elif prob == 0:", "    elif n == 0:")
     assert (line_of(src, "# FILL"), "EXL401") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# R-EQUALKEY (EXL203): a cache and its keys refilled under `self.K == None or self.B != b or
+# not torch.equal(self.K, key)` (torch-geometric-temporal's DCRNN): Q-KEYSIBLING's or-ed unset
+# test with `torch.equal` as the staleness test. Fresh, the branch runs and the graph computes
+# the value from the input: all four pass and match (probe r2 e1); warmed, `torch.equal` is a
+# data-dependent test (r2 e1w: strict, non-strict and dynamo fail, legacy bakes it), which
+# EXL101 reports at the `if` (kept)
+# ---------------------------------------------------------------------------------------
+
+_EQUAL_KEY = """import torch
+import torch.nn as nn
+
+
+class DCRNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+        self._cached_edge_index = None
+        self._cached_batch_size = None
+        self._cached_edge_weight = None
+        self._cached_expanded = None
+
+    def forward(self, x, edge_index, edge_weight):
+        b = x.size(0)
+        if self._cached_edge_index == None or self._cached_batch_size != b \\
+                or not torch.equal(self._cached_edge_index, edge_index) or not torch.equal(self._cached_edge_weight, edge_weight):  # TEST
+            self._cached_batch_size = b  # KEY1
+            self._cached_edge_index = edge_index  # KEY2
+            self._cached_edge_weight = edge_weight  # KEY3
+            self._cached_expanded = (edge_index * edge_weight).sum(0)  # VALUE
+        return self.lin(x) + self._cached_expanded[None, :3].float()
+"""
+
+
+def test_equalkey_cache_keys_refilled_under_torch_equal_staleness_are_not_reported():
+    found = codes(_EQUAL_KEY)
+    for m in ("# KEY1", "# KEY2", "# KEY3", "# VALUE"):
+        assert (line_of(_EQUAL_KEY, m), "EXL203") not in found, m
+    # the data-dependent test itself stays reported (a warmed model fails)
+    assert (line_of(_EQUAL_KEY, "if self._cached_edge_index == None"), "EXL101") in found
+
+
+def test_equalkey_control_an_or_ed_test_of_the_input_alone_still_fires():
+    # `not torch.equal(edge_index, edge_weight)`: no attribute of self is tested there
+    src = _EQUAL_KEY.replace("not torch.equal(self._cached_edge_weight, edge_weight)", "not torch.equal(edge_index, edge_weight)")
+    assert (line_of(src, "# KEY1"), "EXL203") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# R-ONCEGUARD (EXL203): a one-shot setup behind a set-once guard (imagen-pytorch's
+# ImagenTrainer.wrap_unet: `if hasattr(self, 'one_unet_wrapped'): return` ...
+# `self.one_unet_wrapped = True`): the writes after the guard run while the flag is unset only
+# (probe r2 o1: all four pass and match, fresh and warmed)
+# ---------------------------------------------------------------------------------------
+
+_ONCE = """import torch
+import torch.nn as nn
+
+
+class Trainer(nn.Module):
+    def __init__(self, scales):
+        super().__init__()
+        self.unet = nn.Linear(3, 3)
+        self.scales = scales
+
+    def wrap(self):
+        if hasattr(self, "one_unet_wrapped"):
+            return
+        if self.scales:
+            self.scales = [float(s) for s in self.scales]  # SETUP1
+        self.scale = sum(self.scales) + self.scale_base()  # SETUP2
+        self.one_unet_wrapped = True
+
+    def scale_base(self):
+        return getattr(self, "scale", 0.0)
+
+    def forward(self, x):
+        self.wrap()
+        return self.unet(x) * self.scale
+"""
+
+
+def test_onceguard_setup_after_a_set_once_guard_is_not_reported():
+    found = codes(_ONCE)
+    assert (line_of(_ONCE, "# SETUP1"), "EXL203") not in found
+    assert (line_of(_ONCE, "# SETUP2"), "EXL203") not in found
+
+
+def test_onceguard_control_the_flag_never_set_still_fires():
+    src = _ONCE.replace("        self.one_unet_wrapped = True\n", "")
+    assert (line_of(src, "# SETUP1"), "EXL203") in codes(src)
+
+
+def test_onceguard_control_the_flag_set_only_in_a_branch_still_fires():
+    src = _ONCE.replace("        self.one_unet_wrapped = True\n", "        if x_is_ready():\n            self.one_unet_wrapped = True\n")
+    assert (line_of(src, "# SETUP1"), "EXL203") in codes(src)
+
+
+def test_onceguard_control_a_guard_that_returns_a_value_still_fires():
+    # `if self.ready: return self.cached_other`: not a bare return of a set-once guard
+    src = _ONCE.replace('        if hasattr(self, "one_unet_wrapped"):\n            return\n',
+                        '        if hasattr(self, "one_unet_wrapped"):\n            return self.unet\n')
+    assert (line_of(src, "# SETUP1"), "EXL203") in codes(src)
