@@ -255,3 +255,42 @@ def test_onceguard_control_a_guard_that_returns_a_value_still_fires():
     src = _ONCE.replace('        if hasattr(self, "one_unet_wrapped"):\n            return\n',
                         '        if hasattr(self, "one_unet_wrapped"):\n            return self.unet\n')
     assert (line_of(src, "# SETUP1"), "EXL203") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# R-STRKEY (EXL101): `if degree in res:` with `degree = str(degree)` (se3-transformer's
+# ResidualSE3, `res` a dict of tensors keyed by degree): Tensor.__contains__ raises on a str, so
+# the container is a mapping, a list or a string and the test is a Python bool (as the string
+# literal case `"key" in outputs` already was)
+# ---------------------------------------------------------------------------------------
+
+_STR_KEY = """import torch
+import torch.nn as nn
+
+
+class ResidualSE3(nn.Module):
+    def forward(self, x, res):
+        out = {}
+        for degree, tensor in x.items():
+            degree = str(degree)
+            out[degree] = tensor
+            if degree in res:  # TEST
+                out[degree] = out[degree] + res[degree]
+        return out
+"""
+
+
+def test_strkey_membership_of_a_str_bound_local_is_not_reported():
+    assert (line_of(_STR_KEY, "# TEST"), "EXL101") not in codes(_STR_KEY)
+
+
+def test_strkey_control_a_tensor_element_in_a_tensor_still_fires():
+    # the left side is an element of the input, not a str: `x in t` is `(t == x).any()`
+    src = _STR_KEY.replace("            degree = str(degree)\n", "").replace(
+        "            if degree in res:  # TEST", "            if tensor.sum() in res:  # TEST")
+    assert (line_of(src, "# TEST"), "EXL101") in codes(src)
+
+
+def test_strkey_control_a_str_local_rebound_to_a_tensor_still_fires():
+    src = _STR_KEY.replace("            degree = str(degree)\n", "            degree = str(degree)\n            degree = tensor.sum()\n")
+    assert (line_of(src, "# TEST"), "EXL101") in codes(src)

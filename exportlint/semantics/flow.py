@@ -101,6 +101,14 @@ def _tensor_attribute(attr: str) -> bool:
     return (attr in TENSOR_ATTRS_TENSOR or attr in TENSOR_ATTRS_CONST or attr in TENSOR_ATTRS_SHAPE
             or attr in TENSOR_ATTRS_OTHER or (attr.startswith("__") and attr.endswith("__")))
 
+def _is_str_value(e: cst.BaseExpression) -> bool:
+    """A string literal, an f-string, or a call of the builtin ``str``."""
+    t = type(e)
+    if t is cst.SimpleString or t is cst.ConcatenatedString or t is cst.FormattedString:
+        return True
+    return t is cst.Call and type(e.func) is cst.Name and e.func.value == "str"
+
+
 class FunctionFacts:
     """Kinds and sites of one function on the export path."""
 
@@ -175,6 +183,8 @@ class FunctionFacts:
         self._size_lists: dict[str, cst.BaseExpression] = {}
         #: local names bound to a comprehension (a Python sequence, whatever its items)
         self._seq_names: set[str] = set()
+        #: locals bound (last, by a plain assignment) to a str: `degree = str(degree)`, an f-string
+        self._str_names: set[str] = set()
         #: local tensors built with a size whose entries at these dims are Python constants
         self._static_dims: dict[str, frozenset] = {}
         #: names handed to torch._check / _check_is_size / constrain_as_*: the author bounded them
@@ -693,6 +703,8 @@ class FunctionFacts:
                     self._size_lists[name] = s.value
                 elif tv is cst.ListComp or tv is cst.SetComp:
                     self._seq_names.add(name)
+                elif _is_str_value(s.value):
+                    self._str_names.add(name)
                 elif k in TENSORISH and tv is cst.Call:
                     dims = self._factory_static_dims(s.value)
                     if dims:
@@ -818,6 +830,8 @@ class FunctionFacts:
                 self._size_lists.pop(name, None)
             if self._seq_names:
                 self._seq_names.discard(name)
+            if self._str_names:
+                self._str_names.discard(name)
             if self._static_dims:
                 self._static_dims.pop(name, None)
             if name in self._globals:
@@ -1729,9 +1743,11 @@ class FunctionFacts:
             if any(isinstance(ct.operator, (cst.In, cst.NotIn)) for ct in e.comparisons):
                 # `k in kwargs`, `x in (1, 2)`: Python containment, unless the container is a tensor
                 container = kinds[-1]
-                if isinstance(e.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+                if _is_str_value(e.left) or (type(e.left) is cst.Name and e.left.value in self._str_names):
                     # `"key" in outputs`: a string is never looked up in a tensor (Tensor.__contains__
-                    # raises on a str), so the container is a dict, a list or a string
+                    # raises on a str), so the container is a dict, a list or a string; also a local
+                    # bound to `str(...)` or an f-string (se3-transformer's `degree = str(degree)`,
+                    # `if degree in res:`, R-STRKEY)
                     return UNKNOWN
                 if container in TENSORISH:
                     return DATA
