@@ -294,3 +294,56 @@ def test_strkey_control_a_tensor_element_in_a_tensor_still_fires():
 def test_strkey_control_a_str_local_rebound_to_a_tensor_still_fires():
     src = _STR_KEY.replace("            degree = str(degree)\n", "            degree = str(degree)\n            degree = tensor.sum()\n")
     assert (line_of(src, "# TEST"), "EXL101") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# R-LITERALDIST (EXL210 exporters): a distribution of two literal 0-d tensors bound in the function
+# (torchscale's gumbel_rsample: `one = torch.tensor(1.0, device=device)`, `Gumbel(zero, one)`):
+# the validation runs on constants; export-strict fails, non-strict and onnx-dynamo pass and match
+# (probe r39; with `validate_args=False` all four pass: r2 v1), as with Python numbers
+# ---------------------------------------------------------------------------------------
+
+_LITERAL_DIST = """import torch
+import torch.nn as nn
+
+
+def gumbel_rsample(shape, device):
+    one = torch.tensor(1.0, device=device)
+    zero = torch.tensor(0.0, device=device)
+    gumbel = torch.distributions.gumbel.Gumbel(zero, one).rsample  # DIST
+    return gumbel(shape)
+
+
+class Gate(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.wg = nn.Linear(4, 2)
+
+    def forward(self, x):
+        logits = self.wg(x)
+        return logits + gumbel_rsample(logits.shape, device=logits.device)
+"""
+
+
+def test_literaldist_literal_tensor_parameters_name_export_strict_only():
+    line = line_of(_LITERAL_DIST, "# DIST")
+    hits = [f for f in _found(_LITERAL_DIST, "EXL210") if f.line == line]
+    assert len(hits) == 1 and tuple(hits[0].exporters) == ("export-strict",)
+
+
+def test_literaldist_control_a_scale_from_the_input_names_three():
+    src = _LITERAL_DIST.replace("Gumbel(zero, one)", "Gumbel(zero, shape_scale(one))").replace(
+        "def gumbel_rsample(shape, device):", "def shape_scale(t):\n    return t\n\n\ndef gumbel_rsample(shape, device):")
+    src2 = _LITERAL_DIST.replace("    one = torch.tensor(1.0, device=device)\n", "    one = torch.rand(1, device=device) + 1\n")
+    for s in (src, src2):
+        line = line_of(s, "# DIST")
+        hits = [f for f in _found(s, "EXL210") if f.line == line]
+        assert len(hits) == 1 and set(hits[0].exporters) == {"export-strict", "export-nonstrict", "onnx-dynamo"}
+
+
+def test_literaldist_control_a_local_bound_twice_names_three():
+    src = _LITERAL_DIST.replace("    zero = torch.tensor(0.0, device=device)\n",
+                                "    zero = torch.tensor(0.0, device=device)\n    if device is None:\n        zero = torch.rand(())\n")
+    line = line_of(src, "# DIST")
+    hits = [f for f in _found(src, "EXL210") if f.line == line]
+    assert len(hits) == 1 and len(hits[0].exporters) == 3

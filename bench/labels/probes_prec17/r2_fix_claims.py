@@ -64,6 +64,14 @@ class TimingCounter(nn.Module):
         return y
 
 
+class GumbelNoValidate(nn.Module):
+    """EXL210's advice (R 39): the same literal Gumbel with `validate_args=False`."""
+    def forward(self, x):
+        one = torch.tensor(1.0, device=x.device)
+        zero = torch.tensor(0.0, device=x.device)
+        return x + torch.distributions.gumbel.Gumbel(zero, one, validate_args=False).mean
+
+
 def _warm(m, *args):
     with torch.no_grad():
         m(*args)
@@ -78,6 +86,7 @@ CASES = {
     "e1w": lambda: run_all("e1w the same, warmed", _warm(EqualKeyCache(), torch.randn(2, 3), EI, EW), (torch.randn(2, 3), EI, EW), (torch.randn(2, 3), EI2, EW)),
     "o1": lambda: run_all("o1 one-shot setup behind hasattr(self, flag): return, fresh", OnceGuard(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
     "o1w": lambda: run_all("o1w the same, warmed", _warm(OnceGuard(), torch.randn(2, 3)), (torch.randn(2, 3),), (torch.randn(2, 3),)),
+    "v1": lambda: run_all("v1 Gumbel(literal zero, literal one, validate_args=False).mean", GumbelNoValidate(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
     "t1": lambda: run_all("t1 timing counter read only into itself and a metadata dict", TimingCounter(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
 }
 
