@@ -347,3 +347,58 @@ def test_literaldist_control_a_local_bound_twice_names_three():
     line = line_of(src, "# DIST")
     hits = [f for f in _found(src, "EXL210") if f.line == line]
     assert len(hits) == 1 and len(hits[0].exporters) == 3
+
+
+# ---------------------------------------------------------------------------------------
+# R-SELFFED (EXL203): state read only to feed itself or a write-only record (torchscale's MOE
+# layer: `self.a2a_cpu_time_ms += cpu_end - cpu_start`, `self.metadata[...] = self.a2a_cpu_time_ms`,
+# `self.a2a_cpu_time_ms = 0.0`): no value of the graph depends on it; all four pass and match,
+# fresh and warmed (probe r2 c1). Read into the output it is carried state (c1c: legacy does not
+# match), still reported
+# ---------------------------------------------------------------------------------------
+
+_SELF_FED = """import torch
+import torch.nn as nn
+
+
+class MOELayer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+        self.calls = 0
+        self.a2a_ms = 0.0
+        self.metadata = {}
+
+    def forward(self, x):
+        self.calls += 1  # COUNT
+        y, self.metadata = self.lin(x), {}
+        self.a2a_ms = self.a2a_ms + 2.5  # TOTAL
+        self.record()
+        return y
+
+    def record(self):
+        self.metadata["a2a_ms"] = self.a2a_ms
+        self.a2a_ms = 0.0  # RESET
+"""
+
+
+def test_selffed_counters_and_a_write_only_record_are_not_reported():
+    found = codes(_SELF_FED)
+    for m in ("# COUNT", "# TOTAL", "# RESET"):
+        assert (line_of(_SELF_FED, m), "EXL203") not in found, m
+
+
+def test_selffed_control_the_counter_read_into_the_output_still_fires():
+    src = _SELF_FED.replace("        return y\n", "        return y * self.calls\n")
+    assert (line_of(src, "# COUNT"), "EXL203") in codes(src)
+
+
+def test_selffed_control_the_counter_in_a_test_still_fires():
+    src = _SELF_FED.replace("        self.record()\n", "        if self.a2a_ms > 10:\n            y = y * 2\n        self.record()\n")
+    assert (line_of(src, "# TOTAL"), "EXL203") in codes(src)
+
+
+def test_selffed_control_a_record_that_is_read_back_still_fires():
+    # the record is read in forward: what it holds reaches the output
+    src = _SELF_FED.replace("        return y\n", "        return y + self.metadata.get('a2a_ms', 0.0)\n")
+    assert (line_of(src, "# TOTAL"), "EXL203") in codes(src)

@@ -72,6 +72,30 @@ class GumbelNoValidate(nn.Module):
         return x + torch.distributions.gumbel.Gumbel(zero, one, validate_args=False).mean
 
 
+class CallCounter(nn.Module):
+    """A call counter and a running total fed only by themselves, and a record dict only ever
+    subscript-assigned (R-SELFFED)."""
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+        self.calls = 0
+        self.seen = 0.0
+        self.metadata = {}
+
+    def forward(self, x):
+        self.calls += 1
+        self.seen = self.seen + 2.5
+        self.metadata["seen"] = self.seen
+        return self.lin(x)
+
+
+class CounterRead(CallCounter):
+    """control: the counter read into the output."""
+    def forward(self, x):
+        self.calls += 1
+        return self.lin(x) * self.calls
+
+
 def _warm(m, *args):
     with torch.no_grad():
         m(*args)
@@ -87,6 +111,9 @@ CASES = {
     "o1": lambda: run_all("o1 one-shot setup behind hasattr(self, flag): return, fresh", OnceGuard(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
     "o1w": lambda: run_all("o1w the same, warmed", _warm(OnceGuard(), torch.randn(2, 3)), (torch.randn(2, 3),), (torch.randn(2, 3),)),
     "v1": lambda: run_all("v1 Gumbel(literal zero, literal one, validate_args=False).mean", GumbelNoValidate(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
+    "c1": lambda: run_all("c1 self-fed counter and total, a write-only record, fresh", CallCounter(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
+    "c1w": lambda: run_all("c1w the same, warmed", _warm(CallCounter(), torch.randn(2, 3)), (torch.randn(2, 3),), (torch.randn(2, 3),)),
+    "c1c": lambda: run_all("c1c control: the counter read into the output", CounterRead(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
     "t1": lambda: run_all("t1 timing counter read only into itself and a metadata dict", TimingCounter(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
 }
 
