@@ -402,3 +402,49 @@ def test_selffed_control_a_record_that_is_read_back_still_fires():
     # the record is read in forward: what it holds reaches the output
     src = _SELF_FED.replace("        return y\n", "        return y + self.metadata.get('a2a_ms', 0.0)\n")
     assert (line_of(src, "# TOTAL"), "EXL203") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# Q-WEAK re-check, R-WEIGHTCONSTFLOAT (EXL102 exporters): `float(self.neg_min)` of a buffer the
+# module never writes after `__init__` (spikingjelly's SpikeZIP quantizer, sample Q 22, 23, a
+# "TP (weak)"): non-strict rejects the conversion, but strict, onnx-dynamo and onnx-legacy pass
+# and match (bench/labels/probes_prec16/q1 q22): legacy records the constant the buffer holds
+# anyway. The finding names export-nonstrict only, as P-WEIGHTCONST already left `.item()` of
+# such a weight out (its finding named onnx-legacy only)
+# ---------------------------------------------------------------------------------------
+
+_BUF_FLOAT = """import torch
+import torch.nn as nn
+
+
+class Quantizer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.s = nn.Parameter(torch.tensor(0.25))
+        self.register_buffer("pos_max", torch.tensor(3.0))
+        self.register_buffer("neg_min", torch.tensor(-4.0))
+
+    def forward(self, x):
+        q = torch.floor(x / self.s + 0.5)
+        q = torch.clamp(q, min=float(self.neg_min), max=3.0)  # FLOAT
+        return q * self.s
+"""
+
+
+def _exl102(src):
+    line = line_of(src, "# FLOAT")
+    return [tuple(f.exporters) for f in _found(src, "EXL102") if f.line == line]
+
+
+def test_weightconstfloat_float_of_a_constant_buffer_names_nonstrict_only():
+    assert _exl102(_BUF_FLOAT) == [("export-nonstrict",)]
+
+
+def test_weightconstfloat_control_a_buffer_forward_advances_names_legacy_too():
+    src = _BUF_FLOAT.replace("        return q * self.s\n", "        self.neg_min.add_(1)\n        return q * self.s\n")
+    assert _exl102(src) == [("export-nonstrict", "onnx-legacy")]
+
+
+def test_weightconstfloat_control_float_of_the_input_names_legacy_too():
+    src = _BUF_FLOAT.replace("float(self.neg_min)", "float(x.min())")
+    assert _exl102(src) == [("export-nonstrict", "onnx-legacy")]
