@@ -448,3 +448,30 @@ def test_weightconstfloat_control_a_buffer_forward_advances_names_legacy_too():
 def test_weightconstfloat_control_float_of_the_input_names_legacy_too():
     src = _BUF_FLOAT.replace("float(self.neg_min)", "float(x.min())")
     assert _exl102(src) == [("export-nonstrict", "onnx-legacy")]
+
+
+def test_onceguard_control_a_submodule_built_behind_the_guard_still_fires():
+    # darts' TimesFM 3 lazy layer: a fresh export builds the layer in forward and fails with all
+    # four exporters (probe r2 o2; warmed, all four pass): a tensor or module written there stays
+    src = """import torch
+import torch.nn as nn
+
+
+class Lazy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.hidden_layer = nn.Linear(1, 3)
+        self._input_dim_set = False
+
+    def set_input_dims(self, d):
+        if self._input_dim_set:
+            return
+        w = self.hidden_layer.weight
+        self.hidden_layer = nn.Linear(d, 3).to(device=w.device, dtype=w.dtype)  # BUILD
+        self._input_dim_set = True
+
+    def forward(self, x):
+        self.set_input_dims(x.shape[-1])
+        return self.hidden_layer(x)
+"""
+    assert (line_of(src, "# BUILD"), "EXL203") in codes(src)

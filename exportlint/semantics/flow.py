@@ -101,6 +101,25 @@ def _tensor_attribute(attr: str) -> bool:
     return (attr in TENSOR_ATTRS_TENSOR or attr in TENSOR_ATTRS_CONST or attr in TENSOR_ATTRS_SHAPE
             or attr in TENSOR_ATTRS_OTHER or (attr.startswith("__") and attr.endswith("__")))
 
+def _plain_value(k: str, value: Optional[cst.BaseExpression], imports) -> bool:
+    """A value that is no tensor, module or torch object: Python bookkeeping (R-ONCEGUARD: a
+    one-shot setup that builds a submodule or a tensor fails a fresh export with all four
+    exporters, probe r2 o2, and stays reported)."""
+    if k in TENSORISH or k == MODULE or k == TENSORS or (isinstance(k, str) and k.startswith(OBJ_PREFIX)):
+        return False
+    if value is None:
+        return True
+    for n in iter_nodes(value):
+        if type(n) is cst.Call:
+            q = imports.resolve(n.func) or ""
+            if q.startswith("torch") or (type(n.func) is cst.Attribute and n.func.attr.value in _MODULE_MOVES):
+                return False
+    return True
+
+
+_MODULE_MOVES = frozenset({"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "type"})
+
+
 def _is_str_value(e: cst.BaseExpression) -> bool:
     """A string literal, an f-string, or a call of the builtin ``str``."""
     t = type(e)
@@ -865,6 +884,7 @@ class FunctionFacts:
                 if self.name != "__init__":  # a constructor fills a new object: no state carried
                     self.state_writes.append(StateWrite(stmt, f"self.{tgt.attr.value}", how,
                                                         cached=self._under_unset_test(tgt.attr.value)
+                                                        or (self._once_guarded and _plain_value(k, value, self.imports))
                                                         or (how == "assign" and self._self_conversion(tgt.attr.value, value))
                                                         or (how == "assign" and self._reset_to_init(tgt.attr.value, value))
                                                         or (how == "assign" and self._self_normalised(tgt.attr.value, value)),
@@ -882,7 +902,8 @@ class FunctionFacts:
             base = tgt.value
             if self._is_self_attr(base) and vk not in TENSORISH:
                 self.state_writes.append(StateWrite(stmt, f"{dotted(base)}[...]", "subscript-assign",
-                                                    cached=self._under_unset_test(base.attr.value)))
+                                                    cached=self._under_unset_test(base.attr.value)
+                                                    or (self._once_guarded and _plain_value(k, value, self.imports))))
         elif isinstance(tgt, cst.StarredElement):
             self._assign_target(tgt.value, UNKNOWN, stmt, how, None)
 
@@ -1157,8 +1178,6 @@ class FunctionFacts:
             # every other conjunct is true at the fill: it is the test of an `if` enclosing it
             return all(set_test(x) or any(x.deep_equals(c) for c in self._conds) for x in parts)
 
-        if conds is None and self._once_guarded:
-            return True
         if attr in self._cache_hit_attrs or any(unset_at(c) for c in (self._conds if conds is None else conds)):
             return True
         return conds is None and any(unset_in_else(t) for t in self._else_conds)

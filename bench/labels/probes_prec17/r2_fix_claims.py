@@ -96,6 +96,26 @@ class CounterRead(CallCounter):
         return self.lin(x) * self.calls
 
 
+class LazyLayer(nn.Module):
+    """darts' TimesFM 3 residual block (sweep removal): `if self._input_dim_set: return`, then new
+    submodules built for the input's width, then `self._input_dim_set = True` (a lazy layer)."""
+    def __init__(self):
+        super().__init__()
+        self.hidden_layer = nn.Linear(1, 3)
+        self._input_dim_set = False
+
+    def set_input_dims(self, d):
+        if self._input_dim_set:
+            return
+        w = self.hidden_layer.weight
+        self.hidden_layer = nn.Linear(d, 3).to(device=w.device, dtype=w.dtype)
+        self._input_dim_set = True
+
+    def forward(self, x):
+        self.set_input_dims(x.shape[-1])
+        return self.hidden_layer(x)
+
+
 def _warm(m, *args):
     with torch.no_grad():
         m(*args)
@@ -114,6 +134,8 @@ CASES = {
     "c1": lambda: run_all("c1 self-fed counter and total, a write-only record, fresh", CallCounter(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
     "c1w": lambda: run_all("c1w the same, warmed", _warm(CallCounter(), torch.randn(2, 3)), (torch.randn(2, 3),), (torch.randn(2, 3),)),
     "c1c": lambda: run_all("c1c control: the counter read into the output", CounterRead(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
+    "o2": lambda: run_all("o2 lazy submodule built behind a set-once guard, fresh", LazyLayer(), (torch.randn(2, 4),), (torch.randn(2, 4),)),
+    "o2w": lambda: run_all("o2w the same, warmed", _warm(LazyLayer(), torch.randn(2, 4)), (torch.randn(2, 4),), (torch.randn(2, 4),)),
     "t1": lambda: run_all("t1 timing counter read only into itself and a metadata dict", TimingCounter(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
 }
 
