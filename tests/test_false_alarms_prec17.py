@@ -475,3 +475,10 @@ class Lazy(nn.Module):
         return self.hidden_layer(x)
 """
     assert (line_of(src, "# BUILD"), "EXL203") in codes(src)
+
+
+def test_selffed_control_a_tensor_total_still_fires():
+    # spikingjelly's LIF example: `self.v_acc += spike`; warmed, the in-place update of the tensor
+    # constant fails onnx-dynamo (probe r2 c2w)
+    src = _SELF_FED.replace("        self.calls += 1  # COUNT\n", "        self.calls += x.sum()  # COUNT\n")
+    assert (line_of(src, "# COUNT"), "EXL203") in codes(src)

@@ -12,7 +12,7 @@ from exportlint.checks.common import declares_dynamic, snippet
 from exportlint.checks.state_reset import reset_calls
 from exportlint.checks.tensor_data import rewrites_weights
 from exportlint.findings import Severity
-from exportlint.semantics.kinds import CONST, DATA, MODULE, SHAPE, TENSOR, TENSORISH
+from exportlint.semantics.kinds import CONST, DATA, MODULE, NONE, SHAPE, TENSOR, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value, names_in
 
 #: math's rounding functions: on a value read with `.item()` torch.export rounds it symbolically
@@ -404,9 +404,13 @@ def _self_fed_attrs(functions) -> set[str]:
     stored into an item of another attribute that is only ever item-assigned
     (``self.metadata["t"] = self.t``; torchscale's all-to-all timing counter). No value of the graph
     depends on such state: all four exporters pass and match, fresh and warmed (probe r2 c1; the
-    counter read into the output, c1c, is carried state: legacy does not match). Keyed by name
-    over every class of the file (a read in any class keeps the name out)."""
+    counter read into the output, c1c, is carried state: legacy does not match). Only state every
+    write of which is a known Python number (or None): not a tensor total (`self.v_acc += spike`),
+    whose in-place update of the constant fails onnx-dynamo once warmed (r2 c2w), nor a value of
+    unknown kind.
+    Keyed by name over every class of the file (a read in any class keeps the name out)."""
     bad: set[str] = set()
+    valued: set[str] = set()  # written with a value that is not known to be a Python number
     flows: dict[str, set[str]] = {}  # attribute -> the records it is stored into
     seen: set[str] = set()
     for f in functions:
@@ -414,6 +418,12 @@ def _self_fed_attrs(functions) -> set[str]:
         if me is None:
             continue
         ok: set[int] = set()  # self.<attr> nodes that are stores, record bases or self-feeding reads
+        for a, k in f.attr_write_kinds.items():
+            if k not in (CONST, SHAPE, DATA, NONE):
+                # a Python number only: a tensor total (`self.v_acc += spike`) fails onnx-dynamo
+                # warmed (the in-place update of the constant, r2 c2w); an unknown value may be one
+                # (a record it is stored into may hold anything)
+                valued.add(a)
 
         def is_self(n) -> bool:
             return type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == me
@@ -442,7 +452,7 @@ def _self_fed_attrs(functions) -> set[str]:
                 seen.add(n.attr.value)
                 if id(n) not in ok:
                     bad.add(n.attr.value)
-    return {a for a in seen if a not in bad and not (flows.get(a, set()) & bad)}
+    return {a for a in seen if a not in bad and a not in valued and not (flows.get(a, set()) & bad)}
 
 
 def _carried_attrs(functions) -> set[str]:

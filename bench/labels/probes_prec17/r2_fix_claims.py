@@ -116,6 +116,20 @@ class LazyLayer(nn.Module):
         return self.hidden_layer(x)
 
 
+class TensorAccumulator(nn.Module):
+    """spikingjelly's LIF example (sweep removal): `self.v_acc += spike`, a tensor total read only
+    by training code outside forward."""
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+        self.v_acc = 0
+
+    def forward(self, x):
+        spike = (self.lin(x) > 0).float()
+        self.v_acc += spike
+        return spike
+
+
 def _warm(m, *args):
     with torch.no_grad():
         m(*args)
@@ -136,6 +150,8 @@ CASES = {
     "c1c": lambda: run_all("c1c control: the counter read into the output", CounterRead(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
     "o2": lambda: run_all("o2 lazy submodule built behind a set-once guard, fresh", LazyLayer(), (torch.randn(2, 4),), (torch.randn(2, 4),)),
     "o2w": lambda: run_all("o2w the same, warmed", _warm(LazyLayer(), torch.randn(2, 4)), (torch.randn(2, 4),), (torch.randn(2, 4),)),
+    "c2": lambda: run_all("c2 self-fed tensor accumulator, fresh", TensorAccumulator(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
+    "c2w": lambda: run_all("c2w the same, warmed", _warm(TensorAccumulator(), torch.randn(2, 3)), (torch.randn(2, 3),), (torch.randn(2, 3),)),
     "t1": lambda: run_all("t1 timing counter read only into itself and a metadata dict", TimingCounter(), (torch.randn(2, 3),), (torch.randn(2, 3),)),
 }
 
