@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from exportlint.suppress import CODE_RE
+
 # ---------------------------------------------------------------------------------------
 # --add-noqa
 # ---------------------------------------------------------------------------------------
 
 _NOQA_CODES = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)", re.IGNORECASE)
-_CODE = re.compile(r"[A-Z]+[0-9]+")
 
 
 @dataclass
@@ -84,7 +85,7 @@ def add_noqa_text(text: str, codes_by_line: dict[tuple[int, int], set[str]]) -> 
         com = comments.get(ln)
         m = _NOQA_CODES.search(com[1]) if com else None
         if m:
-            have = set(_CODE.findall(m.group("codes").upper()))
+            have = set(CODE_RE.findall(m.group("codes").upper()))
             merged = ", ".join(sorted(have | codes))
             s = base + com[0] + m.start("codes")
             edits.append((s, base + com[0] + m.end("codes"), merged))

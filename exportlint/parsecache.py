@@ -161,8 +161,6 @@ def plan(text: str, starts: list[int]) -> Optional[_Plan]:
 def _parse_chunk(i: int, last: int, text: str, parse: Callable[[str], Any]) -> Optional[tuple]:
     """A chunk's value: (statements, the lines its sentinel took, header, footer,
     has_trailing_newline), checked for the expected shape; None when it is not that."""
-    import libcst as cst
-
     m = parse(text)
     body = list(m.body)
     if i == 0:  # the header: the lines, then the sentinel

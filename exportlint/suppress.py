@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
-_EXL = re.compile(r"#\s*exportlint:\s*(?P<what>ignore-file|ignore)(?:\[(?P<codes>[^\]]*)\])?")
-_CODE = re.compile(r"[A-Z]+[0-9]+")
+NOQA_RE = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+EXL_RE = re.compile(r"#\s*exportlint:\s*(?P<what>ignore-file|ignore)(?:\[(?P<codes>[^\]]*)\])?")
+CODE_RE = re.compile(r"[A-Z]+[0-9]+")
 
 
 @dataclass
@@ -92,25 +92,25 @@ def parse_suppressions(text: str) -> Suppressions:
     for lineno, line in enumerate(text.splitlines(), 1):
         if "#" not in line:
             continue
-        m = _NOQA.search(line)
+        m = NOQA_RE.search(line)
         if m:
             codes = m.group("codes")
             if codes:
-                found = _CODE.findall(codes.upper())
+                found = CODE_RE.findall(codes.upper())
                 _add(s, lineno, set(found))
                 base = m.start("codes")
-                for cm in _CODE.finditer(codes.upper()):
+                for cm in CODE_RE.finditer(codes.upper()):
                     if cm.group().startswith("EXL"):
                         col = base + cm.start() + 1
                         s.named.append((lineno, col, col + len(cm.group()), cm.group()))
             else:
                 s.lines[lineno] = None
-        for m in _EXL.finditer(line):
+        for m in EXL_RE.finditer(line):
             codes_txt = m.group("codes")
-            codes = set(_CODE.findall(codes_txt)) if codes_txt is not None else None
+            codes = set(CODE_RE.findall(codes_txt)) if codes_txt is not None else None
             if codes_txt is not None:
                 base = m.start("codes")
-                for cm in _CODE.finditer(codes_txt):
+                for cm in CODE_RE.finditer(codes_txt):
                     col = base + cm.start() + 1
                     s.named.append((lineno, col, col + len(cm.group()), cm.group()))
             if m.group("what") == "ignore-file":

@@ -77,7 +77,7 @@ def _bindings(fn) -> dict[str, list[cst.BaseExpression]]:
     return out
 
 
-def _values(fn, name: str) -> list[cst.BaseExpression]:
+def bound_values(fn, name: str) -> list[cst.BaseExpression]:
     """The values a local is bound to by `name = v` or by a parallel `a, b = v1, v2`."""
     return _bindings(fn).get(name, [])
 
@@ -109,7 +109,7 @@ class Dims:
         if depth > 10:
             return 0
         if isinstance(e, cst.Name):
-            return max((self.size(fn, v, depth + 1) for v in _values(fn, e.value)), default=0)
+            return max((self.size(fn, v, depth + 1) for v in bound_values(fn, e.value)), default=0)
         if isinstance(e, (cst.BinaryOperation,)):
             return max(self.size(fn, e.left, depth + 1), self.size(fn, e.right, depth + 1))
         if isinstance(e, cst.UnaryOperation):
@@ -148,7 +148,7 @@ class Dims:
                         return DYN if 0 in dims else 0
                     return MAYBE if self.mode is None and fn.env.get(name) in TENSORISH else 0
                 return self._param_from_callers(fn, params.index(name), depth)
-            return max((self.dim0(fn, v, depth + 1) for v in _values(fn, name)), default=0)
+            return max((self.dim0(fn, v, depth + 1) for v in bound_values(fn, name)), default=0)
         if isinstance(e, cst.BinaryOperation):
             return max(self.dim0(fn, e.left, depth + 1), self.dim0(fn, e.right, depth + 1))
         if isinstance(e, cst.Call):
@@ -262,7 +262,7 @@ def _signal_dynamic(d: Dims, fn, e: cst.BaseExpression, depth: int = 0) -> int:
                     if r is not None and r[1] is fn.node and i < len(pos):
                         best = max(best, _signal_dynamic(d, g, pos[i], depth + 1))
             return best
-        return max((_signal_dynamic(d, fn, v, depth + 1) for v in _values(fn, e.value)), default=0)
+        return max((_signal_dynamic(d, fn, v, depth + 1) for v in bound_values(fn, e.value)), default=0)
     if isinstance(e, cst.BinaryOperation):
         return max(_signal_dynamic(d, fn, e.left, depth + 1), _signal_dynamic(d, fn, e.right, depth + 1))
     if isinstance(e, cst.Call):

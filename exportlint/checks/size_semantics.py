@@ -79,8 +79,8 @@ def size_level(dims: Dims, fn, e: cst.BaseExpression, depth: int = 0) -> int:
                 declared = dims.declared(fn).get(src.value)
                 if declared and i in declared:
                     return DYN
-        from exportlint.checks.len_size import _values
-        for v in _values(fn, e.value):
+        from exportlint.checks.len_size import bound_values
+        for v in bound_values(fn, e.value):
             lvl = max(lvl, size_level(dims, fn, v, depth + 1))
         if lvl:
             return lvl
@@ -101,8 +101,8 @@ def _reads_dim0(fn, e: cst.BaseExpression, depth: int = 0) -> bool:
     if isinstance(e, cst.Name):
         if any(i == 0 for _, i in _unpacked_shape(fn, e.value)):
             return True
-        from exportlint.checks.len_size import _values
-        return any(_reads_dim0(fn, v, depth + 1) for v in _values(fn, e.value))
+        from exportlint.checks.len_size import bound_values
+        return any(_reads_dim0(fn, v, depth + 1) for v in bound_values(fn, e.value))
     if isinstance(e, (cst.BinaryOperation,)):
         return _reads_dim0(fn, e.left, depth + 1) or _reads_dim0(fn, e.right, depth + 1)
     if isinstance(e, cst.Subscript) and isinstance(e.value, cst.Attribute) and e.value.attr.value == "shape":

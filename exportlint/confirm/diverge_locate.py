@@ -23,7 +23,7 @@ from exportlint.confirm.locate import Location, UserFiles, dedupe_innermost_firs
 _MAX_ELEMENTS = 50_000_000
 
 
-def _user_line(users: UserFiles) -> Optional[tuple[str, int]]:
+def user_line(users: UserFiles) -> Optional[tuple[str, int]]:
     f = sys._getframe(2)
     while f is not None:
         p = users.resolve(f.f_code.co_filename)
@@ -47,7 +47,7 @@ def eager_lines(model: Any, args: tuple, kwargs: dict, users: UserFiles) -> tupl
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
             out = func(*args, **(kwargs or {}))
             if budget[0] > 0:
-                where = _user_line(users)
+                where = user_line(users)
                 if where is not None:
                     ts = [t for t in _pytree.tree_leaves(out) if isinstance(t, torch.Tensor)]
                     if ts:

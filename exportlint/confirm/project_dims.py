@@ -139,7 +139,7 @@ def _named_declaration(path: str, line: int) -> dict[str, set]:
     import ast
 
     from exportlint.confirm.locate import innermost_function
-    from exportlint.semantics.index import _dims
+    from exportlint.semantics.index import spec_dims
 
     tree = _TREES.get(path)
     if tree is None:
@@ -167,5 +167,5 @@ def _named_declaration(path: str, line: int) -> dict[str, set]:
                 continue
             for k, v in zip(value.value.keys, value.value.values):
                 if isinstance(k, ast.Constant) and isinstance(k.value, str):
-                    out.setdefault(k.value, set()).update(_dims(v, kw.arg))
+                    out.setdefault(k.value, set()).update(spec_dims(v, kw.arg))
     return out

@@ -208,7 +208,6 @@ def run_job(job: dict, *, timeout: float, memory_mb: Optional[int],
                     env=worker_env(), start_new_session=True, preexec_fn=_limits(memory_mb),
                 )
             deadline = t0 + timeout
-            pos = 0
             inflight: list = [None, 0.0]  # exporter running, since
 
             def seen(e: dict) -> None:
@@ -221,7 +220,7 @@ def run_job(job: dict, *, timeout: float, memory_mb: Optional[int],
 
             with open(job["events"], encoding="utf-8") as ev:
                 while True:
-                    pos = _drain(ev, out, seen)
+                    _drain(ev, out, seen)
                     if proc.poll() is not None:
                         break
                     now = time.monotonic()

@@ -44,7 +44,7 @@ def locate_script_object_use(model: Any, args: tuple, kwargs: dict, message: str
     from torch.utils import _pytree
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    from exportlint.confirm.diverge_locate import _user_line
+    from exportlint.confirm.diverge_locate import user_line
 
     wanted = named_script_classes(message)
     if not wanted:
@@ -56,7 +56,7 @@ def locate_script_object_use(model: Any, args: tuple, kwargs: dict, message: str
             if not found:
                 for a in _pytree.tree_leaves((args, kwargs or {})):
                     if isinstance(a, torch.ScriptObject) and _qualified(a) in wanted:
-                        where = _user_line(users)
+                        where = user_line(users)
                         if where is not None:
                             found.append(where)
                         break

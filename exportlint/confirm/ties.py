@@ -83,7 +83,7 @@ def tie_dependent(run: Callable[[], list], expect: list, users: UserFiles,
     import torch
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    from exportlint.confirm.diverge_locate import _user_line
+    from exportlint.confirm.diverge_locate import user_line
 
     first: list = []
 
@@ -97,7 +97,7 @@ def tie_dependent(run: Callable[[], list], expect: list, users: UserFiles,
             if alt is None or _same(out, alt):
                 return out
             if not first:
-                where = _user_line(users)
+                where = user_line(users)
                 first.append((where[0], where[1]) if where else ("", 0))
                 first[0] = (*first[0], str(getattr(func, "__name__", func)))
             return alt

@@ -306,7 +306,7 @@ def _FnModule(fn):  # noqa: N802
 
 
 # ----------------------------------------------------------------------------- tensors
-def _tree_map(fn, tree):
+def tree_map(fn, tree):
     from torch.utils import _pytree
 
     return _pytree.tree_map(fn, tree)
@@ -316,7 +316,7 @@ def clone_inputs(args, kwargs):
     import torch
 
     c = lambda t: t.clone() if isinstance(t, torch.Tensor) else t  # noqa: E731
-    return _tree_map(c, args), _tree_map(c, kwargs)
+    return tree_map(c, args), tree_map(c, kwargs)
 
 
 def tensor_leaves(tree) -> list:
@@ -527,7 +527,7 @@ def make_variants(args: tuple, kwargs: dict, model: Any = None, dynamic_shapes: 
                     return t
                 idx = torch.arange(b + 1) % b
                 return _untie(t.index_select(0, idx), 0)
-            out.append((f"batch {b}->{b + 1}", "shape", _tree_map(grow, args), _tree_map(grow, kwargs)))
+            out.append((f"batch {b}->{b + 1}", "shape", tree_map(grow, args), tree_map(grow, kwargs)))
     spatial = [t for t in leaves if t.dim() >= 3]
     if spatial:
         def widen(t):
@@ -535,7 +535,7 @@ def make_variants(args: tuple, kwargs: dict, model: Any = None, dynamic_shapes: 
                 return t
             t = t.repeat(*([1, 1] + [2] * (t.dim() - 2)))
             return _untie(t, t.dim() - 1)
-        out.append(("spatial x2", "shape", _tree_map(widen, args), _tree_map(widen, kwargs)))
+        out.append(("spatial x2", "shape", tree_map(widen, args), tree_map(widen, kwargs)))
 
     def values(fn):
         def f(t):
@@ -547,9 +547,9 @@ def make_variants(args: tuple, kwargs: dict, model: Any = None, dynamic_shapes: 
     neg = values(lambda t: ~t if t.dtype == torch.bool else -t)
     zero = values(torch.zeros_like)
     big = values(lambda t: t if t.dtype == torch.bool else t * 100 + 1)
-    out.append(("negated", "value", _tree_map(neg, args), _tree_map(neg, kwargs)))
-    out.append(("zeros", "value", _tree_map(zero, args), _tree_map(zero, kwargs)))
-    out.append(("scaled x100+1", "value", _tree_map(big, args), _tree_map(big, kwargs)))
+    out.append(("negated", "value", tree_map(neg, args), tree_map(neg, kwargs)))
+    out.append(("zeros", "value", tree_map(zero, args), tree_map(zero, kwargs)))
+    out.append(("scaled x100+1", "value", tree_map(big, args), tree_map(big, kwargs)))
 
     def is_int(t) -> bool:  # a non-empty integer tensor (not bool, not complex)
         return (isinstance(t, torch.Tensor) and not t.is_floating_point() and t.dtype != torch.bool
@@ -570,7 +570,7 @@ def make_variants(args: tuple, kwargs: dict, model: Any = None, dynamic_shapes: 
                     return t
                 return torch.where(t > 1, t // 2, t)
             return t
-        out.append(("integer values halved", "value", _tree_map(halve, args), _tree_map(halve, kwargs)))
+        out.append(("integer values halved", "value", tree_map(halve, args), tree_map(halve, kwargs)))
 
         def is_count(t) -> bool:
             return is_int(t) and not is_flags(t)
@@ -584,7 +584,7 @@ def make_variants(args: tuple, kwargs: dict, model: Any = None, dynamic_shapes: 
             def double(t):
                 return t * 2 if is_count(t) else t
 
-            out.append(("integer values doubled", "value", _tree_map(double, args), _tree_map(double, kwargs)))
+            out.append(("integer values doubled", "value", tree_map(double, args), tree_map(double, kwargs)))
     return out
 
 
@@ -1281,7 +1281,7 @@ def _ill_conditioned(pristine: _Pristine, args, kwargs, expect: list, job: dict)
         return t
     try:
         a, k = clone_inputs(args, kwargs)
-        a, k = _tree_map(nudge, a), _tree_map(nudge, k)
+        a, k = tree_map(nudge, a), tree_map(nudge, k)
         with torch.no_grad(), warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
             warnings.simplefilter("ignore")
             again = output_leaves(pristine.fresh()(*a, **k))

@@ -54,7 +54,7 @@ def _perturbations(args, kwargs):
     """(name, args, kwargs): confirm's value variants, then more of them."""
     import torch
 
-    from exportlint.confirm.worker import _tree_map, make_variants
+    from exportlint.confirm.worker import tree_map, make_variants
 
     out = [(n, a, k) for n, kind, a, k in make_variants(args, kwargs) if kind == "value"]
 
@@ -81,7 +81,7 @@ def _perturbations(args, kwargs):
         extra.append((f"randn#{i}x{scale}", lambda t, s=scale: torch.randn(t.shape, generator=gen, dtype=t.dtype) * s))
     for name, fn in extra:
         g = values(fn)
-        out.append((name, _tree_map(g, args), _tree_map(g, kwargs)))
+        out.append((name, tree_map(g, args), tree_map(g, kwargs)))
 
     def bools(v):
         def f(t):
@@ -91,7 +91,7 @@ def _perturbations(args, kwargs):
         return f
 
     for v in (False, True):
-        out.append((f"masks all {v}", _tree_map(bools(v), args), _tree_map(bools(v), kwargs)))
+        out.append((f"masks all {v}", tree_map(bools(v), args), tree_map(bools(v), kwargs)))
     return out
 
 

@@ -29,7 +29,7 @@ from exportlint.fixes.apply import (  # noqa: F401 - re-exported
     select_fix_all,
     split_lines,
 )
-from exportlint.suppress import _CODE, _EXL, _NOQA
+from exportlint.suppress import CODE_RE, EXL_RE, NOQA_RE
 
 #: codes that a line suppression cannot silence (EXL002 reports suppressions themselves)
 UNSUPPRESSIBLE = frozenset({"EXL002"})
@@ -102,22 +102,22 @@ def suppress_line_edit(line_text: str, line: int, code: str) -> Optional[Edit]:
     """Edit that makes ``line`` suppress ``code``: add it to an existing ``# noqa: ...`` list
     (or ``# exportlint: ignore[...]`` list), else append ``  # noqa: CODE``. None when the
     line already suppresses it."""
-    m = _NOQA.search(line_text)
+    m = NOQA_RE.search(line_text)
     if m is not None:
         codes = m.group("codes")
         if not codes:
             return None  # a bare `# noqa` already suppresses everything
-        if code in _CODE.findall(codes.upper()):
+        if code in CODE_RE.findall(codes.upper()):
             return None
         at = m.end("codes")
         return Edit(line, at, line, at, f", {code}")
-    for m in _EXL.finditer(line_text):
+    for m in EXL_RE.finditer(line_text):
         if m.group("what") != "ignore":
             continue
         codes_txt = m.group("codes")
         if codes_txt is None:
             return None  # `# exportlint: ignore` suppresses everything on the line
-        if code in _CODE.findall(codes_txt):
+        if code in CODE_RE.findall(codes_txt):
             return None
         start = m.start("codes")
         if not codes_txt.strip():

@@ -7,7 +7,6 @@ from collections import Counter
 from pathlib import Path
 from typing import IO, Callable, Optional
 
-from exportlint import __version__
 from exportlint.findings import Finding, Severity
 from exportlint.ruledocs import doc_url
 

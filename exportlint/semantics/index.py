@@ -542,14 +542,14 @@ class _Indexer:
                 for k, val in zip(v.keys, v.values):
                     kk = _literal(k) if k is not None else _MISSING
                     if isinstance(kk, str):
-                        ef.dynamic.setdefault(kk, set()).update(_dims(val, key, getattr(self, "_dim_vars", None)))
+                        ef.dynamic.setdefault(kk, set()).update(spec_dims(val, key, getattr(self, "_dim_vars", None)))
             elif key == "dynamic_shapes" and isinstance(v, (ast.Tuple, ast.List)) and not any(
                     isinstance(el, ast.Starred) for el in v.elts):
                 # one spec per positional input: "#i" (the project maps it to forward's i-th
                 # parameter, ``Project.export_facts``)
                 for i, el in enumerate(v.elts):
                     if isinstance(el, (ast.Dict, ast.Tuple, ast.List)):
-                        dims = _dims(el, key, getattr(self, "_dim_vars", None))
+                        dims = spec_dims(el, key, getattr(self, "_dim_vars", None))
                         if dims:
                             ef.dynamic.setdefault(f"#{i}", set()).update(dims)
                     elif not (isinstance(el, ast.Constant) and el.value is None):
@@ -589,7 +589,7 @@ class _Indexer:
             ef = ExportFacts("dynamic_shapes", decl.lineno, model_q, model_q, None, declares_dynamic=True)
             for i, el in enumerate(decl.value.elts):
                 if isinstance(el, (ast.Dict, ast.Tuple, ast.List)):
-                    got = _dims(el, "dynamic_shapes", dim_vars)
+                    got = spec_dims(el, "dynamic_shapes", dim_vars)
                     dims = {d for d in got if isinstance(d, int)}
                     if dims:
                         ef.dynamic.setdefault(f"#{i}", set()).update(dims)
@@ -620,7 +620,7 @@ class _Indexer:
         for k, val in zip(decl.value.keys, decl.value.values):
             kk = _literal(k) if k is not None else _MISSING
             if isinstance(kk, str):
-                ef.dynamic.setdefault(kk, set()).update(_dims(val, "dynamic_shapes", dim_vars))
+                ef.dynamic.setdefault(kk, set()).update(spec_dims(val, "dynamic_shapes", dim_vars))
         for i, r in ranks.items():
             if r is None:
                 continue
@@ -715,7 +715,7 @@ def _example_rank(e: ast.AST) -> Optional[int]:
     return None
 
 
-def _dims(v: ast.AST, key: str, dim_vars: Optional[dict] = None) -> set:
+def spec_dims(v: ast.AST, key: str, dim_vars: Optional[dict] = None) -> set:
     dims: set = set()
     if isinstance(v, ast.Dict):
         same: dict[str, list[int]] = {}
