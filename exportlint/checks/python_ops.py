@@ -425,7 +425,7 @@ def _self_fed_attrs(functions) -> set[str]:
                 # (a record it is stored into may hold anything)
                 valued.add(a)
 
-        def is_self(n) -> bool:
+        def is_self(n, me=me) -> bool:
             return type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == me
 
         for n in f.nodes():
