@@ -333,6 +333,17 @@ CLASSES: dict[str, str] = {
     "pkg_tile_prototypes_opset17": "pkg: Tensor.tile of a parameter by the batch size in a submodule, opset 17, dynamic batch",
     "pkg_half_copy_scale": "pkg negative: x.to(dtype, copy=True) then an in-place mul_ in a helper",
     "pkg_input_view_inplace_add": "pkg: in-place add_ on a view of the forward's input in a helper",
+    # held-out batch 17: case packages from further public reports (written and scored before any fix)
+    "pkg_deconv_groups_batch": "pkg: per-sample conv_transpose2d with groups=N (batch folded into channels), view back, dynamic batch",
+    "pkg_dinov2_pos_bicubic_opset17": "pkg: position-embedding bicubic interpolate by a scale_factor from sizes, int() assert, dynamic H/W, opset 17",
+    "pkg_stft_window_attr_opset17": "pkg: Tensor.stft magnitude with a plain-attribute window in a helper, dynamic samples, opset 17",
+    "pkg_unique_tolist_pool": "pkg: torch.unique(ids).tolist() then a Python loop pooling per segment, in a helper",
+    "pkg_int_size_subpixel_opset10": "pkg: int(x.size(i)) sizes in a sub-pixel reshape helper, dynamic H/W, opset 10",
+    "pkg_unfold_patches_opset12": "pkg: Tensor.unfold patch extraction in a helper, two inputs, opset 12",
+    "pkg_duration_mask_int_max": "pkg: int(lengths.max()) as a sequence-mask length from predicted durations, in a helper",
+    "pkg_gram_batch_min_example": "pkg: x @ x.T in a helper, Dim(min=1) batch with a batch-1 example",
+    "pkg_gru_encoder_submodule": "pkg negative: a two-layer nn.GRU encoder submodule, static shapes",
+    "pkg_resize_fixed_bilinear": "pkg negative: bilinear F.interpolate to a fixed size in a helper, dynamic H/W, opset 11",
 }
 
 

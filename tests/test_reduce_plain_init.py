@@ -104,7 +104,7 @@ SRC = (
     "class Head(nn.Module):\n"
     "    def __init__(self, dim):\n"
     "        super().__init__()\n"
-    "        self.pool = nn.AdaptiveAvgPool2d((7, 7))\n"   # 31: EXL113 here: the body stays
+    "        self.pool = nn.AdaptiveAvgPool2d((7, 7))\n"   # 31: EXL113 reads it: the body stays
     "        self.fc = nn.Linear(dim, 10)\n"               # 32: a run of three plain statements:
     "        self.flag = False  # a comment\n"            # one name in the text
     "        self.act = nn.Identity()\n"
@@ -124,10 +124,10 @@ def test_plain_init_goes_and_other_bodies_stay(tmp_path, monkeypatch):
     lines = red.splitlines()
     assert len(lines) == len(SRC.splitlines())  # lines kept
     assert "use_fused_attn()" not in red and "self.heads" not in red.split("def forward")[0]
-    assert "nn.AdaptiveAvgPool2d((7, 7))" in lines[30]  # Head.__init__ kept (a finding is there)
+    assert "nn.AdaptiveAvgPool2d((7, 7))" in lines[30]  # Head.__init__ kept (EXL113 reads the pool)
     self_name, items, how = values["Block"]
     assert self_name == "self" and how == "whole"
-    # Head keeps its body (EXL113 is reported in it): its plain statement is one name there
+    # Head keeps its body (EXL113 reads the pool): its plain statement is one name there
     assert values["Head"] == ("self", (("fc", ("call", ("nn", "Linear"))), ("flag", ("const", False)),
                                        ("act", ("call", ("nn", "Identity")))), "marks")
     assert lines[31].strip() == "__exl_init_0_3__" and not lines[32].strip() and not lines[33].strip()

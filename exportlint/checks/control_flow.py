@@ -572,6 +572,51 @@ def _made_by_a_tensor_call(fn, e) -> bool:
     return False
 
 
+def _truth_taken_in_boolop(fn, br) -> Optional[cst.BaseExpression]:
+    """The shape comparison whose truth an ``and``/``or`` takes, when the branch tests a flag bound to it.
+
+    ``must_pad = (n % k != 0 and n > m and past is None)`` then ``if must_pad:`` (reformer): Python
+    calls ``bool()`` on every operand of a boolean operation but the last where the operation is
+    evaluated, so torch.export adds the size's guard at the assignment, not at the ``if``
+    (bench/labels/probes_zoo16/probe_bool_flag.jsonl: the guard's user line is the operand's). Only a flag
+    bound once in the function by a plain assignment, and only when the last operand is not a shape
+    comparison: the last operand's truth is taken at the branch (``padding = pad_b > 0 or pad_r > 0``
+    guards at the ``or`` and at each ``if padding:``), and then the branch stays the place.
+    """
+    if br.construct not in ("if", "elif", "while", "ifexp") or not isinstance(br.node, cst.Name):
+        return None
+    name, bound = br.node.value, []
+    for st in iter_nodes(fn.node.body):
+        tst = type(st)
+        if tst in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.WithItem):
+            tgt = _targets_of(st) if tst in (cst.Assign, cst.AugAssign, cst.AnnAssign) else \
+                list(iter_nodes(st.target if tst is not cst.WithItem else (st.asname.name if st.asname else st.item)))
+            if any(isinstance(t, cst.Name) and t.value == name for t in tgt):
+                bound.append(st)
+    if len(bound) != 1 or not isinstance(bound[0], cst.Assign) or len(bound[0].targets) != 1:
+        return None
+    value = bound[0].value
+    if not isinstance(value, cst.BooleanOperation):
+        return None
+    operands: list[cst.BaseExpression] = []
+
+    def flatten(e):
+        if isinstance(e, cst.BooleanOperation) and not e.lpar:
+            flatten(e.left)
+            flatten(e.right)
+        else:
+            operands.append(e)
+
+    flatten(value.left)
+    operands.append(value.right)
+    if fn.kind(operands[-1]) == SHAPE:
+        return None  # the last operand's truth is taken at the branch too: the branch stays the place
+    for op in operands[:-1]:
+        if isinstance(op, cst.Comparison) and fn.kind(op) == SHAPE:
+            return op
+    return None
+
+
 def _targets_of(st):
     if isinstance(st, cst.Assign):
         out = []
@@ -632,11 +677,16 @@ class ShapeBranch(Rule):
                 if data_size_branch(ctx, fn, br) is not None:
                     continue  # the size of a data-dependent tensor: EXL124
                 culprit = br.culprit if br.culprit is not None else br.node
-                hit = _dynamic_hit(culprit, dyn, params)
+                at, flag = _truth_taken_in_boolop(fn, br), ""
+                if at is not None:
+                    culprit, flag = at, (f" (`and`/`or` takes its truth here, for the flag `{br.node.value}` "
+                                         "branched on below)")
+                hit = _dynamic_hit(culprit, dyn, params) or _bound_size_hit(fn, culprit if at is not None else br.node,
+                                                                              dyn, params)
                 if hit is not None:
                     ctx.report(
-                        br.node,
-                        f"{_CONSTRUCT[br.construct]} on a shape (`{snippet(ctx, culprit)}`) that an export call in "
+                        at if at is not None else br.node,
+                        f"{_CONSTRUCT[br.construct]} on a shape (`{snippet(ctx, culprit)}`){flag} that an export call in "
                         f"this file declares dynamic ({hit}): export specialises it (error or a silently static "
                         "dimension). Use `torch.cond`, or make both paths one computation.",
                         severity=Severity.ERROR,
@@ -644,8 +694,8 @@ class ShapeBranch(Rule):
                     )
                 else:
                     ctx.report(
-                        br.node,
-                        f"{_CONSTRUCT[br.construct]} on a shape (`{snippet(ctx, culprit)}`): the export keeps only "
+                        at if at is not None else br.node,
+                        f"{_CONSTRUCT[br.construct]} on a shape (`{snippet(ctx, culprit)}`){flag}: the export keeps only "
                         "the branch taken by the example input's shape. Fine for static shapes; with a dynamic "
                         "dimension use `torch.cond` or one computation for both cases.",
                     )
@@ -663,6 +713,19 @@ class ShapeBranch(Rule):
                 )
             for loop in fn.loops:
                 if loop.kind != SHAPE:
+                    continue
+                hit = _loop_size_hit(fn, loop, dyn, params)
+                if hit is not None:
+                    ctx.report(
+                        loop.iter,
+                        f"loop over a shape (`{snippet(ctx, loop.iter)}`) whose trip count is {hit}, which the "
+                        "project's export declares dynamic: the exporters unroll it for the example's size "
+                        "(torch.export: 'Constraints violated ... specialized it to be a constant'; onnx-dynamo "
+                        "exports the dim static; the legacy exporter bakes the count). Vectorise the loop "
+                        "(batched ops over that dim).",
+                        severity=Severity.ERROR,
+                        exporters=_exporters_for_dynamic(ctx),
+                    )
                     continue
                 ctx.report(
                     loop.iter,
@@ -871,6 +934,145 @@ def _dynamic_hit(culprit, dyn: dict[str, set], params: set[str]) -> Optional[str
             hit = _dynamic_read(n, dyn)
             if hit is not None:
                 return hit
+    return None
+
+
+def size_source(fn, e, params: set[str], depth: int = 0) -> Optional[tuple[str, int]]:
+    """(parameter, dim) that a size expression reads in ``fn``'s ``forward``: ``x.shape[d]``,
+    ``x.size(d)``, ``len(x)`` (dim 0), or a name bound once in fn by one of these or by unpacking
+    ``x.shape`` / ``x.size()`` / ``x.shape[:k]`` (``_, _, h, w = x.size()``: w is dim 3) of a tensor
+    parameter ``x`` not assigned before that binding (a rebound ``x`` may hold another shape)."""
+    if depth > 4:
+        return None
+    base = dim = None
+    if isinstance(e, cst.Subscript) and isinstance(e.value, cst.Attribute) and e.value.attr.value == "shape" \
+            and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index):
+        base, dim = e.value.value, literal_value(e.slice[0].slice.value)
+    elif isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "size" \
+            and len(e.args) == 1:
+        base, dim = e.func.value, literal_value(e.args[0].value)
+    elif isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value == "len" and len(e.args) == 1:
+        base, dim = e.args[0].value, 0
+    if base is not None:
+        if isinstance(base, cst.Name) and base.value in params and isinstance(dim, int) and dim >= 0:
+            return base.value, dim
+        return None
+    if not isinstance(e, cst.Name):
+        return None
+    found: list[tuple[int, Optional[tuple[str, int]]]] = []
+    for i, n in enumerate(fn.nodes()):
+        if not isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+            continue
+        targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+        for t in targets:
+            if isinstance(t, cst.Name) and t.value == e.value:
+                v = n.value if isinstance(n, cst.Assign) else None
+                found.append((i, size_source(fn, v, params, depth + 1) if v is not None else None))
+            elif isinstance(t, (cst.Tuple, cst.List)):
+                names = [el.value.value if isinstance(el.value, cst.Name) else None for el in t.elements]
+                if e.value not in names or not isinstance(n, cst.Assign):
+                    continue
+                v = n.value
+                if isinstance(v, cst.Subscript) and len(v.slice) == 1 and isinstance(v.slice[0].slice, cst.Slice) \
+                        and v.slice[0].slice.lower is None and v.slice[0].slice.step is None:
+                    v = v.value  # x.shape[:2]: the leading dims
+                whole = None
+                if isinstance(v, cst.Attribute) and v.attr.value == "shape":
+                    whole = v.value
+                elif isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value == "size" \
+                        and not v.args:
+                    whole = v.func.value
+                if isinstance(whole, cst.Name) and whole.value in params \
+                        and not any(isinstance(m, (cst.Assign, cst.AugAssign, cst.AnnAssign))
+                                    and any(isinstance(t2, cst.Name) and t2.value == whole.value for t2 in _targets_of(m))
+                                    for m in fn.nodes()[:i]):
+                    found.append((i, (whole.value, names.index(e.value))))
+                else:
+                    found.append((i, None))
+    if len(found) != 1:
+        return None
+    return found[0][1]
+
+
+def _bound_size_hit(fn, test, dyn: dict[str, set], params: set[str]) -> Optional[str]:
+    """'`x` dim d' when a branch test of ``forward`` reads a name bound to a size of a forward
+    parameter whose dim d the project declares dynamic (``_, _, h, w = x.size()`` then
+    ``if w % p != 0``). Measured (torch 2.13, bench/labels/probes_cases17 ``b_unpacked_pad_branch``;
+    bench/cases/patch_pad_branch): strict and non-strict fail ('Constraints violated'), onnx-dynamo
+    exports the dim static, the legacy exporter bakes the branch."""
+    if not dyn or fn.node.name.value != "forward" or _reads_state(fn, test):
+        return None
+    for n in iter_nodes(test):
+        if isinstance(n, cst.Name):
+            src = size_source(fn, n, params)
+            if src is not None and src[1] in dyn.get(src[0], ()):
+                return f"`{src[0]}` dim {src[1]}"
+    return None
+
+
+def _reads_state(fn, test) -> bool:
+    """Whether ``test`` compares a size with a ``self.<attr>`` (``==`` / ``!=``), or reads one that a
+    method other than ``__init__`` writes (a cache key: YOLO's ``if (self.nx, self.ny) != (nx, ny): self.create_grids(...)``, with ``nx``
+    from the input's declared H/W). Such a test compares a dynamic size with the value the module
+    holds when tracing (0 at first): measured (bench/cases/yolo_grid_recompute,
+    pkg_yolo_grid_cache) every exporter passes, the declared range deciding it without a guard;
+    left a warning."""
+    if fn.cls is None or fn.self_name is None:
+        return False
+    def own(e) -> set:
+        return {n.attr.value for n in iter_nodes(e)
+                if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == fn.self_name}
+
+    def module_value(e) -> bool:
+        """``self.nx`` / ``(self.nx, self.ny)``: a side that only reads the module."""
+        if not own(e):
+            return False
+        attr_names = {id(a.attr) for a in iter_nodes(e) if isinstance(a, cst.Attribute)}
+        return all(n.value == fn.self_name for n in iter_nodes(e) if isinstance(n, cst.Name) and id(n) not in attr_names)
+
+    attrs = own(test)
+    if not attrs:
+        return False
+    for n in iter_nodes(test):
+        # `size == self.<attr>` / `!=`: the module's value may be a cache key written elsewhere (a
+        # helper of another file given `self`, pkg_yolo_grid_cache): not claimed
+        if isinstance(n, cst.Comparison) and any(isinstance(c.operator, (cst.Equal, cst.NotEqual))
+                                                 for c in n.comparisons):
+            if module_value(n.left) or any(module_value(c.comparator) for c in n.comparisons):
+                return True
+    for name, meth in fn.cls.methods.items():
+        if name == "__init__" or not meth.params.params:
+            continue
+        first = meth.params.params[0].name.value
+        for n in iter_nodes(meth.body):
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                for t in _targets_of(n):
+                    if isinstance(t, cst.Attribute) and t.attr.value in attrs and isinstance(t.value, cst.Name) \
+                            and t.value.value == first:
+                        return True
+    return False
+
+
+def _loop_size_hit(fn, loop, dyn: dict[str, set], params: set[str]) -> Optional[str]:
+    """'dim d of `x`' for a loop of ``forward`` over ``range(<size>)`` (or ``range(0, <size>)``) or
+    over ``x`` itself, where the size is one of a forward parameter whose dim d the project
+    declares dynamic. Measured (torch 2.13, bench/labels/probes_cases17 ``b_loop_range_len``,
+    ``b_loop_range_unpacked``; bench/cases/per_image_len_loop): strict and non-strict fail
+    ('Constraints violated'), onnx-dynamo exports the dim static, the legacy exporter unrolls the
+    example's count; a loop over a dim not declared passes everywhere."""
+    if not dyn or fn.node.name.value != "forward":
+        return None
+    it = loop.iter
+    src = None
+    if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range" \
+            and 1 <= len(it.args) <= 2 and not any(a.keyword or a.star for a in it.args):
+        if len(it.args) == 2 and literal_value(it.args[0].value) != 0:
+            return None
+        src = size_source(fn, it.args[-1].value, params)
+    elif isinstance(it, cst.Name) and it.value in params and loop.over_tensor:
+        src = (it.value, 0)
+    if src is not None and src[1] in dyn.get(src[0], ()):
+        return f"dim {src[1]} of `{src[0]}`"
     return None
 
 

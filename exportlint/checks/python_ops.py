@@ -54,6 +54,22 @@ class PythonNumericLib(Rule):
                         # dynamic shapes, reported as EXL111 is (a warning when unknown)
                         if mode is False:
                             continue
+                        if q in ("numpy.array", "numpy.asarray"):
+                            # measured (bench/labels/probes_zoo16/probe_numpy_size_list.jsonl): an array built
+                            # from a list holding a dynamic size specialises it in strict export too
+                            # ('Constraints violated ... specialized it to be a constant'), onnx-dynamo
+                            # exports it static and the legacy tracer bakes it (bigbird's plan list)
+                            ctx.report(
+                                call.node,
+                                f"`{q}` on tensor sizes (`{snippet(ctx, call.node)}`): with a dynamic dimension "
+                                "torch.export specialises the size (strict and non-strict: 'Constraints "
+                                "violated ... specialized it to be a constant'), onnx-dynamo exports it static "
+                                "and the legacy tracer bakes the number (static shapes export). Keep sizes in "
+                                "Python lists and arithmetic (`[n // k for n in sizes]`).",
+                                exporters=("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy"),
+                                severity=None if mode else Severity.WARNING,
+                            )
+                            continue
                         ctx.report(
                             call.node,
                             f"`{q}` on tensor sizes (`{snippet(ctx, call.node)}`): with a dynamic dimension "

@@ -48,7 +48,7 @@ def _severity(mode: Optional[bool]) -> Optional[Severity]:
     return None if mode else Severity.WARNING
 
 
-def _local_values(fn) -> dict[str, list[cst.BaseExpression]]:
+def local_values(fn) -> dict[str, list[cst.BaseExpression]]:
     out: dict[str, list[cst.BaseExpression]] = {}
     for name, value, _ in assignments_in_scope(fn.node):
         out.setdefault(name, []).append(value)
@@ -121,7 +121,7 @@ def _legacy_ctor_shape(fn, call, q: str) -> Optional[str]:
         a = args[0].value
         if (isinstance(a, cst.Call) and (fn.imports.resolve(a.func) or dotted(a.func)) == "torch.Size"
                 and len(a.args) == 1 and not a.args[0].star):
-            values = _local_values(fn)
+            values = local_values(fn)
             inner = _resolve(a.args[0].value, values)
             return suggest if _size_sequence(fn, inner) or _size_sequence(fn, a.args[0].value) else None
         if isinstance(a, (cst.List, cst.Tuple)):
@@ -195,7 +195,7 @@ class SizeToTensor(Rule):
                 if data.keyword is not None or data.star:
                     continue
                 if values is None:
-                    values = _local_values(fn)
+                    values = local_values(fn)
                 src = _resolve(data.value, values)
                 exps: list[str] = []
                 why = ""
@@ -283,7 +283,11 @@ class AdaptivePoolToSize(Rule):
                     continue
                 q = ctx.model.imports.resolve(v.func) or ""
                 if q in _ADAPTIVE_MODULES and _non_global(_output_size(v, 0)):
-                    self._report(ctx, v, exps)
+                    # reported where a method calls it (the line the exporters fail on), the
+                    # constructor named in the message; at the constructor when no call is seen
+                    use = _first_self_call(ctx, cls, attr.name)
+                    self._report(ctx, v if use is None else use, exps,
+                                 built=None if use is None else f"self.{attr.name} = {snippet(ctx, v)}")
                 elif q in ("torch.nn.ModuleList", "torch.nn.Sequential") and _adaptive_list(ctx, cls, v):
                     # a list of pools (pyramid pooling): reported where forward reads the list
                     use = _first_self_read(ctx, cls, attr.name)
@@ -291,10 +295,10 @@ class AdaptivePoolToSize(Rule):
                         self._report(ctx, use, exps)
         return ()
 
-    def _report(self, ctx, node, exps):
+    def _report(self, ctx, node, exps, built=None):
         ctx.report(
             node,
-            f"adaptive pooling to a fixed size (`{snippet(ctx, node)}`): the legacy ONNX exporter supports it "
+            f"adaptive pooling to a fixed size (`{built or snippet(ctx, node)}`): the legacy ONNX exporter supports it "
             "only for static input sizes divisible by the output size ('input size not accessible' with a "
             "dynamic H/W, 'output size that are not factor of input size' otherwise)"
             + ("; onnx-dynamo exports a dynamic H/W but computes wrong values at other sizes" if "onnx-dynamo" in exps
@@ -365,6 +369,18 @@ def _adaptive_list(ctx, cls, v: cst.Call) -> bool:
     if isinstance(it, cst.Name):
         vals = _init_defaults(cls).get(it.value)
     return isinstance(vals, (list, tuple)) and _non_global(tuple(vals))
+
+
+def _first_self_call(ctx, cls, name: str):
+    """The first call ``self.<name>(...)`` in a method of the class other than ``__init__``."""
+    for fn in ctx.model.functions:
+        if fn.cls is not cls or fn.node.name.value == "__init__":
+            continue
+        for n in fn.nodes():
+            if (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == name
+                    and isinstance(n.func.value, cst.Name) and n.func.value.value == "self"):
+                return n
+    return None
 
 
 def _first_self_read(ctx, cls, name: str):
@@ -616,7 +632,7 @@ class SizeThroughFloat(Rule):
             found: dict[int, list] = {}
             for site in sites:
                 if values is None:
-                    values = _local_values(fn)
+                    values = local_values(fn)
                 for name, conv in _float_round_trips(fn, site, values):
                     got = found.setdefault(id(conv), [name, conv, True])
                     got[2] = got[2] and id(site) in free

@@ -82,7 +82,7 @@ from exportlint.semantics.nodes import (  # noqa: F401
 )
 from exportlint.semantics.kinds import OBJ_PREFIX, TENSORS, obj_attrs
 from exportlint.semantics.objects import NEW, annotated_class, tensor_sequence_annotation
-from exportlint.semantics.returns import size_return_positions
+from exportlint.semantics.returns import size_list_return_positions, size_return_positions
 from exportlint.semantics.tensor_exit import tensor_exit_name
 
 # ---------------------------------------------------------------------------------------
@@ -744,6 +744,11 @@ class FunctionFacts:
                     self._assign_target(s.targets[0].target, UNKNOWN, s, "assign", s.value)
                 else:
                     self._unpack_returned_sizes(s.targets[0].target, s.value)
+            elif (len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
+                  and isinstance(s.value, cst.Call) and k == UNKNOWN):
+                # a helper of this file whose result is not typed (`plan, n = self._plan(seq_len, ...)`):
+                # its returned tuple's size positions, with the sizes and numbers the call hands it
+                self._unpack_returned_sizes(s.targets[0].target, s.value, with_args=True)
         elif t is cst.AnnAssign:
             if s.value is not None:
                 k = self.eval(s.value)
@@ -784,7 +789,35 @@ class FunctionFacts:
                 self.imports = self.model.imports.copy()
             self.imports.add(s)
 
-    def _unpack_returned_sizes(self, tgt: cst.BaseExpression, call: cst.Call) -> None:
+    def _param_kinds_at(self, fn: cst.FunctionDef, call: cst.Call) -> tuple[frozenset, frozenset]:
+        """The parameters of ``fn`` this call hands a size (SHAPE) and those it hands a Python number
+        (CONST); empty when a ``*args`` / ``**kwargs`` hides the binding."""
+        params = list(fn.params.posonly_params) + list(fn.params.params)
+        if params and params[0].name.value in ("self", "cls") and isinstance(call.func, cst.Attribute):
+            params = params[1:]
+        sized, numbers = set(), set()
+        names = {p.name.value for p in params} | {p.name.value for p in fn.params.kwonly_params}
+        i = 0
+        for a in call.args:
+            if a.star:
+                return frozenset(), frozenset()
+            if a.keyword is None:
+                if i >= len(params):
+                    return frozenset(), frozenset()
+                name = params[i].name.value
+                i += 1
+            else:
+                name = a.keyword.value
+                if name not in names:
+                    continue
+            k = self.kind(a.value)
+            if k == SHAPE:
+                sized.add(name)
+            elif k == CONST:
+                numbers.add(name)
+        return frozenset(sized), frozenset(numbers)
+
+    def _unpack_returned_sizes(self, tgt: cst.BaseExpression, call: cst.Call, with_args: bool = False) -> None:
         """`out, n_frames, width = self.embed(x)`: the callee of this file returns a tuple whose
         elements at some positions are sizes (read from its source): those targets are sizes,
         not tensors."""
@@ -792,12 +825,22 @@ class FunctionFacts:
         if fn is None:
             return
         elts = list(tgt.elements)
-        pos = size_return_positions(fn, len(elts))
+        lists: set[int] = set()
+        if with_args:
+            sized, numbers = self._param_kinds_at(fn, call)
+            if not sized:
+                return
+            pos = size_return_positions(fn, len(elts), sized, numbers)
+            lists = size_list_return_positions(fn, len(elts), sized, numbers)
+        else:
+            pos = size_return_positions(fn, len(elts))
         for i in pos or ():
             e = elts[i].value
             if isinstance(e, cst.Name):
                 self.env[e.value] = SHAPE
                 self.kinds[id(e)] = SHAPE
+                if i in lists:
+                    self._grown[e.value] = SHAPE  # a list grown with sizes, as if grown here
 
     def _opaque_submodule_call(self, call: cst.Call) -> bool:
         """``self.<sub>(...)`` where the submodule's class is neither one of this file nor a torch

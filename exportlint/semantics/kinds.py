@@ -45,6 +45,9 @@ DATA_SIZED_RESULT = "#data-sized"
 #: suffix of ``SemanticModel.call_returns`` keys: "1" when the callee (another file) hands a size of
 #: what it gets to an op argument the exporters need constant (checks/static_size.py, EXL129)
 STATIC_SIZE_RESULT = "#static-size"
+#: suffix of ``SemanticModel.call_returns`` keys: "1" when the callee (another file) convolves with
+#: ``groups`` set to the batch size of what it gets (checks/conv_groups.py, EXL149 at the call)
+CONV_GROUPS_RESULT = "#conv-groups"
 #: suffix of ``SemanticModel.call_returns`` keys: the torch API whose trial export fails
 #: onnx-dynamo that the callee (another file) calls (checks/ops.py, EXL401 at the call)
 DYNAMO_FAIL_RESULT = "#dynamo-fails"

@@ -1,0 +1,5 @@
+import torch
+
+
+def relu_gram(x):
+    return torch.relu(x @ x.T)
