@@ -23,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -154,7 +155,50 @@ ZOOS = [
     ("tabpfn", "tabpfn/architectures"),
     ("torchxrayvision", "torchxrayvision"),
     ("uni2ts", "uni2ts"),
+    # added for issue 10's eighth fresh population (prec17): never linted here before; one or two
+    # per domain (speech/audio, graph, 3D/equivariant, detection, time series, RL, diffusion, NLP,
+    # classic vision, inpainting). Five have no wheel: their sdist's source is read instead.
+    ("openai-whisper", "whisper"),
+    ("encodec", "encodec"),
+    ("audiocraft", "audiocraft/modules"),
+    ("styletts2", "styletts2"),
+    ("torch-geometric-temporal", "torch_geometric_temporal/nn"),
+    ("torch-spatiotemporal", "tsl/nn"),
+    ("egnn-pytorch", "egnn_pytorch"),
+    ("se3-transformer-pytorch", "se3_transformer_pytorch"),
+    ("nequip", "nequip/nn"),
+    ("torchmd-net", "torchmdnet/models"),
+    ("super-gradients", "super_gradients/training/models"),
+    ("granite-tsfm", "tsfm_public/models"),
+    ("d3rlpy", "d3rlpy/models"),
+    ("tianshou", "tianshou/utils"),
+    ("imagen-pytorch", "imagen_pytorch"),
+    ("dalle2-pytorch", "dalle2_pytorch"),
+    ("torchscale", "torchscale"),
+    ("pretrainedmodels", "pretrainedmodels/models"),
+    ("iopaint", "iopaint/model"),
 ]
+
+
+def _archives(key: str) -> list[Path]:
+    """The wheels of a distribution in the corpus, or else its sdists (a package with no wheel)."""
+    found = [w for w in CORPUS.glob("*.whl") if w.name.lower().startswith(key + "-")]
+    return found or [s for s in CORPUS.glob("*.tar.gz") if s.name.lower().startswith(key + "-")]
+
+
+def _unpack(archive: Path, dest: Path) -> None:
+    if archive.suffix == ".whl":
+        with zipfile.ZipFile(archive) as z:
+            z.extractall(dest)
+        return
+    with tarfile.open(archive) as t:  # an sdist: its top folder is dropped, so the paths match a wheel's
+        members = []
+        for m in t.getmembers():
+            parts = m.name.split("/", 1)
+            if len(parts) == 2 and parts[1]:
+                m.name = parts[1]
+                members.append(m)
+        t.extractall(dest, members=members, filter="data")
 
 
 def fetch(only: list[str] | None = None) -> dict[str, Path]:
@@ -164,21 +208,21 @@ def fetch(only: list[str] | None = None) -> dict[str, Path]:
         if only and not any(o in dist for o in only):
             continue
         key = dist.replace("-", "_").replace(".", "_").lower()
-        wheels = [w for w in CORPUS.glob("*.whl") if w.name.lower().startswith(key + "-")]
+        wheels = _archives(key)
         if not wheels:
             subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "-q",
                             "-d", str(CORPUS), dist], check=False)
-            wheels = [w for w in CORPUS.glob("*.whl") if w.name.lower().startswith(key + "-")]
+            wheels = _archives(key)
         if not wheels:
             print(f"  {dist}: could not be fetched, skipped")
             continue
         wheel = sorted(wheels)[-1]
-        dest = CORPUS / "src" / wheel.stem
+        stem = wheel.name.removesuffix(".whl").removesuffix(".tar.gz")
+        dest = CORPUS / "src" / stem
         if not dest.is_dir():
-            with zipfile.ZipFile(wheel) as z:
-                z.extractall(dest)
+            _unpack(wheel, dest)
         if (dest / sub).is_dir():
-            out[f"{dist} ({wheel.name.split('-')[1]}): {sub}"] = dest / sub
+            out[f"{dist} ({stem.split('-')[1]}): {sub}"] = dest / sub
     return out
 
 

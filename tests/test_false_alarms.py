@@ -1549,7 +1549,7 @@ def test_attribute_rebound_to_itself_converted_is_no_state():
         def forward(self, x):
             self.attn_mask = self.attn_mask.to(dtype=x.dtype, device=x.device) if self.attn_mask is not None else None
             self.calls = self.calls + 1  # <- state
-            return self.attn(x, x, x, attn_mask=self.attn_mask)[0]
+            return self.attn(x, x, x, attn_mask=self.attn_mask)[0] * self.calls
     """
     assert [ln for ln, c in codes(src) if c == "EXL203"] == [line_of(src, "# <- state")]
 
@@ -1872,7 +1872,7 @@ def test_exl203_container_drained_or_cleared_in_forward():
                 if self.merged:
                     self.unmerge()
             self.calls = self.calls + 1  # <- state
-            return self.base(x)
+            return self.base(x) * self.calls
     """
     assert [ln for ln, c in codes(src) if c == "EXL203"] == [line_of(src, "# <- state")]
 

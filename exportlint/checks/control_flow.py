@@ -289,6 +289,11 @@ class TensorToPython(Rule):
                     and call.kind not in (SHAPE, CONST)  # `int(torch.div(x.shape[1], n))`: a size (P-SIZEARITH)
                 ):
                     what = f"`{call.qualname}(tensor)`"
+                    if own_constant_tensor(fn, node.args[0].value):
+                        # `float(self.neg_min)` of a buffer never written after __init__: legacy records
+                        # the constant it stores anyway (passes and matches); non-strict still rejects
+                        # the conversion (bench/labels/probes_prec16/q1 q22, R-WEIGHTCONSTFLOAT)
+                        exporters = ("export-nonstrict",)
                 else:
                     continue
                 if assumed:
@@ -306,9 +311,13 @@ class TensorToPython(Rule):
 
                 ctx.report(
                     node,
-                    f"{what} turns tensor data into a Python value (`{snippet(ctx, node)}`): legacy ONNX tracing "
-                    "records it as a constant (wrong for other inputs)"
-                    + ("" if exporters == ("onnx-legacy",) else "; torch.export non-strict rejects the conversion")
+                    (f"{what} turns tensor data into a Python value (`{snippet(ctx, node)}`): legacy ONNX tracing "
+                     "records it as a constant (wrong for other inputs)"
+                     + ("" if exporters == ("onnx-legacy",) else "; torch.export non-strict rejects the conversion")
+                     if exporters != ("export-nonstrict",) else
+                     f"{what} of a weight the module never writes after `__init__` (`{snippet(ctx, node)}`): "
+                     "torch.export non-strict rejects the conversion (the other exporters record the constant, "
+                     "which is right at every input)")
                     + ". Keep it a tensor (e.g. `t.to(dtype)`, broadcasting, `torch.where`).",
                     exporters=exporters,
                     **item_rewrite(ctx, fn, call),
@@ -328,9 +337,17 @@ def _own_constant_weight(fn, call) -> bool:
     bench/labels/probes_prec12/l2_fix_claims.py l2b/l2c). mmagic's PGGAN reads its testing scale
     from a buffer, its CLIP wrapper a concept threshold from a parameter."""
     f = call.node.func
-    if type(f) is not cst.Attribute or fn.cls is None or fn.self_name is None:
+    if type(f) is not cst.Attribute:
         return False
-    r = f.value
+    return own_constant_tensor(fn, f.value)
+
+
+def own_constant_tensor(fn, r) -> bool:
+    """``r`` is the module's own registered buffer, parameter or tensor attribute set in
+    ``__init__`` (``self.thr``, ``self.w[i]`` with a non-data index) that no method of the class
+    writes after ``__init__``: a constant of the exported model (P-WEIGHTCONST)."""
+    if fn.cls is None or fn.self_name is None:
+        return False
     if type(r) is cst.Subscript:
         for el in r.slice:
             if not isinstance(el.slice, cst.Index) or fn.kind(el.slice.value) in TENSORISH | {DATA}:

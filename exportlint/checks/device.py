@@ -355,7 +355,8 @@ class UnregisteredTensorAttribute(Rule):
             for name, fact in c.attrs.items():
                 if fact.what != "tensor" or (c.name, name) not in used:
                     continue
-                if _scalar_in_arithmetic_only(ctx, name, fact.value):
+                reads = _device_safe_reads(ctx, name, fact.value)
+                if reads == "safe":
                     continue
                 if (c.name, name) in rebound:
                     # export-path code assigns it anew: a placeholder of a cache that forward refills
@@ -378,11 +379,15 @@ class UnregisteredTensorAttribute(Rule):
                         description="a non-persistent buffer moves with .to() and stays out of state_dict",
                     )
                 init = c.methods.get("__init__")
+                moved = reads == "moved"
                 ctx.report(
                     node if fix is not None else (tgt or node),
                     f"`self.{name}` holds a tensor that is not a registered buffer or parameter: `.to(device)` "
-                    "does not move it and torch.export lifts it as a constant on its creation device. Use "
-                    f'`self.register_buffer("{name}", ..., persistent=False)`.',
+                    "does not move it and torch.export lifts it as a constant on its creation device"
+                    + (" (forward moves it to the input's device at each read, so eager and the ONNX graphs "
+                       "run anywhere, but the exported program moved to another device fails)" if moved else "")
+                    + f'. Use `self.register_buffer("{name}", ..., persistent=False)`.',
+                    exporters=("export-strict", "export-nonstrict") if moved else None,
                     fix=fix,
                     anchor=(init, ctx.model.function_indent.get(id(init))) if init is not None else None,
                 )
@@ -392,37 +397,67 @@ class UnregisteredTensorAttribute(Rule):
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 
 
-def _scalar_in_arithmetic_only(ctx, name: str, value) -> bool:
-    """``self.scale = torch.tensor(0.0)`` (a 0-d tensor of a number literal) that export-path code
-    of the class reads only as an operand of arithmetic (``input * self.scale``): a 0-d CPU tensor
-    is a valid operand beside a tensor on any device, so the model moved elsewhere, and its
-    exported program, still run (Q-SCALAR0D; probe q30, with ``meta`` standing in for another
-    device: a 1-d attribute fails there, the 0-d one passes)."""
+def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
+    """How export-path code of the class reads the unregistered tensor ``self.<name>``: ``"safe"``
+    when every read works beside a tensor on any device, ``"moved"`` when every read is safe or
+    moved to an input's device (``self._idx.to(x.device)``), else None.
+
+    Safe reads (measured with ``meta`` standing in for another device, eager and both torch.export
+    programs moved there pass; the same attribute in arithmetic fails all three):
+
+    - an index of a subscript (``heat[:, self.flip_idx, :]``, R-INDEXONLY, probe r27): advanced
+      indexing takes an index tensor on the CPU for a tensor on any device;
+    - an operand of arithmetic when the value is a 0-d tensor of a number literal
+      (``self.scale = torch.tensor(0.0)``, ``input * self.scale``, Q-SCALAR0D, probe q3).
+
+    A read moved to an input's device at each use (R-TOINPUT, probe r30) runs anywhere in eager
+    and in the ONNX graphs (which hold no device); only the torch.export program, which keeps the
+    constant on its creation device, fails when moved."""
+    scalar = _scalar_literal(ctx, value)
+    read = moved = False
+    for fn in ctx.model.functions:
+        # (every class's export-path code: a subclass reads what a base's __init__ set)
+        if fn.cls is None or fn.node.name.value == "__init__" or name not in fn.self_attr_reads:
+            continue
+        # one walk: a parent comes before its children in pre-order
+        operands: set[int] = set()
+        indexes: set[int] = set()
+        to_input: set[int] = set()
+        for n in iter_nodes(fn.node):
+            if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, _ARITH):
+                if scalar:
+                    operands.add(id(n.left))
+                    operands.add(id(n.right))
+            elif isinstance(n, cst.Subscript):
+                for el in n.slice:
+                    if isinstance(el.slice, cst.Index):
+                        indexes.add(id(el.slice.value))
+            elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "to"
+                    and len(n.args) == 1 and not n.args[0].star
+                    and (n.args[0].keyword is None or n.args[0].keyword.value == "device")
+                    and isinstance(n.args[0].value, cst.Attribute) and n.args[0].value.attr.value == "device"):
+                to_input.add(id(n.func.value))
+            elif (isinstance(n, cst.Attribute) and n.attr.value == name and isinstance(n.value, cst.Name)
+                    and n.value.value == fn.self_name):
+                if id(n) in to_input:
+                    moved = True
+                elif id(n) not in operands and id(n) not in indexes:
+                    return None
+                read = True
+    if not read:
+        return None
+    return "moved" if moved else "safe"
+
+
+def _scalar_literal(ctx, value) -> bool:
+    """``torch.tensor(<number literal>)``: a 0-d tensor."""
     if not (isinstance(value, cst.Call) and len(value.args) >= 1 and value.args[0].keyword is None
             and not value.args[0].star):
         return False
     if (ctx.model.imports.resolve(value.func) or "") != "torch.tensor":
         return False
     v = literal_value(value.args[0].value)
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return False
-    read = False
-    for fn in ctx.model.functions:
-        # (every class's export-path code: a subclass reads what a base's __init__ set)
-        if fn.cls is None or fn.node.name.value == "__init__" or name not in fn.self_attr_reads:
-            continue
-        # one walk: a binary operation comes before its operands in pre-order
-        operands: set[int] = set()
-        for n in iter_nodes(fn.node):
-            if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, _ARITH):
-                operands.add(id(n.left))
-                operands.add(id(n.right))
-            elif (isinstance(n, cst.Attribute) and n.attr.value == name and isinstance(n.value, cst.Name)
-                    and n.value.value == fn.self_name):
-                if id(n) not in operands:
-                    return False
-                read = True
-    return read
+    return not isinstance(v, bool) and isinstance(v, (int, float))
 
 
 def _attrs_rebound_on_export_path(ctx) -> set[tuple[str, str]]:

@@ -376,6 +376,9 @@ def optional_draw(name: str, call, fn) -> bool:
     opts = {p.name.value for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)}
     tests = list(getattr(call, "conds", ()) or ())
     body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    # the draw in an `else` (or `elif`) arm: reached by how the tests before it come out
+    # (imagen's `prob_mask_like`: `if prob == 1: ... elif prob == 0: ... else: ...uniform_(0, 1)`)
+    tests.extend(_else_tests(body, call.node))
     for st in body:
         if any(n is call.node for n in iter_nodes(st)):
             break
@@ -385,6 +388,30 @@ def optional_draw(name: str, call, fn) -> bool:
                     and isinstance(last.body[-1], (cst.Return, cst.Raise))):
                 tests.append(st.test)
     return any(_option_test(t, opts) for t in tests)
+
+
+def _else_tests(body, target) -> list:
+    """The tests of the `if`s whose `else`/`elif` side holds ``target`` (a node of ``body``)."""
+    out: list = []
+    block = list(body)
+    while block:
+        st = next((st for st in block if any(n is target for n in iter_nodes(st))), None)
+        if st is None:
+            break
+        if isinstance(st, cst.If):
+            if any(n is target for n in iter_nodes(st.body)):
+                block = list(st.body.body) if isinstance(st.body, cst.IndentedBlock) else []
+                continue
+            out.append(st.test)
+            orelse = st.orelse
+            if isinstance(orelse, cst.If):
+                block = [orelse]
+            else:
+                block = list(orelse.body.body) if orelse is not None and isinstance(orelse.body, cst.IndentedBlock) else []
+            continue
+        inner = getattr(st, "body", None)
+        block = list(inner.body) if isinstance(inner, cst.IndentedBlock) else []
+    return out
 
 
 def _option_test(test, opts: set) -> bool:

@@ -12,7 +12,7 @@ from exportlint.checks.common import declares_dynamic, snippet
 from exportlint.checks.state_reset import reset_calls
 from exportlint.checks.tensor_data import rewrites_weights
 from exportlint.findings import Severity
-from exportlint.semantics.kinds import CONST, DATA, MODULE, SHAPE, TENSOR, TENSORISH
+from exportlint.semantics.kinds import CONST, DATA, MODULE, NONE, SHAPE, TENSOR, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value, names_in
 
 #: math's rounding functions: on a value read with `.item()` torch.export rounds it symbolically
@@ -221,6 +221,7 @@ class ForwardMutatesPythonState(Rule):
         # state matters when export-path code reads it before writing it (a value carried from
         # one call to the next); bookkeeping that forward never reads back is baked harmlessly
         carried = _carried_attrs(ctx.model.functions)
+        self_fed = None  # (computed for the first carried write only: most files have none)
         one_shot = (_weight_rewriters(ctx.model) if ".data" in ctx.text or _DEL_ATTR.search(ctx.text)
                     else set())
         for fn in ctx.model.functions:
@@ -235,6 +236,11 @@ class ForwardMutatesPythonState(Rule):
                     continue
                 if w.target.startswith("self.") and w.target[5:] not in carried:
                     continue
+                if w.target.startswith("self."):
+                    if self_fed is None:
+                        self_fed = _self_fed_attrs(ctx.model.functions)
+                    if w.target[5:] in self_fed:
+                        continue  # `self.calls += 1`, `self.t = self.t + dt`: read only to feed itself
                 if w.cached:
                     continue  # `if self._cache is None: self._cache = ...`: filled once, exports (measured)
                 if w.in_handler:
@@ -405,6 +411,64 @@ def _self_callee(fns_by_node: dict, fn, method: str):
         return None
     r = fn.cls.find_method(method)
     return fns_by_node.get(id(r[1])) if r is not None else None
+
+
+def _self_fed_attrs(functions) -> set[str]:
+    """Attributes of ``self`` that export-path code reads only to feed the attribute itself or a
+    write-only record (R-SELFFED): the target of its own augmented assignment (``self.calls += 1``),
+    an operand of the value assigned back to it (``self.seen = self.seen + dt``), or the whole value
+    stored into an item of another attribute that is only ever item-assigned
+    (``self.metadata["t"] = self.t``; torchscale's all-to-all timing counter). No value of the graph
+    depends on such state: all four exporters pass and match, fresh and warmed (probe r2 c1; the
+    counter read into the output, c1c, is carried state: legacy does not match). Only state every
+    write of which is a known Python number (or None): not a tensor total (`self.v_acc += spike`),
+    whose in-place update of the constant fails onnx-dynamo once warmed (r2 c2w), nor a value of
+    unknown kind.
+    Keyed by name over every class of the file (a read in any class keeps the name out)."""
+    bad: set[str] = set()
+    valued: set[str] = set()  # written with a value that is not known to be a Python number
+    flows: dict[str, set[str]] = {}  # attribute -> the records it is stored into
+    seen: set[str] = set()
+    for f in functions:
+        me = f.self_name
+        if me is None:
+            continue
+        ok: set[int] = set()  # self.<attr> nodes that are stores, record bases or self-feeding reads
+        for a, k in f.attr_write_kinds.items():
+            if k not in (CONST, SHAPE, DATA, NONE):
+                # a Python number only: a tensor total (`self.v_acc += spike`) fails onnx-dynamo
+                # warmed (the in-place update of the constant, r2 c2w); an unknown value may be one
+                # (a record it is stored into may hold anything)
+                valued.add(a)
+
+        def is_self(n, me=me) -> bool:
+            return type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == me
+
+        for n in f.nodes():
+            t = type(n)
+            if t is cst.AugAssign and is_self(n.target):
+                ok.add(id(n.target))
+            elif t is cst.Assign:
+                for tg in n.targets:
+                    x = tg.target
+                    if is_self(x):
+                        ok.add(id(x))
+                        if len(n.targets) == 1 and type(n.value) is cst.BinaryOperation:
+                            for side in (n.value.left, n.value.right):
+                                if is_self(side) and side.attr.value == x.attr.value:
+                                    ok.add(id(side))
+                    elif type(x) is cst.Tuple or type(x) is cst.List:
+                        ok.update(id(el.value) for el in x.elements if is_self(el.value))  # stores
+                    elif type(x) is cst.Subscript and is_self(x.value):
+                        ok.add(id(x.value))
+                        if len(n.targets) == 1 and is_self(n.value):
+                            ok.add(id(n.value))
+                            flows.setdefault(n.value.attr.value, set()).add(x.value.attr.value)
+            elif t is cst.Attribute and is_self(n):
+                seen.add(n.attr.value)
+                if id(n) not in ok:
+                    bad.add(n.attr.value)
+    return {a for a in seen if a not in bad and a not in valued and not (flows.get(a, set()) & bad)}
 
 
 def _carried_attrs(functions) -> set[str]:
