@@ -350,3 +350,16 @@ def helper_built_mentions(ctx, *words: str) -> bool:
         if text is not None and any(w in text for w in words):
             return True
     return False
+
+
+def applies_without_symbolic(ctx):
+    """(function facts, call, class) for each ``F.apply(...)`` of an autograd.Function of the
+    file that defines no ``symbolic`` (EXL202 and EXL147 read these calls)."""
+    for fn in ctx.model.functions:
+        for call in fn.calls:
+            q = call.qualname or ""
+            if call.method != "apply" or not q.endswith(".apply"):
+                continue
+            c = ctx.model.classes.get(q[: -len(".apply")])
+            if c is not None and c.is_autograd_function and c.find_method("symbolic") is None:
+                yield fn, call, c

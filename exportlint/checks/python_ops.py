@@ -8,7 +8,7 @@ import re
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import declares_dynamic, snippet
+from exportlint.checks.common import applies_without_symbolic, declares_dynamic, snippet
 from exportlint.checks.state_reset import reset_calls
 from exportlint.checks.tensor_data import rewrites_weights
 from exportlint.findings import Severity
@@ -147,25 +147,18 @@ class AutogradFunctionWithoutSymbolic(Rule):
     summary = "A torch.autograd.Function whose forward leaves torch is applied without `symbolic`."
 
     def check(self, ctx):
-        for fn in ctx.model.functions:
-            for call in fn.calls:
-                q = call.qualname or ""
-                if call.method != "apply" or not q.endswith(".apply"):
-                    continue
-                c = ctx.model.classes.get(q[: -len(".apply")])
-                if c is None or not c.is_autograd_function or c.find_method("symbolic") is not None:
-                    continue
-                fwd = c.find_method("forward")
-                facts = ctx.model.facts_for(fwd[1]) if fwd else None
-                if facts is None or not _leaves_torch(facts):
-                    continue  # a pure-torch forward is traced through by every exporter (measured)
-                ctx.report(
-                    call.node,
-                    f"`{c.name}` is a torch.autograd.Function whose forward leaves torch (numpy, Python numbers, "
-                    "other libraries) and has no `symbolic`: exporters trace into forward and fail or record "
-                    "constants. Rewrite forward with torch ops, or make it a custom op (`torch.library.custom_op`) "
-                    "with a fake kernel and an ONNX translation.",
-                )
+        for _fn, call, c in applies_without_symbolic(ctx):
+            fwd = c.find_method("forward")
+            facts = ctx.model.facts_for(fwd[1]) if fwd else None
+            if facts is None or not _leaves_torch(facts):
+                continue  # a pure-torch forward is traced through by every exporter (measured)
+            ctx.report(
+                call.node,
+                f"`{c.name}` is a torch.autograd.Function whose forward leaves torch (numpy, Python numbers, "
+                "other libraries) and has no `symbolic`: exporters trace into forward and fail or record "
+                "constants. Rewrite forward with torch ops, or make it a custom op (`torch.library.custom_op`) "
+                "with a fake kernel and an ONNX translation.",
+            )
         return ()
 
 

@@ -25,7 +25,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import snippet
+from exportlint.checks.common import applies_without_symbolic, snippet
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import DATA, MODULE, SHAPE, TENSORISH
 from exportlint.semantics.model import iter_nodes
@@ -129,27 +129,20 @@ class FunctionApplyModuleArgument(Rule):
     def check(self, ctx):
         if ".apply(" not in ctx.text:
             return ()
-        for fn in ctx.model.functions:
-            for call in fn.calls:
-                q = call.qualname or ""
-                if call.method != "apply" or not q.endswith(".apply"):
-                    continue
-                c = ctx.model.classes.get(q[: -len(".apply")])
-                if c is None or not c.is_autograd_function or c.find_method("symbolic") is not None:
-                    continue
-                hit = None
-                for a in call.node.args:
-                    if a.star:
-                        hit = None
-                        break
-                    hit = hit or _module_arg(fn, a.value)
-                if hit is None:
-                    continue
-                ctx.report(
-                    call.node,
-                    f"`{c.name}.apply` is handed a submodule (`{snippet(ctx, hit)}`): the legacy ONNX exporter "
-                    "records the Function as one traced op whose inputs must be tensors and fails "
-                    "('RuntimeError: unordered_map::at'); torch.export and onnx-dynamo trace through it. Call the "
-                    "submodules outside the Function (or export with dynamo=True).",
-                )
+        for fn, call, c in applies_without_symbolic(ctx):
+            hit = None
+            for a in call.node.args:
+                if a.star:
+                    hit = None
+                    break
+                hit = hit or _module_arg(fn, a.value)
+            if hit is None:
+                continue
+            ctx.report(
+                call.node,
+                f"`{c.name}.apply` is handed a submodule (`{snippet(ctx, hit)}`): the legacy ONNX exporter "
+                "records the Function as one traced op whose inputs must be tensors and fails "
+                "('RuntimeError: unordered_map::at'); torch.export and onnx-dynamo trace through it. Call the "
+                "submodules outside the Function (or export with dynamo=True).",
+            )
         return ()
