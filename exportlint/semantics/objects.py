@@ -242,7 +242,7 @@ def class_refs(project: Any, fi: Any, model: Any, deps: set) -> list[tuple]:
     """(FunctionFacts, node, Target, Root, key) for every construction of a project class on
     the file's export path (the argument kinds at the call) and every parameter annotated with
     one (a root with no arguments: it asks for the kinds the other sites give)."""
-    from exportlint.semantics.project import Root, Target, _arg_kinds
+    from exportlint.semantics.project import Root, Target, split_arg_kinds
 
     out: list[tuple] = []
     seen: dict[str, Optional[tuple]] = {}
@@ -284,7 +284,7 @@ def class_refs(project: Any, fi: Any, model: Any, deps: set) -> list[tuple]:
             t = target_of(q)
             if t is None:
                 continue
-            pos, kw = _arg_kinds(site.node, site.arg_kinds)
+            pos, kw = split_arg_kinds(site.node, site.arg_kinds)
             out.append((facts, site.node, t, Root(t.qual, pos, kw, why="ctor"), NEW + q))
         for q, node in facts.class_refs.items():
             t = target_of(q)

@@ -513,7 +513,9 @@ def _followed(kinds: list[str]) -> bool:
 _FOLLOWED_NAMES: list = []
 
 
-def _arg_kinds(call: Any, arg_kinds: list[str], skip: int = 0) -> tuple[list[str], dict[str, str]]:
+def split_arg_kinds(call: Any, arg_kinds: list[str], skip: int = 0) -> tuple[list[str], dict[str, str]]:
+    """The kinds of a call's arguments (``arg_kinds``, in argument order) split into positional
+    ones (after ``skip`` unknown leading ones; a star argument is unknown) and keyword ones."""
     from exportlint.semantics.kinds import UNKNOWN
 
     pos: list[str] = [UNKNOWN] * skip
@@ -613,7 +615,7 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set,
                     forwards.append((facts, e, target))
                 continue  # a module's forward is an export entry of its own file
 
-            pos, kw = _arg_kinds(e, site.arg_kinds, skip)
+            pos, kw = split_arg_kinds(e, site.arg_kinds, skip)
             if not _followed(pos + list(kw.values())):
                 continue
             _mark_data_sized(model, facts, e, pos, kw, skip)
