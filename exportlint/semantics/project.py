@@ -26,7 +26,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from exportlint.semantics.index import RANKS_KEY, FileIndex, ast_qualname, index_source
 
@@ -1191,10 +1191,24 @@ def helper_returns(project: Project, path: str, qual: str, deps: Optional[set] =
     place (depth 3). None when ``qual`` is no project function or some return is anything else
     (a parameter, a loop variable, a container): unknown stays unknown. Read with the stdlib
     ``ast``, the function alone from its span (``ctor_args``' per-run sites); memoised per run."""
-    fi = index_of(project, path)
-    if fi is None or not qual or _depth > _HELPER_DEPTH:
+    if _depth > _HELPER_DEPTH:
         return None
-    memo = run_memo(project, "helper_returns")
+    return _helper_memo(project, path, qual, deps, "helper_returns",
+                        lambda t, read: _returned_calls(project, t, read, _depth))
+
+
+def _helper_memo(project: Project, path: str, qual: str, deps: Optional[set], name: str,
+                 compute: Callable[[Target, set], Optional[list]]) -> Optional[list]:
+    """``compute(target, read)`` for the module-level project function ``qual`` as the file
+    ``path`` reads it (``helper_returns``, ``helper_items``): a bare name is this file's own
+    function (any other is a parameter or a local: `norm_layer(dim)`, a class the code was
+    handed, never resolved), a dotted one resolved through the project. None when it is no
+    such function. Memoised per run under ``name``; the files read go into ``deps``, also on
+    a memoised answer; a helper reached again while its answer is computed is unknown."""
+    fi = index_of(project, path)
+    if fi is None or not qual:
+        return None
+    memo = run_memo(project, name)
     key = (fi.path, qual) if "." not in qual else project.absolute(fi, qual)
     if key in memo:
         got, read = memo[key]
@@ -1204,14 +1218,10 @@ def helper_returns(project: Project, path: str, qual: str, deps: Optional[set] =
     memo[key] = (None, frozenset())  # (a helper returning its own call: unknown)
     read: set = set()
     if "." not in qual:
-        # this file's own function; any other bare name is a parameter or a local (`norm_layer(dim)`:
-        # a class the code was handed), never resolved
         t: Optional[Target] = Target(fi.path, fi.module, qual, False) if qual in fi.functions else None
     else:
         t = project.resolve_function(project.absolute(fi, qual), read)
-    got = None
-    if t is not None and not t.is_method:
-        got = _returned_calls(project, t, read, _depth)
+    got = compute(t, read) if t is not None and not t.is_method else None
     memo[key] = (got, frozenset(read))
     if deps is not None:
         deps.update(read)
@@ -1258,39 +1268,21 @@ def helper_items(project: Project, path: str, qual: str, deps: Optional[set] = N
     """As ``helper_returns``, for a helper that returns a list of modules (``layers = [];
     layers.append(Block(...)); return layers``, ``return [Block(...) for ...]``): the calls that
     build its items. None when unknown."""
-    fi = index_of(project, path)
-    if fi is None or not qual:
+    return _helper_memo(project, path, qual, deps, "helper_items", lambda t, read: _built_items(project, t, read))
+
+
+def _built_items(project: Project, t: Target, read: set) -> Optional[list]:
+    h = _helper_function(project, t, read)
+    if h is None:
         return None
-    memo = run_memo(project, "helper_items")
-    key = (fi.path, qual) if "." not in qual else project.absolute(fi, qual)
-    if key in memo:
-        got, read = memo[key]
-        if deps is not None:
-            deps.update(read)
-        return got
-    memo[key] = (None, frozenset())
-    read: set = set()
-    if "." not in qual:
-        t: Optional[Target] = Target(fi.path, fi.module, qual, False) if qual in fi.functions else None
-    else:
-        t = project.resolve_function(project.absolute(fi, qual), read)
-    got = None
-    h = _helper_function(project, t, read) if t is not None and not t.is_method else None
-    if h is not None:
-        fs, fn, hfi, rets = h
-        items: Optional[list] = []
-        for r in rets:
-            it = _list_items(fs, fn, r)
-            if it is None:
-                items = None
-                break
-            items.extend(it)
-        if items:
-            got = _calls_of(project, t, fs, fn, hfi, items, read, 0)
-    memo[key] = (got, frozenset(read))
-    if deps is not None:
-        deps.update(read)
-    return got
+    fs, fn, hfi, rets = h
+    items: list = []
+    for r in rets:
+        it = _list_items(fs, fn, r)
+        if it is None:
+            return None
+        items.extend(it)
+    return _calls_of(project, t, fs, fn, hfi, items, read, 0) if items else None
 
 
 def _list_items(fs: Any, fn: Any, e: Any, depth: int = 0) -> Optional[list]:
