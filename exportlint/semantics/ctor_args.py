@@ -248,6 +248,20 @@ def _params(fn: ast.AST) -> list[str]:
     return [p.arg for p in (*a.posonlyargs, *a.args)]
 
 
+def _init_param(fs: Any, cls: str, attr: str) -> Optional[tuple]:
+    """(the class's ``__init__``, the parameter) when ``self.<attr>`` is set from one of its
+    parameters (past ``self``) that the body never rebinds; None otherwise."""
+    from exportlint.semantics.ctor_values import attr_source
+
+    init = fs.method(cls, "__init__")
+    if init is None:
+        return None
+    how, param = attr_source(init, attr)
+    if how != "param" or param not in _params(init)[1:] or param in fs.assigns(init):
+        return None
+    return init, param
+
+
 def _opaque(fs: _FileSites, fn: ast.AST, name: str) -> bool:
     """``name`` in ``fn`` is a parameter or a name bound only by a loop, ``with`` or unpacking
     (no plain assignment, no function or class of the file): a value the builder was handed."""
@@ -288,8 +302,6 @@ def may_hold(project: Any, path: str, cls: str, attr: str, word: str,
     is written with ``word`` in it: ``ceil_mode``): the attribute is assigned once, at the top of
     ``__init__``, from a parameter, and some construction of the class in this file passes such
     a value for it. (the description, the line of that call, the parameter), or None."""
-    from exportlint.semantics.ctor_values import attr_source
-
     if project is None or getattr(project, "run_files", None) is None:
         return None
     fs = _sites(project, path)
@@ -300,12 +312,10 @@ def may_hold(project: Any, path: str, cls: str, attr: str, word: str,
     sites = named.get(cls, []) + (opaque if opaque and fs.handed_around(cls) else [])
     if not sites:
         return None
-    init = fs.method(cls, "__init__")
-    if init is None:
+    got = _init_param(fs, cls, attr)
+    if got is None:
         return None
-    how, param = attr_source(init, attr)
-    if how != "param" or param not in _params(init)[1:] or param in fs.assigns(init):
-        return None
+    init, param = got
     fi = index_of(project, path)
     if fi is None:
         return None
@@ -367,14 +377,10 @@ def may_hold_across(project: Any, path: str, cls: str, attr: str, word: str,
     fs = _sites(project, path)
     if fs is None:
         return None
-    init = fs.method(cls, "__init__")
-    if init is None:
+    got = _init_param(fs, cls, attr)
+    if got is None:
         return None
-    from exportlint.semantics.ctor_values import attr_source
-
-    how, param = attr_source(init, attr)
-    if how != "param" or param not in _params(init)[1:] or param in fs.assigns(init):
-        return None
+    init, param = got
     memo = _state(project).setdefault("memo", {})
     key = ("across", os.path.abspath(path), id(fs), cls, param, word, accept)
     if key in memo:
