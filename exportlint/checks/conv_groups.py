@@ -77,8 +77,9 @@ class ConvGroupsFromSize(Rule):
         from exportlint.semantics.data_sized import call_key
 
         rets = ctx.model.call_returns
+        grouped = "groups" in ctx.text  # (one scan of the text, not one per function)
         for fn in ctx.model.functions:
-            if "groups" in ctx.text:
+            if grouped:
                 decl = all_declared_dims(ctx, fn.cls.name) if fn.cls is not None and fn.node.name.value == "forward" else {}
                 for call, g, (param, dim) in _batch_groups_any(fn):
                     if decl and param in decl:
