@@ -73,8 +73,9 @@ def test_controls_stay_silent():
     # only the batch declared dynamic: H/W static, exports
     batch = EXPORTED.replace('{2: Dim("h", min=64, max=1024), 3: Dim("w", min=64, max=1024)}', '{0: Dim("b")}')
     assert _f(batch) == []
-    # the tensor rebound between reading its size and the view: the names no longer give its dims
-    rebound = S2D.replace("        x = x.view(N, C, H // self.bs", "        x = self.conv(x)\n        x = x.view(N, C, H // self.bs")
+    # the tensor rebound between reading its size and the view by a layout op of its own: the names no
+    # longer give its dims (handed through a submodule or helper it is still reported: tests/test_lead29.py)
+    rebound = S2D.replace("        x = x.view(N, C, H // self.bs", "        x = x.permute(0, 1, 3, 2)\n        x = x.view(N, C, H // self.bs")
     assert _f(rebound) == []
     # a view of another tensor sized from the input (probe: other_tensor passes)
     other = S2D.replace("x = x.view(N, C, H // self.bs, self.bs, W // self.bs, self.bs)",
