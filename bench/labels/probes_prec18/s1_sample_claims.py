@@ -1,0 +1,77 @@
+"""Claims of sample S (prec18, seed 1810, main@b23a5bd) that are not obvious from the code. torch 2.13.0+cpu.
+Each case runs in its own process (`python s1_sample_claims.py [case ...]`). No GPU here: `meta` stands
+in for the other device, as in prec16 q3 and prec17 r27."""
+import io, sys, torch, torch.nn as nn, torch.nn.functional as F
+sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/probes_c0be714")
+from harness import run_all
+
+
+def _other_device(name, make, x):
+    """The model is moved to `meta`, the input is there; then each torch.export program, moved."""
+    m = make()
+    try:
+        m.to("meta")
+        print(f"{name} | eager, model moved to meta: PASS", m(x.to("meta")).device)
+    except Exception as e:
+        print(f"{name} | eager, model moved to meta: FAIL {type(e).__name__}: {str(e).splitlines()[0][:120]}")
+    for strict in (True, False):
+        try:
+            ep = torch.export.export(make(), (x,), strict=strict)
+            print(f"{name} | export-{'strict' if strict else 'nonstrict'}, program moved to meta: PASS",
+                  ep.module().to("meta")(x.to("meta")).device)
+        except Exception as e:
+            print(f"{name} | export-{'strict' if strict else 'nonstrict'}, program moved to meta: FAIL "
+                  f"{type(e).__name__}: {str(e).splitlines()[0][:120]}")
+
+
+class IndexRows(nn.Module):
+    """deepfilternet MfWf (S 7): rows of unregistered index tensors as subscript indices, read and written."""
+    def __init__(self, n=4):
+        super().__init__()
+        self.triu_idcs = torch.triu_indices(n, n, 1)
+        self.tril_idcs = torch.empty_like(self.triu_idcs)
+        self.tril_idcs[0] = self.triu_idcs[1]
+        self.tril_idcs[1] = self.triu_idcs[0]
+
+    def forward(self, r):
+        r = r.clone()
+        t = r[:, self.tril_idcs[0], self.tril_idcs[1]]
+        r[:, self.triu_idcs[0], self.triu_idcs[1]] = t * 2
+        return r
+
+
+class IndexRowsArith(nn.Module):
+    """control: a row of the same tensor in arithmetic with the input."""
+    def __init__(self, n=4):
+        super().__init__()
+        self.triu_idcs = torch.triu_indices(n, n, 1)
+
+    def forward(self, r):
+        return r[:, 0, : self.triu_idcs.shape[1]] + self.triu_idcs[0]
+
+
+CASES = {}
+LOCAL = {
+    "s7": lambda: _other_device("s7 rows of an unregistered index tensor as subscript indices", IndexRows, torch.randn(2, 4, 4)),
+    "s7c": lambda: _other_device("s7c control: a row of it in arithmetic", IndexRowsArith, torch.randn(2, 4, 6)),
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[2] == "local":
+        LOCAL[sys.argv[1]]()
+    elif len(sys.argv) == 3:
+        import harness
+        orig = harness.run_all
+        globals()["run_all"] = lambda *a, **k: orig(*a, exporters=(sys.argv[2],), **k)
+        CASES[sys.argv[1]]()
+    else:
+        import subprocess
+        for case in (sys.argv[1:] or list(CASES) + list(LOCAL)):
+            if case in LOCAL:
+                r = subprocess.run([sys.executable, __file__, case, "local"], capture_output=True, text=True, timeout=300)
+                print(r.stdout.strip() or f"{case}: FAIL process exit {r.returncode} {r.stderr[-300:]}", flush=True)
+                continue
+            for ex in ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy"):
+                r = subprocess.run([sys.executable, __file__, case, ex], capture_output=True, text=True, timeout=300)
+                out = r.stdout.strip()
+                print(out if out else f"{case} | {ex}: FAIL process exit {r.returncode} (no result printed)", flush=True)
