@@ -63,3 +63,63 @@ def test_indexrows_control_a_row_handed_to_index_select_still_fires():
     # index_select wants the index on the tensor's device
     src = _INDEX_ROWS.replace("r[:, self.tril_idcs[0], self.tril_idcs[1]].conj()", "r.index_select(1, self.tril_idcs[0])")
     assert (line_of(src, "# TRIL"), "EXL303") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# S-SIZEUNPACK (EXL101): a forward parameter compared with a dim unpacked from a tensor's shape
+# (`B, L, C = x.shape; assert L == H * W`, groundingdino's Swin PatchMerging, whose H and W are the
+# sizes `SwinTransformer.forward` reads with `x.size(2)` and hands through `BasicLayer`), and
+# otherwise used only as a size (view dims, `H % 2 == 1`, pad amounts): a Python size, as the
+# direct form `x.shape[1] == H * W` already was; `if pad_input:` is a shape test (a guard, probe
+# s33: all four exporters pass at a fixed size), not tensor data
+# ---------------------------------------------------------------------------------------
+
+_SIZE_UNPACK = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class PatchMerging(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.reduction = nn.Linear(4 * dim, 2 * dim, bias=False)
+
+    def forward(self, x, H, W):
+        B, L, C = x.shape
+        assert L == H * W, "input feature has wrong size"  # ASSERT
+        x = x.view(B, H, W, C)
+        pad_input = (H % 2 == 1) or (W % 2 == 1)
+        if pad_input:  # IF
+            x = F.pad(x, (0, 0, 0, W % 2, 0, H % 2))
+        x0 = x[:, 0::2, 0::2, :]
+        x1 = x[:, 1::2, 0::2, :]
+        x2 = x[:, 0::2, 1::2, :]
+        x3 = x[:, 1::2, 1::2, :]
+        x = torch.cat([x0, x1, x2, x3], -1)
+        return self.reduction(x.view(B, -1, 4 * C))
+"""
+
+
+def test_sizeunpack_parameters_compared_with_an_unpacked_dim_are_sizes():
+    found = codes(_SIZE_UNPACK)
+    assert (line_of(_SIZE_UNPACK, "# ASSERT"), "EXL101") not in found
+    assert (line_of(_SIZE_UNPACK, "# IF"), "EXL101") not in found
+
+
+def test_sizeunpack_control_a_parameter_also_used_as_a_tensor_still_fires():
+    src = _SIZE_UNPACK.replace("        return self.reduction(x.view(B, -1, 4 * C))",
+                               "        return self.reduction(x.view(B, -1, 4 * C)) * H.float().mean()")
+    assert (line_of(src, "# IF"), "EXL101") in codes(src)
+
+
+def test_sizeunpack_control_a_dim_local_rebound_to_tensor_data_still_fires():
+    # `L` re-bound to a count of the data: no shape local any more, `H` is not shown a size
+    src = _SIZE_UNPACK.replace("        assert L == H * W,", "        L = (x > 0).sum()\n        assert L == H * W,")
+    assert (line_of(src, "# IF"), "EXL101") in codes(src)
+
+
+def test_sizeunpack_control_a_tensor_compared_with_the_unpacked_dim_still_fires():
+    # `mask.sum() == L`: the other side is tensor data, not a parameter: still data-dependent
+    src = _SIZE_UNPACK.replace('        assert L == H * W, "input feature has wrong size"  # ASSERT',
+                               '        assert (x[..., 0] > 0).sum() == L  # ASSERT')
+    assert (line_of(src, "# ASSERT"), "EXL101") in codes(src)

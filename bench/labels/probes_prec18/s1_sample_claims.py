@@ -50,7 +50,41 @@ class IndexRowsArith(nn.Module):
         return r[:, 0, : self.triu_idcs.shape[1]] + self.triu_idcs[0]
 
 
-CASES = {}
+class PatchMerging(nn.Module):
+    """groundingdino Swin PatchMerging (S 33): H, W handed down from `x.size(2)`, `x.size(3)`."""
+    def __init__(self, dim):
+        super().__init__()
+        self.reduction = nn.Linear(4 * dim, 2 * dim, bias=False)
+
+    def forward(self, x, H, W):
+        B, L, C = x.shape
+        assert L == H * W, "input feature has wrong size"
+        x = x.view(B, H, W, C)
+        pad_input = (H % 2 == 1) or (W % 2 == 1)
+        if pad_input:
+            x = F.pad(x, (0, 0, 0, W % 2, 0, H % 2))
+        x0 = x[:, 0::2, 0::2, :]
+        x1 = x[:, 1::2, 0::2, :]
+        x2 = x[:, 0::2, 1::2, :]
+        x3 = x[:, 1::2, 1::2, :]
+        return self.reduction(torch.cat([x0, x1, x2, x3], -1).view(B, -1, 4 * C))
+
+
+class TinySwin(nn.Module):
+    def __init__(self, dim=8):
+        super().__init__()
+        self.patch = nn.Conv2d(3, dim, 4, 4)
+        self.down = PatchMerging(dim)
+
+    def forward(self, x):
+        x = self.patch(x)
+        Wh, Ww = x.size(2), x.size(3)
+        return self.down(x.flatten(2).transpose(1, 2), Wh, Ww)
+
+
+CASES = {
+    "s33": lambda: run_all("s33 Swin PatchMerging with H, W from x.size() (odd size: the pad branch)", TinySwin(), (torch.randn(1, 3, 20, 20),), (torch.randn(1, 3, 20, 20),)),
+}
 LOCAL = {
     "s7": lambda: _other_device("s7 rows of an unregistered index tensor as subscript indices", IndexRows, torch.randn(2, 4, 4)),
     "s7c": lambda: _other_device("s7c control: a row of it in arithmetic", IndexRowsArith, torch.randn(2, 4, 6)),
