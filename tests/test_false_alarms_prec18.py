@@ -123,3 +123,91 @@ def test_sizeunpack_control_a_tensor_compared_with_the_unpacked_dim_still_fires(
     src = _SIZE_UNPACK.replace('        assert L == H * W, "input feature has wrong size"  # ASSERT',
                                '        assert (x[..., 0] > 0).sum() == L  # ASSERT')
     assert (line_of(src, "# ASSERT"), "EXL101") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# S-OBJPRED (EXL101): a predicate attribute (`is_*`, `has_*`) of a forward parameter that reads
+# attributes no tensor has (an object: dgllife's PotentialNet `assert graph.is_homogeneous` of a
+# DGLGraph). The object's attributes are typed by the P-NOTTENSOR tensor guess; a Tensor's own
+# `is_*` attributes are all Python bools, so a predicate gets no tensor guess
+# ---------------------------------------------------------------------------------------
+
+_OBJ_PRED = """import torch
+import torch.nn as nn
+
+
+class GatedGraphConv(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.lin = nn.Linear(n, n)
+
+    def forward(self, graph, feat):
+        with graph.local_scope():
+            assert graph.is_homogeneous, "not a homogeneous graph"  # PRED
+            graph.ndata["h"] = self.lin(feat)
+            return graph.ndata["h"]
+"""
+
+
+def test_objpred_predicate_attribute_of_an_object_parameter_is_not_tensor_data():
+    assert (line_of(_OBJ_PRED, "# PRED"), "EXL101") not in codes(_OBJ_PRED)
+
+
+def test_objpred_control_another_attribute_of_the_object_tested_as_data_still_fires():
+    src = _OBJ_PRED.replace("assert graph.is_homogeneous,", "assert graph.edge_mask.any(),")
+    assert (line_of(src, "# PRED"), "EXL101") in codes(src)
+
+
+def test_objpred_control_an_assert_on_the_feature_tensor_still_fires():
+    src = _OBJ_PRED.replace("assert graph.is_homogeneous,", "assert (feat > 0).all(),")
+    assert (line_of(src, "# PRED"), "EXL101") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# S-OBJNUMPY (EXL201, EXL101): `np.array(data.dataset)` of an object parameter's attribute
+# (fairchem's UMA MoE head: the batch's list of dataset names, compared with each name and tested
+# with `.any()`): NumPy builds arrays from any Python sequence, and the attribute is a tensor only
+# by the P-NOTTENSOR guess, which does not carry into a NumPy constructor
+# ---------------------------------------------------------------------------------------
+
+_OBJ_NUMPY = """import numpy as np
+import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self, names):
+        super().__init__()
+        self.dataset_names = names
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, data, emb):
+        out = self.lin(emb)
+        np_dataset_names = np.array(data.dataset)  # ARRAY
+        full = {}
+        for name in self.dataset_names:
+            dataset_mask = np_dataset_names == name
+            res = out.new_zeros(out.shape)
+            if dataset_mask.any():  # IF
+                res[dataset_mask] = out[dataset_mask]
+            full[name] = res
+        return full
+"""
+
+
+def test_objnumpy_numpy_array_of_an_object_attribute_is_not_tensor_data():
+    found = codes(_OBJ_NUMPY)
+    assert (line_of(_OBJ_NUMPY, "# ARRAY"), "EXL201") not in found
+    assert (line_of(_OBJ_NUMPY, "# IF"), "EXL101") not in found
+
+
+def test_objnumpy_control_numpy_of_a_tensor_method_result_of_the_attribute_still_fires():
+    src = _OBJ_NUMPY.replace("np.array(data.dataset)", "np.array(data.pos.cpu())")
+    found = codes(src)
+    assert (line_of(src, "# ARRAY"), "EXL201") in found
+    assert (line_of(src, "# IF"), "EXL101") in found
+
+
+def test_objnumpy_control_numpy_of_a_tensor_parameter_still_fires():
+    src = _OBJ_NUMPY.replace("np.array(data.dataset)", "np.array(emb)")
+    assert (line_of(src, "# ARRAY"), "EXL201") in codes(src)

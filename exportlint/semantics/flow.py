@@ -212,6 +212,8 @@ class FunctionFacts:
         self.assigned_to: dict[int, str] = {}
         #: local names bound to a submodule of a known local class (loop over a ModuleList)
         self.module_vars: dict[str, ClassFacts] = {}
+        #: ids of attribute reads of an object parameter typed by the P-NOTTENSOR tensor guess
+        self._guessed_attrs: set[int] = set()
         self._conds: list[cst.BaseExpression] = []
         #: the tests of the `if`s whose else arm the current node sits in (innermost last)
         self._else_conds: list[cst.BaseExpression] = []
@@ -1971,7 +1973,12 @@ class FunctionFacts:
             return UNKNOWN
         bk = self.eval(base)
         if bk == UNKNOWN and type(base) is cst.Name and base.value in self.object_params:
+            if attr.startswith(_PREDICATE_PREFIXES):
+                # `assert graph.is_homogeneous` of a DGL graph: a predicate, as every `is_*`
+                # attribute a Tensor has is a Python bool: no tensor guess (S-OBJPRED)
+                return UNKNOWN
             bk = TENSOR  # (P-NOTTENSOR) an object's attributes: what the tensor guess gave them
+            self._guessed_attrs.add(id(e))
         if bk[:4] == OBJ_PREFIX:
             return (obj_attrs(bk) or {}).get(attr, UNKNOWN)
         if bk == TENSORS and (attr in TENSOR_ATTRS_SHAPE or attr in TENSOR_ATTRS_CONST):
@@ -2059,6 +2066,11 @@ class FunctionFacts:
                          for i, a in enumerate(e.args)]
         else:
             arg_kinds = [self.eval(a.value) for a in e.args]
+            if self._guessed_attrs and (self.imports.resolve(func) or "") in _ARRAY_BUILDERS:
+                # `np.array(data.dataset)`: NumPy builds arrays from any Python sequence; an
+                # object's attribute is a tensor only by the P-NOTTENSOR guess, which does not
+                # carry into a NumPy constructor (fairchem's batch of dataset names, S-OBJNUMPY)
+                arg_kinds = [UNKNOWN if id(a.value) in self._guessed_attrs else k for a, k in zip(e.args, arg_kinds)]
         method = None
         receiver_kind = None
         qualname = None
@@ -2533,6 +2545,11 @@ _LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear
 _PY_TYPES = frozenset({"list", "tuple", "dict", "str", "int", "float", "bool", "set", "List", "Tuple", "Dict",
                        "typing.List", "typing.Tuple", "typing.Dict", "collections.abc.Sequence", "Sequence"})
 
+
+#: attribute-name prefixes of predicates (a Tensor's `is_*` attributes are all Python bools)
+_PREDICATE_PREFIXES = ("is_", "has_")
+#: NumPy constructors that take any Python sequence
+_ARRAY_BUILDERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray"})
 
 #: tensor methods whose positional arguments are dimensions (sizes)
 _DIM_ARG_METHODS = frozenset({"view", "reshape", "expand", "new_zeros", "new_ones", "new_empty", "repeat"})
