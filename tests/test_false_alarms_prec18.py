@@ -211,3 +211,98 @@ def test_objnumpy_control_numpy_of_a_tensor_method_result_of_the_attribute_still
 def test_objnumpy_control_numpy_of_a_tensor_parameter_still_fires():
     src = _OBJ_NUMPY.replace("np.array(data.dataset)", "np.array(emb)")
     assert (line_of(src, "# ARRAY"), "EXL201") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# S-MODEFREE (EXL501): the exported module's class builds only layers whose output does not
+# depend on the training flag (deepfilternet's GroupedGRULayer / GroupedGRU: one-layer GRUs, whose
+# `dropout` acts between stacked layers only), reads no `.training` and calls no mode-dependent
+# functional: exported in training mode it computes the inference output (probe s2: all four
+# match eval; s2c, the same with a Dropout: strict, non-strict and onnx-dynamo do not). The class
+# is the one that reaches the export call (the last assignment before it, through
+# `torch.jit.script(m)` / `torch.jit.trace(m, ...)`)
+# ---------------------------------------------------------------------------------------
+
+_MODE_FREE = """import torch
+import torch.nn as nn
+
+
+class GroupedGRULayer(nn.Module):
+    def __init__(self, input_size, hidden_size, groups, dropout=0.0):
+        super().__init__()
+        kwargs = {"bias": True, "batch_first": True, "dropout": dropout}
+        self.input_size = input_size // groups
+        self.layers = nn.ModuleList((nn.GRU(self.input_size, hidden_size // groups, **kwargs) for _ in range(groups)))
+
+    def forward(self, x):
+        outs = [layer(x[..., i * self.input_size:(i + 1) * self.input_size])[0] for i, layer in enumerate(self.layers)]
+        return torch.cat(outs, dim=-1)
+
+
+class GroupedGRU(nn.Module):
+    def __init__(self, input_size, hidden_size, num_layers=2, groups=2):
+        super().__init__()
+        self.grus = nn.ModuleList()
+        self.grus.append(GroupedGRULayer(input_size, hidden_size, groups))
+        for _ in range(1, num_layers):
+            self.grus.append(GroupedGRULayer(hidden_size, hidden_size, groups))
+        self.out = nn.Linear(hidden_size, hidden_size)
+
+    def forward(self, x):
+        for gru in self.grus:
+            x = gru(x)
+        return self.out(x)
+
+
+def test_grouped_gru():
+    x = torch.randn(1, 5, 4)
+    m = GroupedGRULayer(4, 8, 2)
+    torch.onnx.export(m, (x,), "a.onnx", dynamo=True)  # EXPORT1
+    m = GroupedGRU(4, 8)
+    m = torch.jit.trace(m, (x,))
+    torch.onnx.export(m, (x,), "b.onnx", dynamo=True)  # EXPORT2
+"""
+
+
+def _exl501_lines(src):
+    return {f.line for f in _found(src, "EXL501")}
+
+
+def test_modefree_exporting_a_module_with_no_mode_dependent_layer_is_not_reported():
+    got = _exl501_lines(_MODE_FREE)
+    assert line_of(_MODE_FREE, "# EXPORT1") not in got
+    assert line_of(_MODE_FREE, "# EXPORT2") not in got
+
+
+def test_modefree_control_a_dropout_in_a_nested_class_still_fires():
+    src = _MODE_FREE.replace("        self.out = nn.Linear(hidden_size, hidden_size)\n",
+                             "        self.out = nn.Sequential(nn.Linear(hidden_size, hidden_size), nn.Dropout(0.1))\n")
+    got = _exl501_lines(src)
+    assert line_of(src, "# EXPORT2") in got
+    assert line_of(src, "# EXPORT1") not in got
+
+
+def test_modefree_control_stacked_gru_with_dropout_still_fires():
+    src = _MODE_FREE.replace('kwargs = {"bias": True, "batch_first": True, "dropout": dropout}',
+                             'kwargs = {"bias": True, "batch_first": True, "dropout": dropout, "num_layers": 2}')
+    assert line_of(src, "# EXPORT1") in _exl501_lines(src)
+
+
+def test_modefree_control_a_training_branch_still_fires():
+    src = _MODE_FREE.replace("        return torch.cat(outs, dim=-1)\n",
+                             "        out = torch.cat(outs, dim=-1)\n        return out * 0.5 if self.training else out\n")
+    assert line_of(src, "# EXPORT1") in _exl501_lines(src)
+
+
+def test_modefree_control_a_layer_built_by_a_constructor_argument_still_fires():
+    # `norm_layer(...)` may be a BatchNorm: unknown, reported
+    src = _MODE_FREE.replace("    def __init__(self, input_size, hidden_size, num_layers=2, groups=2):\n        super().__init__()\n",
+                             "    def __init__(self, input_size, hidden_size, num_layers=2, groups=2, norm_layer=nn.BatchNorm1d):\n"
+                             "        super().__init__()\n        self.norm = norm_layer(hidden_size)\n")
+    assert line_of(src, "# EXPORT2") in _exl501_lines(src)
+
+
+def test_modefree_control_a_batchnorm_built_in_a_helper_method_still_fires():
+    src = _MODE_FREE.replace("        self.out = nn.Linear(hidden_size, hidden_size)\n",
+                             "        self.out = self._head(hidden_size)\n\n    def _head(self, n):\n        return nn.BatchNorm1d(n)\n")
+    assert line_of(src, "# EXPORT2") in _exl501_lines(src)

@@ -82,10 +82,69 @@ class TinySwin(nn.Module):
         return self.down(x.flatten(2).transpose(1, 2), Wh, Ww)
 
 
+class GroupedGRULayer(nn.Module):
+    """deepfilternet GroupedGRULayer (S 2, 3): one-layer GRUs given `dropout` through **kwargs."""
+    def __init__(self, input_size=4, hidden_size=8, groups=2, dropout=0.0):
+        super().__init__()
+        kwargs = {"bias": True, "batch_first": True, "dropout": dropout, "bidirectional": False}
+        self.input_size = input_size // groups
+        self.layers = nn.ModuleList((nn.GRU(input_size // groups, hidden_size // groups, **kwargs) for _ in range(groups)))
+
+    def forward(self, x):
+        outs = [layer(x[..., i * self.input_size:(i + 1) * self.input_size])[0] for i, layer in enumerate(self.layers)]
+        return torch.cat(outs, dim=-1)
+
+
+class GRUWithDropout(nn.Module):
+    """control: the same with a Dropout on the output."""
+    def __init__(self):
+        super().__init__()
+        self.inner = GroupedGRULayer()
+        self.drop = nn.Dropout(0.5)
+
+    def forward(self, x):
+        return self.drop(self.inner(x))
+
+
+def train_mode_export(make, tag):
+    """The module is exported in training mode (never eval()'d); is the export's output the
+    inference output (eval mode, eager)?"""
+    torch.manual_seed(0)
+    m = make()
+    x = torch.randn(2, 5, 4)
+    ref = m.eval()(x)
+    m.train()
+    for dynamo in (True, False):
+        try:
+            if dynamo:
+                prog = torch.onnx.export(m, (x,), dynamo=True, verbose=False)
+                out = prog(x)
+                got = out[0] if isinstance(out, (tuple, list)) else out
+                got = got if isinstance(got, torch.Tensor) else torch.from_numpy(got)
+            else:
+                buf = io.BytesIO()
+                torch.onnx.export(m, (x,), buf, dynamo=False)
+                import onnxruntime as ort
+                sess = ort.InferenceSession(buf.getvalue())
+                got = torch.from_numpy(sess.run(None, {sess.get_inputs()[0].name: x.numpy()})[0])
+            print(f"{tag} | {'onnx-dynamo' if dynamo else 'onnx-legacy'}: PASS matches-inference={torch.allclose(got, ref, atol=1e-5)}")
+        except Exception as e:
+            print(f"{tag} | {'onnx-dynamo' if dynamo else 'onnx-legacy'}: FAIL {type(e).__name__}: {str(e).splitlines()[0][:150]}")
+    for strict in (True, False):
+        try:
+            ep = torch.export.export(m, (x,), strict=strict)
+            got = ep.module()(x)
+            print(f"{tag} | export-{'strict' if strict else 'nonstrict'}: PASS matches-inference={torch.allclose(got, ref, atol=1e-5)}")
+        except Exception as e:
+            print(f"{tag} | export-{'strict' if strict else 'nonstrict'}: FAIL {type(e).__name__}: {str(e).splitlines()[0][:150]}")
+
+
 CASES = {
     "s33": lambda: run_all("s33 Swin PatchMerging with H, W from x.size() (odd size: the pad branch)", TinySwin(), (torch.randn(1, 3, 20, 20),), (torch.randn(1, 3, 20, 20),)),
 }
 LOCAL = {
+    "s2": lambda: train_mode_export(lambda: GroupedGRULayer(dropout=0.3), "s2 one-layer GRUs (dropout=0.3 given), exported in training mode"),
+    "s2c": lambda: train_mode_export(GRUWithDropout, "s2c control: the same and a Dropout, exported in training mode"),
     "s7": lambda: _other_device("s7 rows of an unregistered index tensor as subscript indices", IndexRows, torch.randn(2, 4, 4)),
     "s7c": lambda: _other_device("s7c control: a row of it in arithmetic", IndexRowsArith, torch.randn(2, 4, 6)),
 }
