@@ -177,6 +177,27 @@ ZOOS = [
     ("torchscale", "torchscale"),
     ("pretrainedmodels", "pretrainedmodels/models"),
     ("iopaint", "iopaint/model"),
+    # added for issue 10's ninth fresh population (prec18): never linted here before; one per
+    # domain, picked before any was read (bench/labels/probes_prec18/pop9_pick_rule.md). Four have
+    # no wheel (parler-tts, pytorchvideo, sam2, groundingdino-py): their sdist's source is read.
+    # mamba-ssm was picked too; its sdist does not build metadata without CUDA, so it is left out.
+    ("litgpt", "litgpt"),
+    ("speechtokenizer", "speechtokenizer"),
+    ("parler-tts", "parler_tts"),
+    ("stable-baselines3", "stable_baselines3/common"),
+    ("fairchem-core", "fairchem/core/models"),
+    ("dgllife", "dgllife/model"),
+    ("pytorchvideo", "pytorchvideo/models"),
+    ("sam2", "sam2/modeling"),
+    ("groundingdino-py", "groundingdino/models"),
+    ("surya-ocr", "surya"),
+    ("nerfstudio", "nerfstudio/fields"),
+    ("tab-transformer-pytorch", "tab_transformer_pytorch"),
+    ("deepfilternet", "df"),
+    ("super-image", "super_image/models"),
+    ("microsoft-aurora", "aurora/model"),
+    ("esm", "esm/layers"),
+    ("torchrec", "torchrec/models"),
 ]
 
 

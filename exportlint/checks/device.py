@@ -406,7 +406,9 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
     programs moved there pass; the same attribute in arithmetic fails all three):
 
     - an index of a subscript (``heat[:, self.flip_idx, :]``, R-INDEXONLY, probe r27): advanced
-      indexing takes an index tensor on the CPU for a tensor on any device;
+      indexing takes an index tensor on the CPU for a tensor on any device; so does a row of one
+      taken with literal ints as that index, read or written (``r[:, self.tril[0], self.tril[1]]``,
+      S-INDEXROWS, probe s7);
     - an operand of arithmetic when the value is a 0-d tensor of a number literal
       (``self.scale = torch.tensor(0.0)``, ``input * self.scale``, Q-SCALAR0D, probe q3).
 
@@ -429,6 +431,11 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
                     operands.add(id(n.left))
                     operands.add(id(n.right))
             elif isinstance(n, cst.Subscript):
+                if id(n) in indexes and _int_literal_rows(n):
+                    # `r[:, self.tril_idcs[0], self.tril_idcs[1]]`: a row of the index tensor (taken
+                    # with literal ints) is itself an index tensor on the CPU (deepfilternet MfWf,
+                    # S-INDEXROWS, probe s7)
+                    indexes.add(id(n.value))
                 for el in n.slice:
                     if isinstance(el.slice, cst.Index):
                         indexes.add(id(el.slice.value))
@@ -447,6 +454,17 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
     if not read:
         return None
     return "moved" if moved else "safe"
+
+
+def _int_literal_rows(n: cst.Subscript) -> bool:
+    """``t[0]`` / ``t[1, -1]``: every index of the subscript an int literal (no slice)."""
+    for el in n.slice:
+        v = el.slice.value if isinstance(el.slice, cst.Index) else None
+        if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
+            v = v.expression
+        if not isinstance(v, cst.Integer):
+            return False
+    return True
 
 
 def _scalar_literal(ctx, value) -> bool:

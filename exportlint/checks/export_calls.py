@@ -74,6 +74,11 @@ class ExportWithoutEval(Rule):
                 continue
             if not any(isinstance(v, cst.Call) for v in assigns):
                 continue
+            cls = _reaching_class(ctx, ec, name)
+            if cls is not None and _mode_free(ctx, cls, set()):
+                # (S-MODEFREE) every layer the class builds computes the same in training and in
+                # eval mode (deepfilternet's GroupedGRU: one-layer GRUs; probe s2)
+                continue
             self._report(ctx, ec, exps)
         return ()
 
@@ -85,6 +90,157 @@ class ExportWithoutEval(Rule):
             "the exported model computes something else than inference. Call `model.eval()` before exporting.",
             exporters=exps,
         )
+
+
+#: torch.nn layers whose output does not depend on the module's training flag
+_MODE_FREE_NN = frozenset("torch.nn." + n for n in (
+    "Module Identity Linear Bilinear LazyLinear Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d "
+    "ConvTranspose3d LazyConv1d LazyConv2d LazyConv3d Embedding EmbeddingBag LayerNorm GroupNorm RMSNorm "
+    "LocalResponseNorm Flatten Unflatten ReLU ReLU6 LeakyReLU PReLU ELU SELU CELU GELU SiLU Mish Sigmoid Tanh "
+    "Hardtanh Hardsigmoid Hardswish Softplus Softsign Softmax Softmax2d LogSoftmax Softmin Tanhshrink "
+    "Threshold GLU LogSigmoid Hardshrink Softshrink MaxPool1d MaxPool2d MaxPool3d AvgPool1d AvgPool2d "
+    "AvgPool3d AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool1d AdaptiveMaxPool2d "
+    "AdaptiveMaxPool3d LPPool1d LPPool2d Upsample UpsamplingNearest2d UpsamplingBilinear2d PixelShuffle "
+    "PixelUnshuffle ChannelShuffle ZeroPad1d ZeroPad2d ZeroPad3d ConstantPad1d ConstantPad2d ConstantPad3d "
+    "ReflectionPad1d ReflectionPad2d ReflectionPad3d ReplicationPad1d ReplicationPad2d ReplicationPad3d "
+    "CircularPad1d CircularPad2d CircularPad3d Fold Unfold CosineSimilarity PairwiseDistance Parameter "
+    "ParameterList ParameterDict ModuleList ModuleDict Sequential").split())
+#: recurrent layers: their `dropout` acts between stacked layers only, in training mode
+_RNNS = frozenset({"torch.nn.GRU", "torch.nn.LSTM", "torch.nn.RNN"})
+#: methods `__init__` calls on objects that never build a module
+_INIT_SAFE_METHODS = frozenset({"append", "extend", "insert", "update", "items", "keys", "values", "get",
+                                "flatten_parameters", "register_buffer", "register_parameter", "add_module",
+                                "reset_parameters", "__init__", "format", "join", "split"})
+_SAFE_BUILTINS = frozenset({"range", "len", "int", "float", "bool", "str", "list", "tuple", "dict", "set", "min",
+                            "max", "sum", "abs", "round", "zip", "enumerate", "isinstance", "hasattr", "getattr",
+                            "super", "print", "sorted", "reversed", "any", "all", "divmod", "map"})
+
+
+def _reaching_class(ctx, ec: ExportCall, name: str):
+    """The local nn.Module class of ``name`` at the export call: the last assignment before the
+    call, through ``torch.jit.script(m)`` / ``torch.jit.trace(m, ...)`` and the module methods
+    returning the module (``m = torch.jit.script(m)`` reads the ``m`` assigned before it)."""
+    order: list[tuple[str, cst.BaseExpression]] = []
+    for n in iter_nodes(ec.scope):
+        if n is ec.node:
+            break
+        if isinstance(n, cst.Assign):
+            for t in n.targets:
+                if isinstance(t.target, cst.Name):
+                    order.append((t.target.value, n.value))
+        elif isinstance(n, cst.AnnAssign) and isinstance(n.target, cst.Name) and n.value is not None:
+            order.append((n.target.value, n.value))
+    else:
+        return None
+    idx = len(order)
+    for _ in range(8):
+        j = next((j for j in range(idx - 1, -1, -1) if order[j][0] == name), None)
+        if j is None:
+            return None
+        idx, val = j, order[j][1]
+        while isinstance(val, cst.Call) and isinstance(val.func, cst.Attribute) and val.func.attr.value in _RETURNS_SELF:
+            val = val.func.value
+        if (isinstance(val, cst.Call) and val.args and val.args[0].keyword is None and not val.args[0].star
+                and (ctx.model.imports.resolve(val.func) or "") in ("torch.jit.script", "torch.jit.trace")):
+            val = val.args[0].value
+        if isinstance(val, cst.Name):
+            name = val.value
+            continue
+        if isinstance(val, cst.Call):
+            c = ctx.model.classes.get(dotted(val.func) or "")
+            return c if c is not None and c.is_module else None
+        return None
+    return None
+
+
+def _rnn_mode_free(fn: cst.FunctionDef, call: cst.Call) -> bool:
+    """``nn.GRU(...)`` with one layer (or no dropout): training mode changes nothing. A
+    ``**kwargs`` is read when the function binds it once to a dict display with string keys."""
+    kws: dict[str, cst.BaseExpression] = {}
+    for i, a in enumerate(call.args):
+        if a.star == "**":
+            if not isinstance(a.value, cst.Name):
+                return False
+            vals = [v for n, v, _ in assignments_in_scope(fn) if n == a.value.value]
+            if len(vals) != 1 or not isinstance(vals[0], cst.Dict):
+                return False
+            for el in vals[0].elements:
+                k = literal_value(el.key) if isinstance(el, cst.DictElement) else None
+                if not isinstance(k, str):
+                    return False
+                kws[k] = el.value
+        elif a.star:
+            return False
+        elif a.keyword is not None:
+            kws[a.keyword.value] = a.value
+        elif i >= 2:
+            return False  # num_layers (and what follows) given by position
+    layers = kws.get("num_layers")
+    drop = kws.get("dropout")
+    return layers is None or literal_value(layers) == 1 or drop is None or literal_value(drop) in (0, 0.0)
+
+
+def _mode_free(ctx, cls, seen: set) -> bool:
+    """Whether the local nn.Module class computes the same in training and in eval mode: it reads
+    no ``.training``, calls no mode-dependent functional, and ``__init__`` (with the methods it
+    calls on ``self``) builds only torch.nn layers of ``_MODE_FREE_NN``, one-layer RNNs and local
+    classes of the same kind. Anything else it calls there (a constructor handed in as an
+    argument, another package's layer, a factory) may build a dropout: not mode-free."""
+    if cls.name in seen:
+        return True
+    seen.add(cls.name)
+    local = {b.name for b in cls.local_bases}
+    for b in cls.bases:
+        if b not in ("torch.nn.Module", "torch.nn.modules.module.Module") and b.rsplit(".", 1)[-1] not in local:
+            return False
+    if not all(_mode_free(ctx, b, seen) for b in cls.local_bases):
+        return False
+    resolve = ctx.model.imports.resolve
+    strict = {"__init__"}
+    todo = ["__init__"]
+    while todo:
+        fn = cls.methods.get(todo.pop())
+        if fn is None:
+            continue
+        for n in iter_nodes(fn):
+            if (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and isinstance(n.func.value, cst.Name)
+                    and n.func.value.value == "self" and n.func.attr.value in cls.methods
+                    and n.func.attr.value not in strict):
+                strict.add(n.func.attr.value)
+                todo.append(n.func.attr.value)
+    for mname, fn in cls.methods.items():
+        for n in iter_nodes(fn):
+            if isinstance(n, cst.Attribute) and n.attr.value == "training":
+                return False
+            if not isinstance(n, cst.Call):
+                continue
+            q = resolve(n.func) or ""
+            local_cls = ctx.model.classes.get(dotted(n.func) or "")
+            if local_cls is not None and local_cls.is_module:
+                if not _mode_free(ctx, local_cls, seen):
+                    return False
+                continue
+            if q.startswith("torch.nn.functional."):
+                if any(w in q for w in ("dropout", "batch_norm", "instance_norm", "rrelu")):
+                    return False
+                continue
+            if q.startswith("torch.nn.") and q.rsplit(".", 1)[-1][:1].isupper():
+                if q in _RNNS:
+                    if not _rnn_mode_free(fn, n):
+                        return False
+                elif q not in _MODE_FREE_NN:
+                    return False
+                continue
+            if mname not in strict:
+                continue
+            f = n.func
+            if q.startswith(("torch.", "math.")) or (isinstance(f, cst.Name) and f.value in _SAFE_BUILTINS and not q):
+                continue
+            if isinstance(f, cst.Attribute) and (f.attr.value in _INIT_SAFE_METHODS or (
+                    isinstance(f.value, cst.Name) and f.value.value == "self" and f.attr.value in cls.methods)):
+                continue
+            return False
+    return True
 
 
 def _chain_has_eval(expr) -> bool:

@@ -212,6 +212,8 @@ class FunctionFacts:
         self.assigned_to: dict[int, str] = {}
         #: local names bound to a submodule of a known local class (loop over a ModuleList)
         self.module_vars: dict[str, ClassFacts] = {}
+        #: ids of attribute reads of an object parameter typed by the P-NOTTENSOR tensor guess
+        self._guessed_attrs: set[int] = set()
         self._conds: list[cst.BaseExpression] = []
         #: the tests of the `if`s whose else arm the current node sits in (innermost last)
         self._else_conds: list[cst.BaseExpression] = []
@@ -1427,26 +1429,45 @@ class FunctionFacts:
             return False
         sized: set[int] = set()
         strong = False
+        dims = self._shape_locals()
         for n in self.nodes():
             t = type(n)
             if t is cst.Comparison:
                 sides = [n.left] + [c.comparator for c in n.comparisons]
-                if any(_is_size_read(x) for x in sides):
+                if any(_is_size_read(x) or (type(x) is cst.Name and x.value in dims) for x in sides):
+                    # (also a local unpacked from a shape: `B, L, C = x.shape`, `assert L == H * W`,
+                    # groundingdino's Swin PatchMerging, S-SIZEUNPACK)
                     for x in sides:
                         got = _arith_names(x, name)
                         if got:
                             strong = True
                             sized.update(got)
+                elif all(type(x) is cst.Integer or _arith_names(x, name) for x in sides):
+                    # `H % 2 == 1`: a size use once the name is a size elsewhere (weak alone)
+                    for x in sides:
+                        sized.update(_arith_names(x, name))
             elif t is cst.Call and (dotted(n.func) or "").rsplit(".", 1)[-1] in ("range", "arange"):
                 for a in n.args:
                     got = _arith_names(a.value, name)
                     if got:
                         strong = True
                         sized.update(got)
+            elif t is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value in _DIM_ARG_METHODS:
+                # `x.view(B, H, W, C)`: a dimension of a view (weak alone, as a slice bound)
+                for a in n.args:
+                    if not a.star and a.keyword is None:
+                        sized.update(_arith_names(a.value, name))
             elif t is cst.Slice:
                 for x in (n.lower, n.upper, n.step):
                     if x is not None:
                         sized.update(_arith_names(x, name))
+        if strong:
+            # `F.pad(x, (0, 0, 0, W % 2, 0, H % 2))`: the amounts of a pad (weak alone)
+            for n in self.nodes():
+                if (type(n) is cst.Call and len(n.args) >= 2 and type(n.args[1].value) is cst.Tuple
+                        and (self.imports.resolve(n.func) or "") == "torch.nn.functional.pad"):
+                    for el in n.args[1].value.elements:
+                        sized.update(_arith_names(el.value, name))
         if not strong:
             return False
         skip = self.not_reads()
@@ -1454,6 +1475,36 @@ class FunctionFacts:
             if type(n) is cst.Name and n.value == name and id(n) not in skip and id(n) not in sized:
                 return False
         return True
+
+    def _shape_locals(self) -> frozenset:
+        """Locals bound only by unpacking or reading a tensor's shape (``B, L, C = x.shape``,
+        ``n = x.size(1)``), never re-bound: Python sizes."""
+        got = self.__dict__.get("_shape_locals_cache")
+        if got is None:
+            good: set[str] = set()
+            bad: set[str] = set()
+            for n in self.nodes():
+                t = type(n)
+                if t is cst.Assign:
+                    v = n.value
+                    shape = _is_size_read(v) or (type(v) is cst.Attribute and v.attr.value == "shape") or (
+                        type(v) is cst.Call and type(v.func) is cst.Attribute and v.func.attr.value == "size" and not v.args)
+                    for tg in n.targets:
+                        x = tg.target
+                        names = [x] if type(x) is cst.Name else [e.value for e in getattr(x, "elements", ())]
+                        for y in names:
+                            if type(y) is cst.Name:
+                                (good if shape else bad).add(y.value)
+                elif t in (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For):
+                    x = n.target
+                    if type(x) is cst.Name:
+                        bad.add(x.value)
+                    for e in getattr(x, "elements", ()):
+                        if type(e.value) is cst.Name:
+                            bad.add(e.value.value)
+            got = frozenset(good - bad)
+            self.__dict__["_shape_locals_cache"] = got
+        return got
 
     def _flag_only(self, name: str) -> bool:
         """Whether ``name`` is read at least once as a bare truth test (``if not inference:``,
@@ -1922,7 +1973,12 @@ class FunctionFacts:
             return UNKNOWN
         bk = self.eval(base)
         if bk == UNKNOWN and type(base) is cst.Name and base.value in self.object_params:
+            if attr.startswith(_PREDICATE_PREFIXES):
+                # `assert graph.is_homogeneous` of a DGL graph: a predicate, as every `is_*`
+                # attribute a Tensor has is a Python bool: no tensor guess (S-OBJPRED)
+                return UNKNOWN
             bk = TENSOR  # (P-NOTTENSOR) an object's attributes: what the tensor guess gave them
+            self._guessed_attrs.add(id(e))
         if bk[:4] == OBJ_PREFIX:
             return (obj_attrs(bk) or {}).get(attr, UNKNOWN)
         if bk == TENSORS and (attr in TENSOR_ATTRS_SHAPE or attr in TENSOR_ATTRS_CONST):
@@ -2010,6 +2066,11 @@ class FunctionFacts:
                          for i, a in enumerate(e.args)]
         else:
             arg_kinds = [self.eval(a.value) for a in e.args]
+            if self._guessed_attrs and (self.imports.resolve(func) or "") in _ARRAY_BUILDERS:
+                # `np.array(data.dataset)`: NumPy builds arrays from any Python sequence; an
+                # object's attribute is a tensor only by the P-NOTTENSOR guess, which does not
+                # carry into a NumPy constructor (fairchem's batch of dataset names, S-OBJNUMPY)
+                arg_kinds = [UNKNOWN if id(a.value) in self._guessed_attrs else k for a, k in zip(e.args, arg_kinds)]
         method = None
         receiver_kind = None
         qualname = None
@@ -2483,6 +2544,15 @@ _LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear
                            "reverse", "sort", "__len__", "__getitem__", "__iter__"})
 _PY_TYPES = frozenset({"list", "tuple", "dict", "str", "int", "float", "bool", "set", "List", "Tuple", "Dict",
                        "typing.List", "typing.Tuple", "typing.Dict", "collections.abc.Sequence", "Sequence"})
+
+
+#: attribute-name prefixes of predicates (a Tensor's `is_*` attributes are all Python bools)
+_PREDICATE_PREFIXES = ("is_", "has_")
+#: NumPy constructors that take any Python sequence
+_ARRAY_BUILDERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray"})
+
+#: tensor methods whose positional arguments are dimensions (sizes)
+_DIM_ARG_METHODS = frozenset({"view", "reshape", "expand", "new_zeros", "new_ones", "new_empty", "repeat"})
 
 
 def _is_size_read(e: cst.BaseExpression) -> bool:
