@@ -51,6 +51,10 @@ CONV_GROUPS_RESULT = "#conv-groups"
 #: suffix of ``SemanticModel.call_returns`` keys: the torch API whose trial export fails
 #: onnx-dynamo that the callee (another file) calls (checks/ops.py, EXL401 at the call)
 DYNAMO_FAIL_RESULT = "#dynamo-fails"
+#: suffix of ``SemanticModel.call_returns`` keys: "i:d,..." when the callee (another file, a plain
+#: function) takes ``torch.linspace`` / ``logspace`` steps or a ``hann_window`` length from dim d of
+#: its i-th parameter (checks/size_semantics.py, EXL123 at the call)
+SIZE_FACTORY_RESULT = "#size-factory"
 
 
 def join(a: str, b: str) -> str:

@@ -1,0 +1,137 @@
+"""Classes fixed after the held-out batch 18 of multi-file real-issue cases (issue 10), on branch
+cases18 (bench/data/cases_batch18.md).
+
+Measured with torch 2.13 (bench/data/cases_truth.json; one-file probes in
+bench/labels/probes_cases18/run_probes.py, output in ``probes.out``):
+
+- EXL123 at the call: ``forward`` hands an input whose dim is declared dynamic to a function of
+  another file that takes ``torch.linspace`` steps from that dim (``h_len = (h + 1) // 2`` of
+  ``b, c, h, w = x.shape``): torch.export specialises the dim (a guard fails at another size, or
+  "Constraints violated"), onnx-dynamo exports it static and fails at the call at another size
+  (``l_helper_steps_*``; held-out ``pkg_flux_img_ids_linspace``). Silent when the dim handed is
+  not declared, or with fixed shapes (``l_helper_steps_*_control``).
+- EXL133: a split ``h // 2`` of a dim declared a multiple (``2 * Dim(...)``) in another file
+  (the package's ``__init__``, the project's export script) is divisible: all four exporters pass
+  (``v_split_multiple_dim``); a plain ``Dim`` still fails strict and non-strict
+  (``v_split_plain_dim_control``).
+
+The reproducers fail on main b23a5bd; the controls are silent (or unchanged) on both.
+"""
+
+from __future__ import annotations
+
+from conftest import code_hits as _hits
+from conftest import lint_package as _lint
+from conftest import write_package
+
+_STEPS = ("export-strict", "export-nonstrict", "onnx-dynamo")
+
+# ---- EXL123 at a call into another file's linspace helper -------------------------------------
+
+_IDS = """import torch
+
+
+def make_ids(x, patch_size=2):
+    bs, c, h, w = x.shape
+    h_len = (h + patch_size // 2) // patch_size
+    ids = torch.zeros((h_len, 3), dtype=x.dtype)
+    ids[:, 1] = ids[:, 1] + torch.linspace(0, h_len - 1, steps=h_len, dtype=x.dtype)
+    return ids
+"""
+
+_MODEL = """import torch
+
+from .ids import make_ids
+
+
+class Embed(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pe = torch.nn.Linear(3, 4)
+
+    def forward(self, x):
+        ids = make_ids(x, 2)
+        return self.pe(ids).sum() + x
+"""
+
+_INIT = """import torch
+from torch.export import Dim
+
+from .model import Embed
+
+model = Embed()
+example_args = (torch.randn(1, 4, 8, 12),)
+{decl}
+"""
+
+
+def _flux(tmp_path, decl):
+    files = {"ids.py": _IDS, "model.py": _MODEL, "__init__.py": _INIT.format(decl=decl)}
+    return _lint(write_package(tmp_path, files, "app18a"))
+
+
+def test_linspace_steps_in_a_helper_of_a_declared_dim_is_an_error_at_the_call(tmp_path):
+    f = _flux(tmp_path, '_h = Dim("_h", min=2, max=32)\ndynamic_shapes = {"x": {2: 2 * _h}}')
+    assert _hits(f, "EXL123") == [("model.py", 12, "error", _STEPS)]
+
+
+def test_linspace_steps_in_a_helper_of_an_undeclared_dim_is_silent(tmp_path):
+    f = _flux(tmp_path, 'dynamic_shapes = {"x": {0: Dim("b", min=1, max=8)}}')
+    assert _hits(f, "EXL123") == []
+
+
+def test_linspace_steps_in_a_helper_with_fixed_shapes_is_silent(tmp_path):
+    f = _flux(tmp_path, "")
+    assert _hits(f, "EXL123") == []
+
+
+def test_arange_in_the_helper_is_silent(tmp_path):
+    files = {"ids.py": _IDS.replace("torch.linspace(0, h_len - 1, steps=h_len, dtype=x.dtype)",
+                                    "torch.arange(h_len, dtype=x.dtype)"),
+             "model.py": _MODEL,
+             "__init__.py": _INIT.format(decl='dynamic_shapes = {"x": {2: Dim("h", min=2, max=32)}}')}
+    assert _hits(_lint(write_package(tmp_path, files, "app18b")), "EXL123") == []
+
+
+# ---- EXL133: a split of a dim declared a multiple in another file -------------------------------
+
+_SPLIT = """import torch
+
+
+class Patchify(torch.nn.Module):
+    def forward(self, x):
+        b, c, h, w = x.shape
+        return x.reshape(b, c, h // 2, 2, w // 2, 2).sum((3, 5))
+"""
+
+_SPLIT_INIT = """import torch
+from torch.export import Dim
+
+from .model import Patchify
+
+model = Patchify()
+example_args = (torch.randn(1, 2, 8, 12),)
+{decl}
+"""
+
+
+def _split(tmp_path, decl):
+    files = {"model.py": _SPLIT, "__init__.py": _SPLIT_INIT.format(decl=decl)}
+    return _lint(write_package(tmp_path, files, "app18c"))
+
+
+def test_split_of_a_dim_declared_a_multiple_in_another_file_is_silent(tmp_path):
+    f = _split(tmp_path, '_h = Dim("_h", min=2, max=32)\n_w = Dim("_w", min=2, max=32)\n'
+                         'dynamic_shapes = {"x": {2: 2 * _h, 3: 2 * _w}}')
+    assert _hits(f, "EXL133") == []
+
+
+def test_split_of_a_dim_declared_a_multiple_positionally_is_silent(tmp_path):
+    f = _split(tmp_path, '_h = Dim("_h", min=2, max=32)\n_w = Dim("_w", min=2, max=32)\n'
+                         'dynamic_shapes = ({2: 2 * _h, 3: 2 * _w},)')
+    assert _hits(f, "EXL133") == []
+
+
+def test_split_of_a_plain_declared_dim_stays_an_error(tmp_path):
+    f = _split(tmp_path, 'dynamic_shapes = {"x": {2: Dim("h", min=4, max=64), 3: Dim("w", min=4, max=64)}}')
+    assert _hits(f, "EXL133") == [("model.py", 7, "error", ("export-strict", "export-nonstrict"))]
