@@ -72,7 +72,9 @@ def _flux(tmp_path, decl):
 
 def test_linspace_steps_in_a_helper_of_a_declared_dim_is_an_error_at_the_call(tmp_path):
     f = _flux(tmp_path, '_h = Dim("_h", min=2, max=32)\ndynamic_shapes = {"x": {2: 2 * _h}}')
-    assert _hits(f, "EXL123") == [("model.py", 12, "error", _STEPS)]
+    # at the helper's line (it now knows the dims it is handed) and at the call (where
+    # onnx-dynamo locates the failure)
+    assert _hits(f, "EXL123") == [("ids.py", 8, "error", _STEPS), ("model.py", 12, "error", _STEPS)]
 
 
 def test_linspace_steps_in_a_helper_of_an_undeclared_dim_is_silent(tmp_path):
@@ -135,3 +137,144 @@ def test_split_of_a_dim_declared_a_multiple_positionally_is_silent(tmp_path):
 def test_split_of_a_plain_declared_dim_stays_an_error(tmp_path):
     f = _split(tmp_path, 'dynamic_shapes = {"x": {2: Dim("h", min=4, max=64), 3: Dim("w", min=4, max=64)}}')
     assert _hits(f, "EXL133") == [("model.py", 7, "error", ("export-strict", "export-nonstrict"))]
+
+
+# ---- a helper of another file handed the forward's input as it is keeps its declared dims ------
+# (errors-only gap of the cases scoreboard: pkg_frames_loop_normalize, pkg_stft_window_attr_opset17,
+# pkg_unfold_frames_opset11; probes h_* in bench/labels/probes_cases18)
+
+_ALL = ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy")
+
+_FRAMES_HELPER = """def normalize_frames(frames):
+    frames = frames.clone()
+    for i in range(frames.size(1)):
+        frames[:, i] = frames[:, i] * 2 - 1
+    return frames
+"""
+
+_FRAMES_MODEL = """import torch
+
+from .preprocess import normalize_frames
+
+
+class Clip(torch.nn.Module):
+    def forward(self, frames):
+        x = normalize_frames({arg})
+        return x.sum(1)
+"""
+
+_FRAMES_INIT = """import torch
+from torch.export import Dim
+
+from .model import Clip
+
+model = Clip()
+example_args = (torch.randn(1, 4, 3, 5),)
+dynamic_shapes = {{"frames": {{{dims}}}}}
+"""
+
+
+def _frames(tmp_path, dims, arg="frames"):
+    files = {"preprocess.py": _FRAMES_HELPER, "model.py": _FRAMES_MODEL.format(arg=arg),
+             "__init__.py": _FRAMES_INIT.format(dims=dims)}
+    return _lint(write_package(tmp_path, files, "app18d"))
+
+
+def test_loop_over_a_declared_dim_of_the_input_handed_to_a_helper_is_an_error(tmp_path):
+    f = _frames(tmp_path, '1: Dim("t", min=2, max=16)')
+    assert _hits(f, "EXL111") == [("preprocess.py", 3, "error", _ALL)]
+
+
+def test_loop_over_an_undeclared_dim_of_the_input_handed_to_a_helper_stays_a_warning(tmp_path):
+    f = _frames(tmp_path, '0: Dim("b", min=1, max=16)')
+    assert [h[:3] for h in _hits(f, "EXL111")] == [("preprocess.py", 3, "warning")]
+
+
+def test_loop_in_a_helper_handed_a_derived_tensor_stays_a_warning(tmp_path):
+    f = _frames(tmp_path, '1: Dim("t", min=2, max=16)', arg="frames.transpose(1, 2)")
+    assert [h[:3] for h in _hits(f, "EXL111")] == [("preprocess.py", 3, "warning")]
+
+
+_STFT_HELPER = """def magnitude(signals, window):
+    return signals.stft(16, hop_length=4, window=window, return_complex=True).abs()
+"""
+
+_STFT_MODEL = """import torch
+
+from .features import magnitude
+
+
+class Spec(torch.nn.Module):
+    def forward(self, x):
+        return magnitude(x, torch.hann_window(16))
+"""
+
+_STFT_INIT = """import torch
+from torch.export import Dim
+
+from .model import Spec
+
+model = Spec()
+example_args = (torch.randn(2, 128),)
+dynamic_shapes = {{"x": {{{dims}}}}}
+"""
+
+
+def _stft(tmp_path, dims):
+    files = {"features.py": _STFT_HELPER, "model.py": _STFT_MODEL, "__init__.py": _STFT_INIT.format(dims=dims)}
+    return _lint(write_package(tmp_path, files, "app18e"))
+
+
+def test_stft_in_a_helper_handed_an_input_of_declared_length_is_an_error(tmp_path):
+    f = _stft(tmp_path, '1: Dim("samples", min=64, max=1024)')
+    assert [h[:3] for h in _hits(f, "EXL121")] == [("features.py", 2, "error")]
+
+
+def test_stft_in_a_helper_handed_an_input_of_declared_batch_only_is_silent(tmp_path):
+    f = _stft(tmp_path, '0: Dim("b", min=1, max=8)')
+    assert _hits(f, "EXL121") == []
+
+
+_UNFOLD_HELPER = """def frame_signal(x, n, hop):
+    return x.unfold(-1, n, hop)
+"""
+
+_UNFOLD_MODEL = """import torch
+
+from .framing import frame_signal
+
+
+class Frontend(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 8)
+
+    def forward(self, x):
+        frames = frame_signal(x, 4, 2)
+        return self.proj(frames).mean(1)
+"""
+
+_UNFOLD_INIT = """import torch
+from torch.export import Dim
+
+from .model import Frontend
+
+model = Frontend()
+example_args = (torch.randn(2, 64),)
+dynamic_shapes = ({{{dims}}},)
+"""
+
+
+def _unfold(tmp_path, dims):
+    files = {"framing.py": _UNFOLD_HELPER, "model.py": _UNFOLD_MODEL, "__init__.py": _UNFOLD_INIT.format(dims=dims)}
+    return _lint(write_package(tmp_path, files, "app18f"))
+
+
+def test_unfold_in_a_helper_of_a_declared_last_dim_flattened_is_an_error(tmp_path):
+    f = _unfold(tmp_path, '1: Dim("T", min=16, max=512)')
+    assert [h[:3] for h in _hits(f, "EXL138")] == [("model.py", 13, "error")]
+
+
+def test_unfold_in_a_helper_with_the_batch_declared_is_silent(tmp_path):
+    f = _unfold(tmp_path, '0: Dim("b", min=1, max=8)')
+    assert _hits(f, "EXL138") == []

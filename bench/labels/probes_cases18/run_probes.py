@@ -160,6 +160,57 @@ ARGS = (torch.randn(1, 2, 8, 12),)
 DS = {"x": {2: Dim("h", min=4, max=64), 3: Dim("w", min=4, max=64)}}
 ARGS2 = (torch.randn(1, 2, 10, 6),)
 """,
+# --- helpers handed the forward's input as it is keep its declared dims (root_declared) ---
+"h_loop_helper_declared": """
+def normalize_frames(frames):
+    frames = frames.clone()
+    for i in range(frames.size(1)):
+        frames[:, i] = frames[:, i] * 2 - 1
+    return frames
+class M(nn.Module):
+    def forward(self, frames):
+        return normalize_frames(frames).sum(1)
+ARGS = (torch.randn(1, 4, 3, 5),)
+DS = {"frames": {1: Dim("t", min=2, max=16)}}
+ARGS2 = (torch.randn(1, 7, 3, 5),)
+""",
+"h_loop_helper_batch_control": """
+def normalize_frames(frames):
+    frames = frames.clone()
+    for i in range(frames.size(1)):
+        frames[:, i] = frames[:, i] * 2 - 1
+    return frames
+class M(nn.Module):
+    def forward(self, frames):
+        return normalize_frames(frames).sum(1)
+ARGS = (torch.randn(2, 4, 3, 5),)
+DS = {"frames": {0: Dim("b", min=1, max=16)}}
+ARGS2 = (torch.randn(5, 4, 3, 5),)
+""",
+"h_unfold_helper_declared": """
+def frame_signal(x, n, hop):
+    return x.unfold(-1, n, hop)
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 8)
+    def forward(self, x):
+        return self.proj(frame_signal(x, 4, 2)).mean(1)
+ARGS = (torch.randn(2, 64),)
+DS = ({1: Dim("T", min=16, max=512)},)
+ARGS2 = (torch.randn(2, 90),)
+""",
+"h_stft_helper_declared": """
+def magnitude(signals, window):
+    return signals.stft(16, hop_length=4, window=window, return_complex=True).abs()
+class M(nn.Module):
+    def forward(self, x):
+        return magnitude(x, torch.hann_window(16))
+ARGS = (torch.randn(2, 128),)
+DS = {"x": {1: Dim("samples", min=64, max=1024)}}
+OPSET = 17
+ARGS2 = (torch.randn(2, 200),)
+""",
 }
 def main(argv):
     names = argv or list(PROBES)
