@@ -278,3 +278,54 @@ def test_unfold_in_a_helper_of_a_declared_last_dim_flattened_is_an_error(tmp_pat
 def test_unfold_in_a_helper_with_the_batch_declared_is_silent(tmp_path):
     f = _unfold(tmp_path, '0: Dim("b", min=1, max=8)')
     assert _hits(f, "EXL138") == []
+
+
+# ---- EXL111 equality check: another model's one-Dim declaration does not link this one's dims ---
+
+_CROP = """import torch
+
+
+class CenterCrop(torch.nn.Module):
+    def forward(self, x):
+        assert x.shape[2] == x.shape[3]
+        return x[:, :, 1:-1, 1:-1]
+"""
+
+_CROP_INIT = """import torch
+from torch.export import Dim
+
+from .crop import CenterCrop
+
+model = CenterCrop()
+example_args = (torch.randn(1, 3, 24, 24),)
+dynamic_shapes = ({{2: Dim("H", min=16, max=64), 3: Dim("{w}", min=16, max=64)}},)
+"""
+
+_OTHER = """import torch
+from torch.export import Dim
+
+
+class Other(torch.nn.Module):
+    def forward(self, y):
+        return y * 2
+
+
+_s = Dim("S", min=16, max=64)
+example_args = (torch.randn(1, 3, 24, 24),)
+dynamic_shapes = {"y": {2: _s, 3: _s}}
+"""
+
+
+def _crop(tmp_path, w):
+    files = {"crop.py": _CROP, "__init__.py": _CROP_INIT.format(w=w), "other/__init__.py": _OTHER}
+    return _lint(write_package(tmp_path, files, "app18g"))
+
+
+def test_equal_size_check_on_separate_dims_is_an_error_beside_another_models_one_dim(tmp_path):
+    f = _crop(tmp_path, "W")
+    assert _hits(f, "EXL111") == [("crop.py", 6, "error", ("export-strict", "export-nonstrict"))]
+
+
+def test_equal_size_check_on_one_dim_is_not_that_error(tmp_path):
+    f = _crop(tmp_path, "H")
+    assert ("crop.py", 6, "error", ("export-strict", "export-nonstrict")) not in _hits(f, "EXL111")

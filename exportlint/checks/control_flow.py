@@ -810,7 +810,13 @@ def _equality_of_declared_dims(ctx, fn, test) -> Optional[tuple]:
     same: set = set()
     for dims in dynamic_dims(ctx).values():
         declared.update(d for d in dims if isinstance(d, int))
-    for cls_dims in (getattr(ctx, "project_dynamic", None) or {}).values():
+    pdyn = getattr(ctx, "project_dynamic", None) or {}
+    # the declarations of the models shown to build fn's class, when the project has any: another
+    # model's one Dim for H and W ("same:2,3") says nothing of this one (a project declaring
+    # several models: bench/cases linted together lost pkg_center_crop_square_assert's check)
+    own = [cd for name, cd in pdyn.items()
+           if fn.cls is not None and (name == fn.cls.name or fn.cls.name in cd.get(REACH_KEY, ()))]
+    for cls_dims in (own or list(pdyn.values())):
         for dims in cls_dims.values():
             declared.update(d for d in dims if isinstance(d, int))
             same.update(d for d in dims if isinstance(d, str) and d.startswith("same:"))
