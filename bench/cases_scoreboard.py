@@ -344,6 +344,17 @@ CLASSES: dict[str, str] = {
     "pkg_gram_batch_min_example": "pkg: x @ x.T in a helper, Dim(min=1) batch with a batch-1 example",
     "pkg_gru_encoder_submodule": "pkg negative: a two-layer nn.GRU encoder submodule, static shapes",
     "pkg_resize_fixed_bilinear": "pkg negative: bilinear F.interpolate to a fixed size in a helper, dynamic H/W, opset 11",
+    # held-out batch 18: case packages from further public reports (written and scored before any fix)
+    "pkg_usrnet_p2o_roll_fft": "pkg: kernel padded to the image size, rolled by -int(size / 2) and fftn'd in a helper, dynamic H/W",
+    "pkg_interp_down_up_add": "pkg: interpolate by scale_factor 0.5 then 2.0 in a helper, added to an input sharing the Dim",
+    "pkg_gradmultiply_extractor": "pkg: fairseq GradMultiply autograd.Function applied to conv features in forward",
+    "pkg_siamese_adjust_crop": "pkg negative: centre crop under `if x.size(3) < 20` in a neck layer, static template",
+    "pkg_multiclass_nms_any_loop": "pkg: per-class score loop with `if not cls_inds.any(): continue` and mask indexing in a helper",
+    "pkg_flux_img_ids_linspace": "pkg: torch.linspace(0, h_len - 1, steps=h_len) position ids from sizes in a helper, dynamic H/W",
+    "pkg_txl_pos_outer_opset13": "pkg: torch.outer sinusoidal position embedding in a submodule, opset 13",
+    "pkg_swin_shift_roll_opset11": "pkg: torch.roll shifted windows with partition/reverse helpers, opset 11",
+    "pkg_gliner_lstm_packed_mask": "pkg: pack_padded_sequence with lengths from a mask sum, LSTM, pad_packed_sequence, dynamic batch/seq",
+    "pkg_diff_extrema_opset11": "pkg: torch.diff in an extrema helper, opset 11",
 }
 
 

@@ -8,7 +8,8 @@ import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.check_only import check_only_nodes, only_checked
-from exportlint.checks.common import call_exporters, declared_dims, declares_dynamic, dynamic_dims, snippet
+from exportlint.checks.common import (call_exporters, declared_dims, declares_dynamic, dynamic_dims, root_declared,
+                                      snippet)
 from exportlint.checks.size_semantics import data_size_branch
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import CONST, DATA, SHAPE, TENSORISH
@@ -640,6 +641,9 @@ class ShapeBranch(Rule):
         file_dyn = dynamic_dims(ctx)
         for fn in ctx.model.functions:
             dyn = declared_dims(ctx, fn.cls.name) if getattr(ctx, "project_dynamic", None) and fn.cls else file_dyn
+            rd = root_declared(ctx, fn)
+            if rd:  # a helper handed the exported model's inputs by another file's forward
+                dyn = {**dyn, **{p: set(dyn.get(p, ())) | ds for p, ds in rd.items()}}
             params = _tensor_params(fn)
             for br in fn.branches:
                 check = br.construct == "assert" or (br.construct in ("if", "elif") and _only_raises(br.stmt))
@@ -714,7 +718,7 @@ class ShapeBranch(Rule):
             for loop in fn.loops:
                 if loop.kind != SHAPE:
                     continue
-                hit = _loop_size_hit(fn, loop, dyn, params)
+                hit = _loop_size_hit(fn, loop, dyn, params, bool(rd))
                 if hit is not None:
                     ctx.report(
                         loop.iter,
@@ -806,7 +810,13 @@ def _equality_of_declared_dims(ctx, fn, test) -> Optional[tuple]:
     same: set = set()
     for dims in dynamic_dims(ctx).values():
         declared.update(d for d in dims if isinstance(d, int))
-    for cls_dims in (getattr(ctx, "project_dynamic", None) or {}).values():
+    pdyn = getattr(ctx, "project_dynamic", None) or {}
+    # the declarations of the models shown to build fn's class, when the project has any: another
+    # model's one Dim for H and W ("same:2,3") says nothing of this one (a project declaring
+    # several models: bench/cases linted together lost pkg_center_crop_square_assert's check)
+    own = [cd for name, cd in pdyn.items()
+           if fn.cls is not None and (name == fn.cls.name or fn.cls.name in cd.get(REACH_KEY, ()))]
+    for cls_dims in (own or list(pdyn.values())):
         for dims in cls_dims.values():
             declared.update(d for d in dims if isinstance(d, int))
             same.update(d for d in dims if isinstance(d, str) and d.startswith("same:"))
@@ -1053,14 +1063,16 @@ def _reads_state(fn, test) -> bool:
     return False
 
 
-def _loop_size_hit(fn, loop, dyn: dict[str, set], params: set[str]) -> Optional[str]:
+def _loop_size_hit(fn, loop, dyn: dict[str, set], params: set[str], handed: bool = False) -> Optional[str]:
     """'dim d of `x`' for a loop of ``forward`` over ``range(<size>)`` (or ``range(0, <size>)``) or
     over ``x`` itself, where the size is one of a forward parameter whose dim d the project
     declares dynamic. Measured (torch 2.13, bench/labels/probes_cases17 ``b_loop_range_len``,
     ``b_loop_range_unpacked``; bench/cases/per_image_len_loop): strict and non-strict fail
     ('Constraints violated'), onnx-dynamo exports the dim static, the legacy exporter unrolls the
-    example's count; a loop over a dim not declared passes everywhere."""
-    if not dyn or fn.node.name.value != "forward":
+    example's count; a loop over a dim not declared passes everywhere. ``handed``: ``fn`` is a
+    helper of another file's forward that hands it its inputs (``root_declared``; held-out
+    pkg_frames_loop_normalize: the same failures at the helper's loop)."""
+    if not dyn or (fn.node.name.value != "forward" and not handed):
         return None
     it = loop.iter
     src = None

@@ -24,13 +24,13 @@ from typing import Optional
 
 import libcst as cst
 
-from exportlint.checks.base import Rule, register
-from exportlint.checks.common import call_arg, snippet
+from exportlint.checks.base import Rule, callee_summary, register
+from exportlint.checks.common import all_declared_dims, call_arg, snippet
 from exportlint.checks.len_size import DYN, MAYBE, Dims
 from exportlint.findings import Severity
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.data_sized import data_size_read, names_at
-from exportlint.semantics.kinds import SHAPE, TENSORISH
+from exportlint.semantics.kinds import SHAPE, SIZE_FACTORY_RESULT, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value
 
 # ---------------------------------------------------------------------------------------
@@ -125,6 +125,62 @@ _SIZE_FACTORIES = {
 }
 
 
+def _size_reads(fn, e: cst.BaseExpression, params: set, depth: int = 0) -> set:
+    """(parameter, dim) pairs a size expression of ``fn`` is computed from: ``x.shape[d]``,
+    ``x.size(d)``, ``len(x)``, a name bound once to one (``size_source``), and arithmetic,
+    ``int()`` / ``round()`` / ``math.floor`` / ``math.ceil`` / ``max`` / ``min`` of them
+    (``h_len = (h + p // 2) // p``: still a function of ``h`` the export must keep symbolic)."""
+    if depth > 6 or e is None:
+        return set()
+    from exportlint.checks.control_flow import _bound_once, size_source
+
+    src = size_source(fn, e, params)
+    if src is not None:
+        return {src}
+    if isinstance(e, cst.BinaryOperation):
+        return _size_reads(fn, e.left, params, depth + 1) | _size_reads(fn, e.right, params, depth + 1)
+    if isinstance(e, cst.UnaryOperation):
+        return _size_reads(fn, e.expression, params, depth + 1)
+    if isinstance(e, cst.Call) and dotted(e.func) in ("int", "round", "math.floor", "math.ceil", "max", "min"):
+        out: set = set()
+        for a in e.args:
+            out |= _size_reads(fn, a.value, params, depth + 1)
+        return out
+    if isinstance(e, cst.Name):
+        v = _bound_once(fn, e)
+        if v is not e:
+            return _size_reads(fn, v, params, depth + 1)
+    return set()
+
+
+def _factory_param_dims(fn) -> list[tuple[int, int]]:
+    """(parameter index, dim) of a plain function's parameters whose dims its ``linspace`` /
+    ``logspace`` steps or ``hann_window`` length are computed from."""
+    ps = list(fn.node.params.posonly_params) + list(fn.node.params.params)
+    names = [p.name.value for p in ps]
+    out: set = set()
+    for call in fn.calls:
+        spec = _SIZE_FACTORIES.get(call.qualname or "")
+        if spec is None:
+            continue
+        size = call_arg(call.node, spec[1], spec[0])
+        if size is None or fn.kind(size) != SHAPE:
+            continue
+        for p, d in _size_reads(fn, size, set(names)):
+            out.add((names.index(p), d))
+    return sorted(out)
+
+
+@callee_summary(SIZE_FACTORY_RESULT)
+def helper_size_factory(model, facts) -> str:
+    """"i:d,..." when ``facts`` (a root of another file's call, a plain function) takes
+    ``linspace`` / ``logspace`` steps or a ``hann_window`` length from dim d of its i-th
+    parameter (what ``SIZE_FACTORY_RESULT`` tells the caller), else ""."""
+    if facts is None or facts.cls is not None:
+        return ""
+    return ",".join(f"{i}:{d}" for i, d in _factory_param_dims(facts))
+
+
 @register
 class SizeFactoryDynamic(Rule):
     code = "EXL123"
@@ -134,6 +190,9 @@ class SizeFactoryDynamic(Rule):
     summary = "torch.linspace / logspace steps or hann_window length from a dynamic dimension (specialised)."
 
     def check(self, ctx):
+        rets = ctx.model.call_returns
+        if rets:
+            self._at_calls(ctx, rets)
         if not any(q in ctx.text for q in ("linspace", "logspace", "hann_window")):
             return ()
         dims = None
@@ -165,6 +224,54 @@ class SizeFactoryDynamic(Rule):
                     severity=None if level == DYN else Severity.WARNING,
                 )
         return ()
+
+
+    def _at_calls(self, ctx, rets) -> None:
+        """A call from ``forward`` into a function of another file that takes the steps of a
+        ``linspace`` (``logspace``, a ``hann_window`` length) from dim d of its i-th parameter
+        (``SIZE_FACTORY_RESULT``), handing it a forward input whose dim d is declared dynamic.
+        Measured (torch 2.13, held-out bench/cases/pkg_flux_img_ids_linspace, from
+        https://github.com/Comfy-Org/ComfyUI/pull/5490; bench/labels/probes_cases18 ``l_*``):
+        torch.export specialises the dim (strict and non-strict: a guard "(1 + x.size()[2]) // 2
+        == 4" fails at another size, or "Constraints violated"), onnx-dynamo exports it static and
+        onnxruntime fails at another size, located at this call; fixed shapes pass."""
+        from exportlint.semantics.data_sized import call_key
+
+        for fn in ctx.model.functions:
+            if fn.cls is None or fn.node.name.value != "forward":
+                continue
+            decl = None
+            for site in fn.calls:
+                key = call_key(fn, site)
+                got = rets.get(key + SIZE_FACTORY_RESULT) if key else None
+                if not got:
+                    continue
+                if decl is None:
+                    decl = all_declared_dims(ctx, fn.cls.name)
+                if not decl:
+                    break
+                pos = [a.value for a in site.node.args if a.keyword is None and not a.star]
+                hit = None
+                for item in got.split(","):
+                    i, _, d = item.partition(":")
+                    if not (i.isdigit() and d.isdigit()) or int(i) >= len(pos):
+                        continue
+                    arg = pos[int(i)]
+                    if isinstance(arg, cst.Name) and int(d) in decl.get(arg.value, ()):
+                        hit = (arg.value, int(d))
+                        break
+                if hit is None:
+                    continue
+                callee = (site.qualname or key).rsplit(".", 1)[-1]
+                ctx.report(
+                    site.node,
+                    f"`{callee}(...)` (another file) takes `torch.linspace` steps (a `logspace` / `hann_window` "
+                    f"size) from dim {hit[1]} of `{hit[0]}`, declared dynamic: torch.export cannot keep those steps "
+                    "symbolic and specialises the dimension (a guard or 'Constraints violated' at another size), "
+                    "and onnx-dynamo exports it static, failing at this call at another size (measured, torch "
+                    "2.13). Build the values from `torch.arange` in the helper, which stays symbolic: "
+                    "`start + torch.arange(n, device=x.device) * ((end - start) / (n - 1))`.",
+                )
 
 
 # ---------------------------------------------------------------------------------------

@@ -47,7 +47,9 @@ def _unfold(fn: Any, e: cst.BaseExpression) -> Optional[tuple[cst.Call, object]]
 
 @callee_summary(UNFOLD_VIEW_RESULT)
 def returns_unfold_view(model: Any, facts: Any) -> str:
-    """"1" when ``facts`` returns ``<param>.unfold(dim, size, step)`` (step not 1), else ""."""
+    """"i:d" when ``facts`` (a plain function) returns ``<its i-th param>.unfold(d, size, step)``
+    (step not 1, d a literal), "1" for another such unfold of a parameter, else ""."""
+    order = [p.name.value for p in list(facts.node.params.posonly_params) + list(facts.node.params.params)]
     params = {p.name.value for p in iter_nodes(facts.node.params) if isinstance(p, cst.Param)}
     for n in iter_nodes(facts.node.body):
         if isinstance(n, cst.Return) and n.value is not None:
@@ -56,8 +58,35 @@ def returns_unfold_view(model: Any, facts: Any) -> str:
                     and isinstance(v.func.value, cst.Name) and v.func.value.value in params):
                 step = call_arg(v, "step", 2)
                 if step is not None and call_arg(v, "size", 1) is not None and literal_value(step) != 1:
+                    d = literal_value(call_arg(v, "dimension", 0))
+                    base = v.func.value.value
+                    if facts.cls is None and isinstance(d, int) and base in order:
+                        return f"{order.index(base)}:{d}"
                     return "1"
     return ""
+
+
+def _handed_dim_declared(ctx, fn, call: cst.Call, got: str, decl: dict) -> bool:
+    """Whether a call into a helper that unfolds dim d of its i-th parameter (``got`` = "i:d")
+    hands there a forward input of ``fn`` whose dim d is declared dynamic (a negative d read
+    through the example's rank, the project's "rank:r" marker)."""
+    i, _, d = got.partition(":")
+    try:
+        i, dim = int(i), int(d)
+    except ValueError:
+        return False
+    pos = [a.value for a in call.args if a.keyword is None and not a.star]
+    if i >= len(pos) or not isinstance(pos[i], cst.Name) or fn.node.name.value != "forward":
+        return False
+    name = pos[i].value
+    own = decl.get(name, set())
+    if dim < 0:
+        raw = ((getattr(ctx, "project_dynamic", None) or {}).get(fn.cls.name) or {}).get(name, ())
+        ranks = {int(m[5:]) for m in raw if isinstance(m, str) and m.startswith("rank:") and m[5:].isdigit()}
+        if len(ranks) != 1:
+            return False
+        dim += ranks.pop()
+    return dim in own
 
 
 def _linear_submodule(ctx, fn, call: cst.Call) -> bool:
@@ -109,8 +138,9 @@ class UnfoldWindowFlatten(Rule):
                     continue
                 if isinstance(v, cst.Call) and id(v) in sites:
                     key = call_key(fn, sites[id(v)])
-                    if key and rets.get(key + UNFOLD_VIEW_RESULT) == "1":
-                        views[name] = (v, False)
+                    got = rets.get(key + UNFOLD_VIEW_RESULT) if key else None
+                    if got:
+                        views[name] = (v, _handed_dim_declared(ctx, fn, v, got, decl))
                         continue
                 if (isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value == "contiguous"
                         and isinstance(v.func.value, cst.Name) and v.func.value.value in views):

@@ -186,6 +186,10 @@ class ViewSplitDynamicDim(Rule):
                         exprs = dim_exprs(ctx)
                     mult = {i for i, x in exprs.get(recv, {}).items()
                             if isinstance(x, cst.BinaryOperation) and isinstance(x.operator, cst.Multiply)}
+                    # declared a multiple in another file (a case package's `__init__`, the project's
+                    # export script: the index marker "mult:d") is divisible too
+                    pdims = ((getattr(ctx, "project_dynamic", None) or {}).get(fn.cls.name) or {}).get(recv, ())
+                    mult |= {int(d[5:]) for d in pdims if isinstance(d, str) and d.startswith("mult:") and d[5:].isdigit()}
                     hit = [i for i, _ in splits if i in own and i not in mult]  # (`4 * Dim(...)`: divisible)
                     if not hit:
                         continue  # the split dims are static
