@@ -315,3 +315,45 @@ def test_function_dims_maps_each_rule(tmp_path):
     assert blocks["WindowBlock.forward"]["W"] == {SIZE} and blocks["WindowBlock.forward"]["pad_r"] == {SIZE}
     assert "C" not in blocks["WindowBlock.forward"]  # dim 1 is not declared
     assert "WindowBlock.forward" in blocks[REACHED]
+
+
+# ---- sizes of a module's own nn.Parameter handed to a helper are static ------------------------
+
+_POS = """import math
+
+import torch.nn.functional as F
+
+
+def resize_pos(pos_embed, x, h):
+    n = {size}
+    side = int(math.sqrt(n))
+    grid = pos_embed.reshape(1, side, side, -1).permute(0, 3, 1, 2)
+    return F.interpolate(grid, size=(h, h)).flatten(2).transpose(1, 2)[:, :side * side]
+"""
+
+_EMB = """import torch
+import torch.nn as nn
+
+from .pos import resize_pos
+
+
+class Embed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pos_embed = nn.Parameter(torch.zeros(1, 16, 4))
+
+    def forward(self, x):
+        return x.flatten(2).transpose(1, 2) + resize_pos(self.pos_embed, x, x.shape[2])
+"""
+
+
+def test_a_size_of_a_handed_parameter_is_static(tmp_path):
+    files = {"__init__.py": _init("Embed", "emb", _HW), "emb.py": _EMB,
+             "pos.py": _POS.format(size="pos_embed.shape[1]")}
+    assert code_hits(_run(tmp_path, files, "e18n"), "EXL116") == []
+
+
+def test_a_size_of_the_handed_input_is_not_static(tmp_path):
+    files = {"__init__.py": _init("Embed", "emb", _HW), "emb.py": _EMB,
+             "pos.py": _POS.format(size="x.shape[2] * x.shape[3]")}
+    assert [(h[0], h[1], h[2]) for h in code_hits(_run(tmp_path, files, "e18o"), "EXL116")] == [("pos.py", 8, "error")]

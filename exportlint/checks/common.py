@@ -234,6 +234,16 @@ def carried_sizes(ctx, fn) -> set:
     return {n for n, ds in rec.items() if SIZE in ds} if rec else set()
 
 
+def carried_statics(ctx, fn) -> set:
+    """Names of ``fn`` bound to a size of a tensor a declared model hands it from one of its own
+    ``nn.Parameter``s (``n = pos_embed.shape[1]``), or arithmetic of such sizes: static whatever
+    the export declares (semantics/dim_flow.py)."""
+    from exportlint.semantics.dim_flow import STATIC
+
+    rec = _file_fn_dims(ctx).get(_fn_qual(fn))
+    return {n for n, ds in rec.items() if STATIC in ds} if rec else set()
+
+
 def with_carried(ctx, fn, dyn: dict[str, set]) -> dict[str, set]:
     """``dyn`` (a function's declared dims) with ``carried_dims`` added; ``dyn`` itself when
     nothing is carried into ``fn``."""

@@ -42,6 +42,9 @@ from typing import Any, Optional
 
 #: a Python int that equals (an expression of) a declared dynamic dim
 SIZE = "size"
+#: a tensor handed from a module's own ``nn.Parameter`` (its shape is fixed), and a size read of
+#: one (or arithmetic of such sizes and constants): static whatever the export declares
+STATIC = "static"
 #: in ``function_dims``' answer per file: the functions reached from a declared entry at all
 REACHED = "#reached"
 
@@ -181,6 +184,9 @@ class _Body:
         self.handed = handed
         self.dims: dict[str, frozenset] = {p: d - {SIZE} for p, d in handed.items() if d - {SIZE}}
         self.sizes: set[str] = {p for p, d in handed.items() if SIZE in d}
+        #: parameters holding a module's own nn.Parameter, and names bound to sizes of them
+        self.static_tensors: set[str] = {p for p, d in handed.items() if STATIC in d}
+        self.static_sizes: set[str] = set()
         self.ranks = dict(ranks)
         self.bound: set[str] = set()
         self.calls: dict[int, Any] = {}
@@ -201,6 +207,8 @@ class _Body:
                 out[n] = set(d - {SIZE})
         for n in self.sizes:
             out.setdefault(n, set()).add(SIZE)
+        for n in self.static_sizes:
+            out.setdefault(n, set()).add(STATIC)
         return out
 
     def run(self) -> Any:
@@ -294,6 +302,8 @@ class _Body:
                 self.loop_attrs[t.id] = a
 
     def forget(self, n: str) -> None:
+        self.static_tensors.discard(n)
+        self.static_sizes.discard(n)
         self.dims.pop(n, None)
         self.seen[n] = frozenset()
         self.sizes.discard(n)
@@ -314,6 +324,11 @@ class _Body:
     def bind(self, tgt: ast.AST, value: ast.AST) -> None:
         if isinstance(tgt, ast.Name):
             self.loop_attrs.pop(tgt.id, None)
+            self.static_tensors.discard(tgt.id)
+            if self.is_static_size(value) and (tgt.id not in self.bound or tgt.id in self.static_sizes):
+                self.static_sizes.add(tgt.id)
+            else:
+                self.static_sizes.discard(tgt.id)
             self.set_dims(tgt.id, self.dims_of(value) if not isinstance(value, ast.Tuple) else frozenset())
             size = self.is_size(value)
             if tgt.id in self.bound or tgt.id in self.sizes and not size:
@@ -414,6 +429,30 @@ class _Body:
                 self.is_size(e.right, depth + 1) and _const(e.left))
         if isinstance(e, ast.UnaryOp):
             return self.is_size(e.operand, depth + 1)
+        return False
+
+    def is_static_size(self, e: ast.AST, depth: int = 0) -> bool:
+        """A size of a tensor held in an nn.Parameter of the module (``pos_embed.shape[1]``), or
+        arithmetic / ``int`` / ``math.*`` of such sizes and constants."""
+        if depth > 8:
+            return False
+        if isinstance(e, ast.Name):
+            return e.id in self.static_sizes
+        if isinstance(e, ast.Constant):
+            return isinstance(e.value, (int, float)) and not isinstance(e.value, bool)
+        if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
+            return isinstance(e.value.value, ast.Name) and e.value.value.id in self.static_tensors
+        if isinstance(e, ast.Call):
+            if isinstance(e.func, ast.Attribute) and e.func.attr == "size" and isinstance(e.func.value, ast.Name):
+                return e.func.value.id in self.static_tensors and len(e.args) == 1
+            f = _dotted(e.func) or ""
+            if (f in _SIZE_WRAPPERS or f.startswith("math.")) and e.args and not e.keywords:
+                return all(self.is_static_size(a, depth + 1) for a in e.args)
+            return False
+        if isinstance(e, ast.BinOp):
+            return self.is_static_size(e.left, depth + 1) and self.is_static_size(e.right, depth + 1)
+        if isinstance(e, ast.UnaryOp):
+            return self.is_static_size(e.operand, depth + 1)
         return False
 
     def dims_of(self, e: ast.AST, depth: int = 0) -> frozenset:
@@ -563,6 +602,15 @@ class _Body:
             return None
         return [(t, "fn")]
 
+    def is_parameter(self, a: ast.AST) -> bool:
+        """``self.<attr>`` that ``__init__`` (or a base's) sets only to an ``nn.Parameter(...)``."""
+        attr = self.self_attr(a)
+        if attr is None or self.cls is None:
+            return False
+        fi, cls = self.own_class()
+        ctors = self.attr_ctors(fi, cls, attr) if fi is not None else []
+        return bool(ctors) and all(q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") for _, q in ctors)
+
     def own_class(self) -> tuple:
         t = self.t
         fi = self.project.index_path(t.path)
@@ -607,6 +655,8 @@ class _Body:
         d = self.dims_of(a)
         if self.is_size(a):
             d = d | {SIZE}
+        if self.is_parameter(a):
+            d = d | {STATIC}
         if d:
             handed[p] = frozenset(d)
         if isinstance(a, ast.Name) and a.id in self.ranks and a.id in self.dims:
