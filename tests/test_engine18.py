@@ -357,3 +357,50 @@ def test_a_size_of_the_handed_input_is_not_static(tmp_path):
     files = {"__init__.py": _init("Embed", "emb", _HW), "emb.py": _EMB,
              "pos.py": _POS.format(size="x.shape[2] * x.shape[3]")}
     assert [(h[0], h[1], h[2]) for h in code_hits(_run(tmp_path, files, "e18o"), "EXL116")] == [("pos.py", 8, "error")]
+
+
+# ---- EXL149: a helper convolving with groups = the batch it is handed ---------------------------
+
+_DYNCONV = """import torch.nn.functional as F
+
+
+def per_sample_deconv(x, weight, out_channels):
+    N, C, H, W = x.size()
+    x = x.contiguous().view(1, N * C, H, W)
+    out = F.conv_transpose2d(x, weight, padding=1, groups=N)
+    return out.contiguous().view(N, out_channels, H, W)
+"""
+
+_FILTER = """import torch.nn as nn
+
+from .dynconv import per_sample_deconv
+
+
+class FilterUp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.kernel = nn.Linear(16, 4 * 3 * 9)
+
+    def forward(self, x, style):
+        w = self.kernel(style).view(style.shape[0] * 4, 3, 3, 3)
+        return per_sample_deconv(x, w, 3)
+"""
+
+
+def test_helper_handed_a_declared_batch_convolves_by_it(tmp_path):
+    init = _init("FilterUp", "model", f"{_B}, {_B}", "torch.randn(2, 4, 8, 8), torch.randn(2, 16)")
+    f = _run(tmp_path, {"__init__.py": init, "model.py": _FILTER, "dynconv.py": _DYNCONV}, "e18p")
+    assert [(h[0], h[1], h[2]) for h in code_hits(f, "EXL149")] == [("dynconv.py", 7, "error"), ("model.py", 13, "error")]
+
+
+def test_helper_handed_a_static_batch_is_no_error(tmp_path):
+    init = _init("FilterUp", "model", f"{_HW}, None", "torch.randn(2, 4, 8, 8), torch.randn(2, 16)")
+    f = _run(tmp_path, {"__init__.py": init, "model.py": _FILTER, "dynconv.py": _DYNCONV}, "e18q")
+    assert [h for h in code_hits(f, "EXL149") if h[2] == "error"] == []
+
+
+def test_a_dim_declared_a_multiple_keeps_the_divisibility_check_a_warning(tmp_path):
+    mult = '{2: 4 * torch.export.Dim("_h", min=2, max=32), 3: 4 * torch.export.Dim("_w", min=2, max=32)}'
+    init = _init("Backbone", "backbone", f"{mult}, None", "torch.randn(1, 4, 16, 16), torch.randn(1, 4, 16, 16)")
+    f = _run(tmp_path, {"__init__.py": init, "backbone.py": _BACKBONE, "base.py": _BASE}, "e18r")
+    assert code_hits(f, "EXL111") == [("base.py", 12, "warning", STRICT)]

@@ -210,16 +210,17 @@ def _fn_qual(fn) -> str:
     return f"{fn.cls.name}.{name}" if fn.cls is not None else name
 
 
-def carried_dims(ctx, fn) -> dict[str, set]:
+def carried_dims(ctx, fn, multiples: bool = True) -> dict[str, set]:
     """Name -> the dims a declared model's export declares dynamic that reach ``fn`` (a block the
     model builds, a helper or inherited method it calls: semantics/dim_flow.py): a parameter's as
-    the callers hand them, a local's as every binding of it keeps them. Empty when none does."""
+    the callers hand them, a local's as every binding of it keeps them. Empty when none does.
+    ``multiples=False`` leaves out dims declared a multiple (``4 * Dim("b")``)."""
     rec = _file_fn_dims(ctx).get(_fn_qual(fn))
     if not rec:
         return {}
     out: dict[str, set] = {}
     for n, ds in rec.items():
-        ints = {d for d in ds if isinstance(d, int)}
+        ints = {d for d in ds if isinstance(d, int) and (multiples or f"mult:{d}" not in ds)}
         if ints:
             out[n] = ints
     return out

@@ -677,7 +677,7 @@ class ShapeBranch(Rule):
                     if hit is not None:
                         # the size is one this function is handed or reads of a declared dim (not
                         # only a dim index some declaration names): the guard fails for certain
-                        tight = _carried_size_read(fn, hit.left, dyn if (carried or sizes) else {}, sizes)
+                        tight = _carried_size_read(fn, hit.left, carried_dims(ctx, fn, multiples=False), sizes)
                         ctx.report(
                             br.node,
                             f"{_CONSTRUCT[br.construct]} that a size is a multiple of something "
@@ -1144,7 +1144,7 @@ def _carried_size_read(fn, e, dyn: dict[str, set], sizes: Collection[str]) -> bo
     """Whether the size ``e`` is a declared dynamic dim this function reads or is handed: a name
     bound to one (``sizes``), or ``x.shape[d]`` / ``x.size(d)`` of a name whose dim d is declared."""
     if isinstance(e, cst.Name) and e.value in sizes:
-        return True
+        return True  # (not a dim declared a multiple: semantics/dim_flow.py)
     return _dynamic_read(e, dyn) is not None if dyn else False
 
 

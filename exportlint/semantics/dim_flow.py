@@ -88,9 +88,13 @@ def function_dims(project: Any, entries: list) -> dict[str, dict[str, dict[str, 
             continue
         handed: dict[str, frozenset] = {}
         ranks: dict[str, int] = {}
+        mult: set = set()
         for p, dims in pdims.items():
             if p.startswith("#"):
                 continue
+            for d in dims:
+                if isinstance(d, str) and d.startswith("mult:") and d[5:].isdigit():
+                    mult.add(int(d[5:]))
             ints = frozenset(d for d in dims if isinstance(d, int) and not isinstance(d, bool) and d >= 0)
             if ints:
                 handed[p] = ints
@@ -101,7 +105,7 @@ def function_dims(project: Any, entries: list) -> dict[str, dict[str, dict[str, 
                     except ValueError:
                         pass
         if handed:
-            flow.analyse(t, handed, ranks)
+            flow.analyse(t, handed, ranks, frozenset(mult))
     return flow.out
 
 
@@ -139,11 +143,13 @@ class _Flow:
         return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
     # ----- one function, for the dims it is handed
-    def analyse(self, t: Any, handed: dict[str, frozenset], ranks: dict[str, int]) -> Any:
+    def analyse(self, t: Any, handed: dict[str, frozenset], ranks: dict[str, int], mult: frozenset = frozenset()) -> Any:
         """The dims of what ``t`` returns (a frozenset, or a tuple of them for a tuple), given
-        the dims of its parameters; records them (``out``)."""
+        the dims of its parameters; records them (``out``). ``mult``: the dim indices the entry
+        declares multiples (``4 * Dim("b")``): not ``SIZE`` (a check by that factor holds), and
+        recorded as ``"mult:d"`` beside the dims."""
         key = (t.path, t.qual, tuple(sorted(handed.items(), key=lambda kv: kv[0])),
-               tuple(sorted(ranks.items())))
+               tuple(sorted(ranks.items())), mult)
         if key in self.memo:
             return self.memo[key]
         self.memo[key] = frozenset()  # (recursion: nothing known)
@@ -156,7 +162,7 @@ class _Flow:
         fi = self.project.index_path(t.path)
         if fi is None:
             return frozenset()
-        body = _Body(self, t, fi, fn, handed, ranks)
+        body = _Body(self, t, fi, fn, handed, ranks, mult)
         ret = body.run()
         rec = self.out.setdefault(os.path.abspath(t.path), {})
         rec.setdefault(REACHED, {}).setdefault(t.qual, set())
@@ -174,8 +180,10 @@ def _params(fn: ast.AST, is_method: bool) -> list[str]:
 
 
 class _Body:
-    def __init__(self, flow: _Flow, t: Any, fi: Any, fn: ast.AST, handed: dict, ranks: dict) -> None:
+    def __init__(self, flow: _Flow, t: Any, fi: Any, fn: ast.AST, handed: dict, ranks: dict,
+                 mult: frozenset = frozenset()) -> None:
         self.flow, self.t, self.fi, self.fn = flow, t, fi, fn
+        self.mult = mult
         self.project = flow.project
         self.cls = t.qual.split(".")[0] if t.is_method else None
         a = fn.args
@@ -209,6 +217,8 @@ class _Body:
             out.setdefault(n, set()).add(SIZE)
         for n in self.static_sizes:
             out.setdefault(n, set()).add(STATIC)
+        for ds in out.values():
+            ds.update(f"mult:{d}" for d in self.mult if d in ds)
         return out
 
     def run(self) -> Any:
@@ -361,7 +371,7 @@ class _Body:
                     continue
                 self.loop_attrs.pop(e.id, None)
                 self.set_dims(e.id, got[i] if got is not None else frozenset())
-                size = whole is not None and i in self.dims.get(whole, ())
+                size = whole is not None and i not in self.mult and i in self.dims.get(whole, ())
                 if size and (e.id not in self.bound or e.id in self.sizes):
                     self.sizes.add(e.id)
                 else:
@@ -412,15 +422,15 @@ class _Body:
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "shape" \
                 and isinstance(e.value.value, ast.Name) and _int_lit(e.slice) is not None:
             d = self.dim_index(e.value.value, e.slice)
-            return d is not None and d in self.dims.get(e.value.value.id, ())
+            return d is not None and d not in self.mult and d in self.dims.get(e.value.value.id, ())
         if isinstance(e, ast.Call):
             f = _dotted(e.func)
             if isinstance(e.func, ast.Attribute) and e.func.attr == "size" and len(e.args) == 1 \
                     and isinstance(e.func.value, ast.Name) and _int_lit(e.args[0]) is not None:
                 d = self.dim_index(e.func.value, e.args[0])
-                return d is not None and d in self.dims.get(e.func.value.id, ())
+                return d is not None and d not in self.mult and d in self.dims.get(e.func.value.id, ())
             if f == "len" and len(e.args) == 1 and isinstance(e.args[0], ast.Name):
-                return 0 in self.dims.get(e.args[0].id, ())
+                return 0 not in self.mult and 0 in self.dims.get(e.args[0].id, ())
             if f in _SIZE_WRAPPERS and len(e.args) == 1:
                 return self.is_size(e.args[0], depth + 1)
             return False
@@ -649,7 +659,7 @@ class _Body:
         for kw in e.keywords:
             if kw.arg is not None and (kw.arg in ps or kw.arg in kwonly):
                 self.hand(kw.arg, kw.value, handed, ranks)
-        return self.flow.analyse(t, handed, ranks)
+        return self.flow.analyse(t, handed, ranks, self.mult)
 
     def hand(self, p: str, a: ast.AST, handed: dict, ranks: dict) -> None:
         d = self.dims_of(a)
