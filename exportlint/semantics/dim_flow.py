@@ -498,7 +498,6 @@ class _Body:
         f = e.func
         name = _dotted(f)
         # ops that keep the layout of their tensor operands
-        last = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else None)
         if isinstance(f, ast.Attribute) and f.attr in _KEEP_CALLS and self.self_attr(f) is None:
             recv = f.value
             q = self.qualify(name) if name else None
@@ -507,7 +506,6 @@ class _Body:
                 out = frozenset()
                 for a in e.args:
                     out |= self.dims_of(a)
-                self.follow_args(e)
                 return out
             out = self.dims_of(recv)
             for a in e.args:
@@ -536,11 +534,7 @@ class _Body:
             return frozenset.intersection(*results)
         if all(isinstance(r, tuple) for r in results) and len({len(r) for r in results}) == 1:
             return tuple(frozenset.intersection(*[r[i] for r in results]) for i in range(len(results[0])))
-        del last
         return frozenset()
-
-    def follow_args(self, e: ast.Call) -> None:
-        return None
 
     def qualify(self, name: str) -> str:
         head, _, rest = name.partition(".")
@@ -563,8 +557,6 @@ class _Body:
             if fi is None:
                 return None
             ci = fi.classes.get(cls)
-            if f is not e.func:
-                return None
             if isinstance(f, ast.Attribute) and ci is not None and self.self_attr(f) is not None:
                 t = self.project.find_method(fi, cls, attr)
                 if t is not None:
