@@ -53,6 +53,9 @@ class FileContext:
         #: ``quantize``, ``quantize_qat``) in a linted file of the project; None: none seen
         #: (path, line) of each project file's eager-quantization conversion (engine._quant_conversion)
         self.project_quant_convert: Optional[tuple[tuple[str, int], ...]] = None
+        #: absolute path -> function qual -> name -> the declared dynamic dims (and
+        #: ``dim_flow.SIZE``) carried there from a declared model (``semantics.dim_flow``)
+        self.project_fn_dims: Optional[dict[str, dict[str, dict[str, set]]]] = None
         #: the project (``semantics.project.Project``) the file is linted in, or None
         self.project: Any = None
         #: computes (once) the calls of this file's export path into other project files

@@ -471,7 +471,7 @@ class Linter:
         self.rules: list[Rule] = [cls() for code, cls in rules.items() if code in enabled and cls.scope != "engine"]
         self.targets = frozenset(config.target_exporters)
         #: (opsets, dynamic, declares_dynamic) of the linted project (CONTRACTS.md item 1)
-        self.project_facts: tuple = (None, None, None, None)
+        self.project_facts: tuple = (None, None, None, None, None)
 
     def lint_bytes(self, data: bytes, path: str, *, project: Any = None, roots: Any = (),
                    call_returns: Optional[dict[str, str]] = None) -> FileResult:
@@ -608,7 +608,7 @@ class Linter:
                 if model is not None:
                     ctx = FileContext(path, ptext, module, model, self.config)
                     (ctx.project_opsets, ctx.project_dynamic, ctx.project_declares_dynamic,
-                     ctx.project_quant_convert) = self.project_facts
+                     ctx.project_quant_convert, ctx.project_fn_dims) = self.project_facts
                     if project is not None:
                         ctx.project = project
                         ctx._project_calls = functools.partial(_project_calls, pre, project, path, text, tree, model)
@@ -1163,7 +1163,7 @@ _INDEX_DIR: Optional[str] = None
 _PARSE_DIR: Optional[str] = None
 
 
-def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, None, None, None)) -> None:
+def _worker_init(config: Config, codes: frozenset[str], facts: tuple = (None, None, None, None, None)) -> None:
     global _WORKER
     _WORKER = Linter(config, codes)
     _WORKER.project_facts = facts
@@ -1313,9 +1313,11 @@ def _file_digest(path: str, known: dict[str, str]) -> Optional[str]:
 
 
 def _project_facts(files: list[str], texts: dict[str, bytes], known: Optional[dict[str, bool]] = None,
-                   cand_out: Optional[set] = None) -> tuple:
+                   cand_out: Optional[set] = None, fn_dims_out: Optional[dict] = None) -> tuple:
     """CONTRACTS.md item 1 from the export calls of the linted files (only the files whose
-    text names an exporter are indexed; ``known``: that answer per file from the cache)."""
+    text names an exporter are indexed; ``known``: that answer per file from the cache).
+    ``fn_dims_out`` receives the declared dims carried into the functions the declared models
+    reach (``semantics.dim_flow.function_dims``)."""
     known = known or {}
     cand = []
     for p in files:
@@ -1333,7 +1335,15 @@ def _project_facts(files: list[str], texts: dict[str, bytes], known: Optional[di
         return (None, None, None)
     from exportlint.semantics.project import Project
 
-    return Project(cand).export_facts(cand)
+    project = Project(cand)
+    facts = project.export_facts(cand)
+    if fn_dims_out is not None and facts[1]:
+        from exportlint.semantics.dim_flow import function_dims
+
+        entries = [(rc[0], rc[1], facts[1][name]) for name, rc in project.declared_classes.items()
+                   if name in facts[1]]
+        fn_dims_out.update(function_dims(project, entries))
+    return facts
 
 
 def _quant_conversion(files: list[str], texts: dict[str, bytes]) -> Optional[tuple[tuple[str, int], ...]]:
@@ -1368,10 +1378,12 @@ _QUANT_IMPORT_RE = re.compile(r"^\s*from\s+torch(?:\.ao)?\.quantization\s+import
 
 
 def _facts_digest(facts: tuple) -> str:
-    opsets, dynamic, declares, quant = facts
+    opsets, dynamic, declares, quant, fn_dims = facts
     norm = (sorted(opsets) if opsets is not None else None,
             {k: {p: sorted(map(str, v)) for p, v in d.items()} for k, d in dynamic.items()} if dynamic is not None else None,
-            declares, [list(site) for site in quant] if quant is not None else None)
+            declares, [list(site) for site in quant] if quant is not None else None,
+            {f: {q: {n: sorted(map(str, v)) for n, v in d.items()} for q, d in fq.items()} for f, fq in fn_dims.items()}
+            if fn_dims else None)
     return hashlib.sha256(json.dumps(norm, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -1453,7 +1465,9 @@ def _lint_paths(
             if m is not None and "exp" in m:
                 exp_known[p] = bool(m["exp"])
     exporting: set = set()
-    facts = _project_facts(readable, texts, exp_known, exporting) + (_quant_conversion(readable, texts),)
+    fn_dims: dict = {}
+    facts = _project_facts(readable, texts, exp_known, exporting, fn_dims) + (_quant_conversion(readable, texts),
+                                                                              fn_dims or None)
     fdig = _facts_digest(facts)
     abs_of = {p: os.path.abspath(p) for p in readable}
     by_abs = {a: p for p, a in abs_of.items()}

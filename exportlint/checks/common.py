@@ -174,6 +174,8 @@ def declares_dynamic(ctx) -> Optional[bool]:
     if pdyn and any(any(isinstance(d, int) for dims in pdyn.get(c, {}).values() for d in dims)
                     for c in ctx.model.classes):
         return True  # a class of this file is exported (or declared, module-level) with dynamic dims
+    if _file_fn_dims(ctx):
+        return True  # a declared model reaches functions of this file (semantics/dim_flow.py)
     proj = getattr(ctx, "project_declares_dynamic", None)
     if proj is not None:
         return bool(proj)
@@ -190,6 +192,69 @@ def declares_dynamic(ctx) -> Optional[bool]:
     if _builds_dims(ctx):
         return True
     return False if ctx.model.export_calls else None
+
+
+def _file_fn_dims(ctx) -> dict:
+    """This file's part of ``ctx.project_fn_dims`` (semantics/dim_flow.py): function qual ->
+    name -> the declared dynamic dims carried there from a declared model."""
+    fd = getattr(ctx, "project_fn_dims", None)
+    if not fd:
+        return {}
+    import os
+
+    return fd.get(os.path.abspath(ctx.path)) or {}
+
+
+def _fn_qual(fn) -> str:
+    name = fn.node.name.value
+    return f"{fn.cls.name}.{name}" if fn.cls is not None else name
+
+
+def carried_dims(ctx, fn, multiples: bool = True) -> dict[str, set]:
+    """Name -> the dims a declared model's export declares dynamic that reach ``fn`` (a block the
+    model builds, a helper or inherited method it calls: semantics/dim_flow.py): a parameter's as
+    the callers hand them, a local's as every binding of it keeps them. Empty when none does.
+    ``multiples=False`` leaves out dims declared a multiple (``4 * Dim("b")``)."""
+    rec = _file_fn_dims(ctx).get(_fn_qual(fn))
+    if not rec:
+        return {}
+    out: dict[str, set] = {}
+    for n, ds in rec.items():
+        ints = {d for d in ds if isinstance(d, int) and (multiples or f"mult:{d}" not in ds)}
+        if ints:
+            out[n] = ints
+    return out
+
+
+def carried_sizes(ctx, fn) -> set:
+    """Names of ``fn`` bound (every time) to a size equal to a declared dynamic dim of a declared
+    model that reaches ``fn`` (``W`` of ``_, _, H, W = x.shape``, ``h`` handed ``x.shape[2]``)."""
+    from exportlint.semantics.dim_flow import SIZE
+
+    rec = _file_fn_dims(ctx).get(_fn_qual(fn))
+    return {n for n, ds in rec.items() if SIZE in ds} if rec else set()
+
+
+def carried_statics(ctx, fn) -> set:
+    """Names of ``fn`` bound to a size of a tensor a declared model hands it from one of its own
+    ``nn.Parameter``s (``n = pos_embed.shape[1]``), or arithmetic of such sizes: static whatever
+    the export declares (semantics/dim_flow.py)."""
+    from exportlint.semantics.dim_flow import STATIC
+
+    rec = _file_fn_dims(ctx).get(_fn_qual(fn))
+    return {n for n, ds in rec.items() if STATIC in ds} if rec else set()
+
+
+def with_carried(ctx, fn, dyn: dict[str, set]) -> dict[str, set]:
+    """``dyn`` (a function's declared dims) with ``carried_dims`` added; ``dyn`` itself when
+    nothing is carried into ``fn``."""
+    more = carried_dims(ctx, fn)
+    if not more:
+        return dyn
+    out = {k: set(v) for k, v in dyn.items()}
+    for n, ds in more.items():
+        out.setdefault(n, set()).update(ds)
+    return out
 
 
 def _builds_dims(ctx) -> bool:

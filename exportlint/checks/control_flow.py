@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Collection, Optional
 
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.check_only import check_only_nodes, only_checked
-from exportlint.checks.common import (call_exporters, declared_dims, declares_dynamic, dynamic_dims, root_declared,
-                                      snippet)
+from exportlint.checks.common import (
+    call_exporters,
+    carried_dims,
+    carried_sizes,
+    declared_dims,
+    declares_dynamic,
+    dynamic_dims,
+    root_declared,
+    snippet,
+    with_carried,
+)
 from exportlint.checks.size_semantics import data_size_branch
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import CONST, DATA, SHAPE, TENSORISH
@@ -644,7 +653,13 @@ class ShapeBranch(Rule):
             rd = root_declared(ctx, fn)
             if rd:  # a helper handed the exported model's inputs by another file's forward
                 dyn = {**dyn, **{p: set(dyn.get(p, ())) | ds for p, ds in rd.items()}}
-            params = _tensor_params(fn)
+            # the declared dims a declared model hands this function (a block it builds, a helper
+            # or inherited method it calls: semantics/dim_flow.py), and its sizes of them
+            carried = carried_dims(ctx, fn)
+            sizes = carried_sizes(ctx, fn)
+            if carried:
+                dyn = with_carried(ctx, fn, dyn)
+            params = _tensor_params(fn) | set(carried)
             for br in fn.branches:
                 check = br.construct == "assert" or (br.construct in ("if", "elif") and _only_raises(br.stmt))
                 if br.kind == SHAPE and check:
@@ -664,6 +679,9 @@ class ShapeBranch(Rule):
                         continue
                     hit = _divisibility_on_declared_dim(ctx, fn, br.node)
                     if hit is not None:
+                        # the size is one this function is handed or reads of a declared dim (not
+                        # only a dim index some declaration names): the guard fails for certain
+                        tight = _carried_size_read(fn, hit.left, carried_dims(ctx, fn, multiples=False), sizes)
                         ctx.report(
                             br.node,
                             f"{_CONSTRUCT[br.construct]} that a size is a multiple of something "
@@ -674,6 +692,7 @@ class ShapeBranch(Rule):
                             "or pad to the multiple instead of checking. The ONNX exporters keep the "
                             "example's value (legacy) or retry with torch's suggested fix (dynamo).",
                             exporters=("export-strict", "export-nonstrict"),
+                            severity=Severity.ERROR if tight else None,
                         )
                     continue
                 if br.kind != SHAPE or check:
@@ -686,15 +705,24 @@ class ShapeBranch(Rule):
                     culprit, flag = at, (f" (`and`/`or` takes its truth here, for the flag `{br.node.value}` "
                                          "branched on below)")
                 hit = _dynamic_hit(culprit, dyn, params) or _bound_size_hit(fn, culprit if at is not None else br.node,
-                                                                              dyn, params)
-                if hit is not None:
+                                                                              dyn, params, bool(carried))
+                exps = _exporters_for_dynamic(ctx)
+                if hit is None and (carried or sizes):
+                    hit = _whole_shape_hit(culprit, dyn)
+                if hit is None and sizes:
+                    hit = _carried_size_hit(fn, culprit if at is not None else br.node, sizes)
+                    # a size computed from a declared dim (`pad = (p - W % p) % p`): torch.export
+                    # guards on it and fails; whether the ONNX exporters' kept branch is wrong
+                    # at other sizes depends on the example (a zero pad is the identity)
+                    exps = tuple(e for e in exps if e in ("export-strict", "export-nonstrict"))
+                if hit is not None and exps:
                     ctx.report(
                         at if at is not None else br.node,
                         f"{_CONSTRUCT[br.construct]} on a shape (`{snippet(ctx, culprit)}`){flag} that an export call in "
                         f"this file declares dynamic ({hit}): export specialises it (error or a silently static "
                         "dimension). Use `torch.cond`, or make both paths one computation.",
                         severity=Severity.ERROR,
-                        exporters=_exporters_for_dynamic(ctx),
+                        exporters=exps,
                     )
                 else:
                     ctx.report(
@@ -718,7 +746,7 @@ class ShapeBranch(Rule):
             for loop in fn.loops:
                 if loop.kind != SHAPE:
                     continue
-                hit = _loop_size_hit(fn, loop, dyn, params, bool(rd))
+                hit = _loop_size_hit(fn, loop, dyn, params, bool(carried) or bool(rd), sizes)
                 if hit is not None:
                     ctx.report(
                         loop.iter,
@@ -1004,13 +1032,13 @@ def size_source(fn, e, params: set[str], depth: int = 0) -> Optional[tuple[str, 
     return found[0][1]
 
 
-def _bound_size_hit(fn, test, dyn: dict[str, set], params: set[str]) -> Optional[str]:
+def _bound_size_hit(fn, test, dyn: dict[str, set], params: set[str], carried: bool = False) -> Optional[str]:
     """'`x` dim d' when a branch test of ``forward`` reads a name bound to a size of a forward
     parameter whose dim d the project declares dynamic (``_, _, h, w = x.size()`` then
     ``if w % p != 0``). Measured (torch 2.13, bench/labels/probes_cases17 ``b_unpacked_pad_branch``;
     bench/cases/patch_pad_branch): strict and non-strict fail ('Constraints violated'), onnx-dynamo
     exports the dim static, the legacy exporter bakes the branch."""
-    if not dyn or fn.node.name.value != "forward" or _reads_state(fn, test):
+    if not dyn or (fn.node.name.value != "forward" and not carried) or _reads_state(fn, test):
         return None
     for n in iter_nodes(test):
         if isinstance(n, cst.Name):
@@ -1063,16 +1091,18 @@ def _reads_state(fn, test) -> bool:
     return False
 
 
-def _loop_size_hit(fn, loop, dyn: dict[str, set], params: set[str], handed: bool = False) -> Optional[str]:
+def _loop_size_hit(fn, loop, dyn: dict[str, set], params: set[str], carried: bool = False,
+                   sizes: Collection[str] = ()) -> Optional[str]:
     """'dim d of `x`' for a loop of ``forward`` over ``range(<size>)`` (or ``range(0, <size>)``) or
     over ``x`` itself, where the size is one of a forward parameter whose dim d the project
     declares dynamic. Measured (torch 2.13, bench/labels/probes_cases17 ``b_loop_range_len``,
     ``b_loop_range_unpacked``; bench/cases/per_image_len_loop): strict and non-strict fail
     ('Constraints violated'), onnx-dynamo exports the dim static, the legacy exporter unrolls the
-    example's count; a loop over a dim not declared passes everywhere. ``handed``: ``fn`` is a
-    helper of another file's forward that hands it its inputs (``root_declared``; held-out
-    pkg_frames_loop_normalize: the same failures at the helper's loop)."""
-    if not dyn or (fn.node.name.value != "forward" and not handed):
+    example's count; a loop over a dim not declared passes everywhere. ``carried``: ``fn`` is
+    handed declared dims by a declared model (semantics/dim_flow.py), or is a helper of another
+    file's forward that hands it its inputs (``root_declared``; held-out pkg_frames_loop_normalize:
+    the same failures at the helper's loop)."""
+    if not (dyn or sizes) or (fn.node.name.value != "forward" and not carried and not sizes):
         return None
     it = loop.iter
     src = None
@@ -1080,12 +1110,55 @@ def _loop_size_hit(fn, loop, dyn: dict[str, set], params: set[str], handed: bool
             and 1 <= len(it.args) <= 2 and not any(a.keyword or a.star for a in it.args):
         if len(it.args) == 2 and literal_value(it.args[0].value) != 0:
             return None
-        src = size_source(fn, it.args[-1].value, params)
+        bound = it.args[-1].value
+        if isinstance(bound, cst.Name) and bound.value in sizes:
+            return f"`{bound.value}`, a size of a dim declared dynamic"
+        src = size_source(fn, bound, params)
     elif isinstance(it, cst.Name) and it.value in params and loop.over_tensor:
         src = (it.value, 0)
     if src is not None and src[1] in dyn.get(src[0], ()):
         return f"dim {src[1]} of `{src[0]}`"
     return None
+
+
+def _whole_shape_hit(culprit, dyn: dict[str, set]) -> Optional[str]:
+    """'`x.shape` (dims ...)' for an ``==`` / ``!=`` comparison of a whole shape (``x.shape !=
+    skip.shape``, ``x.size() == y.size()``) of a name with declared dynamic dims: the comparison
+    reads every dim, the declared ones too."""
+    for n in iter_nodes(culprit):
+        if not isinstance(n, cst.Comparison) or not all(
+                isinstance(c.operator, (cst.Equal, cst.NotEqual)) for c in n.comparisons):
+            continue
+        for side in [n.left] + [c.comparator for c in n.comparisons]:
+            base = None
+            if isinstance(side, cst.Attribute) and side.attr.value == "shape":
+                base = side.value
+            elif isinstance(side, cst.Call) and isinstance(side.func, cst.Attribute) \
+                    and side.func.attr.value == "size" and not side.args:
+                base = side.func.value
+            if isinstance(base, cst.Name) and any(isinstance(d, int) for d in dyn.get(base.value, ())):
+                ds = sorted(d for d in dyn[base.value] if isinstance(d, int))
+                return f"`{base.value}` dim{'s' if len(ds) > 1 else ''} {', '.join(map(str, ds))}"
+    return None
+
+
+def _carried_size_hit(fn, test, sizes: Collection[str]) -> Optional[str]:
+    """'`n`, a size ...' when the test reads a name ``fn`` binds (every time) to a size of a
+    declared dynamic dim, or is handed one (semantics/dim_flow.py)."""
+    if _reads_state(fn, test):
+        return None
+    for n in iter_nodes(test):
+        if isinstance(n, cst.Name) and n.value in sizes:
+            return f"`{n.value}`, a size computed from a dim declared dynamic"
+    return None
+
+
+def _carried_size_read(fn, e, dyn: dict[str, set], sizes: Collection[str]) -> bool:
+    """Whether the size ``e`` is a declared dynamic dim this function reads or is handed: a name
+    bound to one (``sizes``), or ``x.shape[d]`` / ``x.size(d)`` of a name whose dim d is declared."""
+    if isinstance(e, cst.Name) and e.value in sizes:
+        return True  # (not a dim declared a multiple: semantics/dim_flow.py)
+    return _dynamic_read(e, dyn) is not None if dyn else False
 
 
 def _dynamic_read(culprit, dyn: dict[str, set]) -> Optional[str]:

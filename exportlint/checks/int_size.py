@@ -22,7 +22,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import all_declared_dims, declares_dynamic, snippet
+from exportlint.checks.common import all_declared_dims, carried_dims, declares_dynamic, snippet, with_carried
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value
@@ -120,14 +120,19 @@ class IntOfDynamicSize(Rule):
             return ()
         cache: dict[str, dict[str, set]] = {}
         for fn in ctx.model.functions:
+            # the declared dims a declared model hands this function (semantics/dim_flow.py)
+            carried = carried_dims(ctx, fn)
             if fn.cls is None:
-                if mode is None:
-                    self._unknown(ctx, fn)
-                continue
-            key = fn.cls.name
-            if key not in cache:
-                cache[key] = all_declared_dims(ctx, key)
-            decl = cache[key]
+                if not carried:
+                    if mode is None:
+                        self._unknown(ctx, fn)
+                    continue
+                decl = carried
+            else:
+                key = fn.cls.name
+                if key not in cache:
+                    cache[key] = all_declared_dims(ctx, key)
+                decl = with_carried(ctx, fn, cache[key]) if carried else cache[key]
             dims_any = set().union(*decl.values()) if decl else set()
             if not dims_any:
                 if mode is None:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import (add_shapes_dict, assignments_in_scope, declared_dims, declares_dynamic,
-                                      root_declared, snippet)
+from exportlint.checks.common import (add_shapes_dict, assignments_in_scope, carried_dims, declared_dims,
+                                      declares_dynamic, root_declared, snippet, with_carried)
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.kinds import TENSORISH
@@ -108,7 +108,8 @@ class Dims:
             for p, d in (rd or {}).items():
                 out.setdefault(p, set()).update(d)
             self._declared[key] = out
-        return self._declared[key]
+        # with the dims a declared model hands this very function (semantics/dim_flow.py)
+        return with_carried(self.ctx, fn, self._declared[key])
 
     # a size: x.shape[d] / x.size(d) of a forward input with d declared dynamic
     def size(self, fn, e: cst.BaseExpression, depth: int = 0) -> int:
@@ -148,6 +149,8 @@ class Dims:
             if name in params:
                 if _container_annotated(fn, name):
                     return 0
+                if 0 in carried_dims(self.ctx, fn).get(name, ()):
+                    return DYN  # handed a declared dynamic dim 0 by a declared model (semantics/dim_flow.py)
                 if fn.why == "forward" or (fn.node.name.value == "forward"):
                     dims = self.declared(fn).get(name)
                     if dims:

@@ -26,6 +26,7 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import (
     assignments_in_scope,
     call_arg,
+    carried_statics,
     declared_dims,
     declares_dynamic,
     export_dims,
@@ -580,6 +581,23 @@ def _floaty(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> bool:
 _FREE_SIZE_APIS = frozenset({"interpolate", "upsample", "upsample_bilinear", "upsample_nearest", "pad"})
 
 
+def _reads_only(conv: cst.Call, names: set) -> bool:
+    """Whether every value ``conv``'s arguments read is one of ``names`` (a literal aside), at
+    least one: no other size, no shape read."""
+    funcs = {id(m) for n in iter_nodes(conv) if isinstance(n, cst.Call) for m in iter_nodes(n.func)}
+    attrs: set = set()
+    seen = False
+    for a in conv.args:
+        for n in iter_nodes(a.value):
+            if isinstance(n, (cst.Subscript, cst.Attribute)) and id(n) not in funcs:
+                return False
+            if isinstance(n, cst.Name) and id(n) not in funcs and id(n) not in attrs:
+                if n.value not in names:
+                    return False
+                seen = True
+    return seen
+
+
 def _float_round_trips(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> list[tuple[str, cst.Call]]:
     """`round(x.shape[0] / 2)`, `int(h * 0.5)`, `math.ceil(n / p)` in e (the first one) and in the
     value of each name e reads: a size tuple `(new_h, new_w)` of names bound on two lines gives
@@ -636,7 +654,10 @@ class SizeThroughFloat(Rule):
                 for name, conv in _float_round_trips(fn, site, values):
                     got = found.setdefault(id(conv), [name, conv, True])
                     got[2] = got[2] and id(site) in free
+            statics = carried_statics(ctx, fn) if found else set()
             for name, conv, only_free in found.values():
+                if statics and _reads_only(conv, statics):
+                    continue  # sizes of a parameter's fixed shape (`int(math.sqrt(pos_embed.shape[1]))`)
                 self._report(ctx, mode, only_free, name, conv)
         return ()
 

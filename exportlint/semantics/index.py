@@ -600,7 +600,8 @@ class _Indexer:
                     dims = {d for d in got if isinstance(d, int)}
                     if dims:
                         ef.dynamic.setdefault(f"#{i}", set()).update(dims)
-                        ef.dynamic[f"#{i}"].update(d for d in got if isinstance(d, str) and d.startswith(("name:", "mult:", "same:")))
+                        ef.dynamic[f"#{i}"].update(d for d in got if isinstance(d, str)
+                                                   and d.startswith(("name:", "mult:", "same:")))
                         if ranks.get(i) is not None:
                             ef.dynamic[f"#{i}"].add(f"rank:{ranks[i]}")
             if ef.dynamic:

@@ -374,6 +374,8 @@ class Project:
         resolves in the project also hold ``REACH_KEY``: the names of the classes it is shown to
         build (``reached_classes``)."""
         calls = []
+        #: declared class name -> (FileIndex, class) where it resolves (``dim_flow.function_dims``)
+        self.declared_classes: dict[str, tuple[FileIndex, str]] = {}
         for p in files:
             fi = self.index_path(p)
             if fi is None:
@@ -403,6 +405,7 @@ class Project:
                     params = self.forward_params(rc[0], rc[1])
             d = dynamic.setdefault(name, {})
             if rc is not None:
+                self.declared_classes.setdefault(name, rc)
                 # the classes the exported model is shown to build (its submodules' classes and
                 # bases, transitively): where a helper class may take the model's dims
                 d.setdefault(REACH_KEY, set()).update(self.reached_classes(rc[0], rc[1]))
