@@ -61,3 +61,53 @@ def test_split_of_a_size_read_after_the_call_is_unchanged():
                           "        x = self._scale(x)\n        b, c, h, w = x.shape\n")
     (f,) = _f(src)
     assert f.line == line_of(src, "# SPLIT")
+
+
+# ---- EXL116 in a file a declared model reaches, with no declaration of its own -------------------
+# (merge of engine18's dim flow with cases18's batch 18: bench/cases/pkg_usrnet_p2o_roll_fft, whose
+# truth says all four exporters pass and match at `int(axis_size / 2)`: the helper is handed the
+# input the export declares static)
+
+from conftest import code_hits, lint_package, write_package  # noqa: E402
+
+_UTILS = """import torch
+
+
+def p2o(psf, shape):
+    otf = torch.zeros(psf.shape[:-2] + shape).type_as(psf)
+    for axis, axis_size in enumerate(psf.shape[2:]):
+        otf = torch.roll(otf, -int(axis_size / 2), dims=axis + 2)
+    return otf
+
+
+def half(x):
+    return x[..., : int(x.shape[-1] / 2)]
+"""
+
+_MODEL = """import torch
+
+from .utils import half, p2o
+
+
+class Data(torch.nn.Module):
+    def forward(self, x, k):
+        FB = p2o(k, (x.shape[2], x.shape[3]))
+        return half(x) + FB.sum()
+"""
+
+_INIT = """import torch
+from torch.export import Dim
+
+from .model import Data
+
+model = Data()
+example_args = (torch.randn(1, 3, 16, 16), torch.randn(1, 3, 5, 5))
+dynamic_shapes = {"x": {2: Dim("h", min=8, max=64), 3: Dim("w", min=8, max=64)}, "k": None}
+"""
+
+
+def test_size_through_float_of_a_static_input_in_a_reached_helper_is_a_warning(tmp_path):
+    f = lint_package(write_package(tmp_path, {"utils.py": _UTILS, "model.py": _MODEL, "__init__.py": _INIT}, "lead29a"))
+    hits = {(n, ln): sev for n, ln, sev, _ in code_hits(f, "EXL116")}
+    assert hits.get(("utils.py", 7)) == "warning"  # psf is `k`, declared static
+    assert hits.get(("utils.py", 12)) == "error"  # x carries the declared H/W

@@ -158,14 +158,15 @@ def _dims_of(v: cst.BaseExpression) -> set:
     return dims
 
 
-def declares_dynamic(ctx) -> Optional[bool]:
+def declares_dynamic(ctx, reach: bool = True) -> Optional[bool]:
     """Whether the project exports with dynamic shapes.
 
     True / False from the ``dynamic-shapes`` config key when set; else from the project's
     export calls (``ctx.project_declares_dynamic``, when project analysis ran); else from
     this file: True when an export call declares a dynamic dim (``dynamic_shapes``,
     ``dynamic_axes``, ``dynamic=True``) or the file builds ``Dim``s, False when it has export
-    calls and none does, None (unknown) when it has no export call.
+    calls and none does, None (unknown) when it has no export call. ``reach=False`` leaves out
+    that a declared model reaches functions of this file (``dynamic_by_reach_only``).
     """
     cfg = getattr(getattr(ctx, "config", None), "dynamic_shapes", None)
     if cfg is not None:
@@ -174,7 +175,7 @@ def declares_dynamic(ctx) -> Optional[bool]:
     if pdyn and any(any(isinstance(d, int) for dims in pdyn.get(c, {}).values() for d in dims)
                     for c in ctx.model.classes):
         return True  # a class of this file is exported (or declared, module-level) with dynamic dims
-    if _file_fn_dims(ctx):
+    if reach and _file_fn_dims(ctx):
         return True  # a declared model reaches functions of this file (semantics/dim_flow.py)
     proj = getattr(ctx, "project_declares_dynamic", None)
     if proj is not None:
@@ -192,6 +193,15 @@ def declares_dynamic(ctx) -> Optional[bool]:
     if _builds_dims(ctx):
         return True
     return False if ctx.model.export_calls else None
+
+
+def dynamic_by_reach_only(ctx) -> bool:
+    """The file counts as exporting dynamic dims only because a declared model reaches functions
+    of it (``declares_dynamic``): no config, export call or declaration of its own says so. A rule
+    that reads any size as dynamic in such a file must then read the sizes the model carries
+    there (``carried_dims``/``carried_sizes``), not any size: the helper may be handed an input
+    the export declares static (bench/cases/pkg_usrnet_p2o_roll_fft: `p2o(k, ...)`, `k` static)."""
+    return bool(_file_fn_dims(ctx)) and not declares_dynamic(ctx, reach=False)
 
 
 def _file_fn_dims(ctx) -> dict:

@@ -26,9 +26,12 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import (
     assignments_in_scope,
     call_arg,
+    carried_dims,
+    carried_sizes,
     carried_statics,
     declared_dims,
     declares_dynamic,
+    dynamic_by_reach_only,
     export_dims,
     snippet,
     torch_submodule_calls,
@@ -581,6 +584,11 @@ def _floaty(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> bool:
 _FREE_SIZE_APIS = frozenset({"interpolate", "upsample", "upsample_bilinear", "upsample_nearest", "pad"})
 
 
+def _reads_any(conv: cst.Call, names: set) -> bool:
+    """Whether ``conv`` reads a name of ``names`` (``x`` of ``int(x.shape[2] / 2)``, ``h`` of ``int(h / 2)``)."""
+    return bool(names) and any(isinstance(n, cst.Name) and n.value in names for n in iter_nodes(conv))
+
+
 def _reads_only(conv: cst.Call, names: set) -> bool:
     """Whether every value ``conv``'s arguments read is one of ``names`` (a literal aside), at
     least one: no other size, no shape read."""
@@ -632,6 +640,7 @@ class SizeThroughFloat(Rule):
         mode = declares_dynamic(ctx)
         if mode is False:
             return ()  # fixed shapes: the computed size is a constant anyway
+        reach_only = bool(mode) and dynamic_by_reach_only(ctx)
         for fn in ctx.model.functions:
             values: Optional[dict] = None
             sites: list[cst.BaseExpression] = []
@@ -655,10 +664,20 @@ class SizeThroughFloat(Rule):
                     got = found.setdefault(id(conv), [name, conv, True])
                     got[2] = got[2] and id(site) in free
             statics = carried_statics(ctx, fn) if found else set()
+            carried: Optional[set] = None
             for name, conv, only_free in found.values():
                 if statics and _reads_only(conv, statics):
                     continue  # sizes of a parameter's fixed shape (`int(math.sqrt(pos_embed.shape[1]))`)
-                self._report(ctx, mode, only_free, name, conv)
+                how = mode
+                if mode and reach_only:
+                    # dynamic only through a declared model reaching this file: an error when the
+                    # conversion reads what the model carries here (a tensor with declared dims,
+                    # a size of one), else a warning, as in a file with no declaration
+                    if carried is None:
+                        carried = set(carried_dims(ctx, fn)) | carried_sizes(ctx, fn)
+                    if not _reads_any(conv, carried):
+                        how = None
+                self._report(ctx, how, only_free, name, conv)
         return ()
 
     @staticmethod
