@@ -98,3 +98,82 @@ def test_exl130_forward_without_the_parameter_is_silent_in_the_decorator_file(tm
 def test_exl130_decorator_file_alone_is_silent(tmp_path):
     files = write_package(tmp_path, {"decos.py": _DECOS}, "zoo17wrap")
     assert _codes(_lint(files), "EXL130") == []
+
+
+# ---- EXL116: a size through a float inside a multi-line assignment under a tracing guard ------------------
+# probe_float_size_stmt.py (torch 2.13, dynamic H/W): `new_w = (<torch ops> if torch.jit.is_tracing() else
+# int(math.ceil(w / p) * p))` FAILS strict and non-strict ('Constraints violated (height, width)'); located
+# (the zoo truth's guard provenance) non-strict at the `int(...)` line, strict at the statement's first line
+# (it keeps the value symbolic and fails at the use; the producer is the statement). hf mobilevit: strict
+# 399 (`new_width = (`), non-strict 397 (the height's `int(...)`).
+from conftest import lint, line_of  # noqa: E402
+
+_UNFOLD = """
+import math
+import torch
+
+class Unfold(torch.nn.Module):
+    p = 2
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        new_w = (
+            torch.ceil(torch.tensor(w / self.p)).long() * self.p
+            if torch.jit.is_tracing()
+            else int(math.ceil(w / self.p) * self.p)
+        )
+        return x.reshape(b * c, h, new_w // self.p, self.p)
+"""
+
+
+def _exl116(src):
+    return sorted((f.line, tuple(f.exporters)) for f in lint(src) if f.code == "EXL116")
+
+
+def test_exl116_tracing_guarded_multiline_size_reports_statement_for_strict():
+    assert _exl116(_UNFOLD) == [
+        (line_of(_UNFOLD, "new_w = ("), ("export-strict",)),
+        (line_of(_UNFOLD, "else int("), ("export-nonstrict", "onnx-dynamo")),
+    ]
+
+
+def test_exl116_single_line_size_keeps_one_finding():
+    src = _UNFOLD.replace("""new_w = (
+            torch.ceil(torch.tensor(w / self.p)).long() * self.p
+            if torch.jit.is_tracing()
+            else int(math.ceil(w / self.p) * self.p)
+        )""", "new_w = int(math.ceil(w / self.p) * self.p)")
+    assert _exl116(src) == [(line_of(src, "new_w = int("),
+                             ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy"))]
+
+
+def test_exl116_tracing_guard_with_a_non_size_other_side_is_silent():
+    # the non-legacy side is no size (a config constant): the joined value stays unknown, nothing reported
+    src = _UNFOLD.replace("else int(math.ceil(w / self.p) * self.p)", "else self.p * 8")
+    assert _exl116(src) == []
+
+
+def test_exl116_integer_ceiling_is_silent():
+    src = _UNFOLD.replace("else int(math.ceil(w / self.p) * self.p)", "else (w + self.p - 1) // self.p * self.p")
+    assert _exl116(src) == []
+
+
+def test_exl116_conversion_inside_a_multiline_call_keeps_one_finding():
+    # the statement uses the size (a reshape), it does not bind it: one finding, at the conversion
+    src = """
+import torch
+
+class Shuffle(torch.nn.Module):
+    f = 2
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        x = x.reshape(
+            b,
+            int(h / self.f),
+            -1,
+        )
+        return x
+"""
+    assert _exl116(src) == [(line_of(src, "int(h / self.f)"),
+                             ("export-strict", "export-nonstrict", "onnx-dynamo", "onnx-legacy"))]
