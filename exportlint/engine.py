@@ -428,10 +428,19 @@ def _converts_to_quantized(text: str) -> bool:
     return "quantiz" in text and _at_word_start(_QUANT_CONVERT_NOB, text)
 
 
+def _defines_forward_wrapper(text: str) -> bool:
+    """The file defines a method decorator's ``(self, *args, **kwargs)`` wrapper (EXL130 at its call)."""
+    from exportlint.semantics.reduce import defines_forward_wrapper
+
+    return defines_forward_wrapper(text)
+
+
 def _needs_parse(text: str) -> bool:
     """Whether ``Linter._lint_text`` parses this file when no other file calls into it: it
-    defines a forward, calls an exporter, or converts a model to eager-quantized."""
-    return _has_forward_def(text) or _has_export_call(text) or _converts_to_quantized(text)
+    defines a forward, calls an exporter, converts a model to eager-quantized, or defines a
+    method decorator's ``(self, *args, **kwargs)`` wrapper."""
+    return (_has_forward_def(text) or _has_export_call(text) or _converts_to_quantized(text)
+            or _defines_forward_wrapper(text))
 
 
 def _light_findings(path: str, data: bytes, config: Config, codes: Optional[frozenset[str]]) -> Optional[list[Finding]]:
@@ -525,7 +534,7 @@ class Linter:
         tree = None  # the file's project index, when there is a project
         # a file that converts a model to eager-quantized (EXL404 at the conversion) is linted
         # even with no forward and no export call (a `quantize_model()` helper module)
-        if is_model or has_export or roots or _converts_to_quantized(text):
+        if is_model or has_export or roots or _converts_to_quantized(text) or _defines_forward_wrapper(text):
             # always: CPython places syntax errors exactly, and refuses code too deep for it
             # (and for libcst's native parser: isolation.py) in a few % of libcst's time
             err, ast_tree = _checked_syntax(text, path, project)

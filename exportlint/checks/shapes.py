@@ -677,11 +677,11 @@ class SizeThroughFloat(Rule):
                         carried = set(carried_dims(ctx, fn)) | carried_sizes(ctx, fn)
                     if not _reads_any(conv, carried):
                         how = None
-                self._report(ctx, how, only_free, name, conv)
+                self._report(ctx, how, only_free, name, conv, _binding_target(ctx, fn, conv))
         return ()
 
     @staticmethod
-    def _report(ctx, mode, only_free: bool, name: str, conv: cst.Call) -> None:
+    def _report(ctx, mode, only_free: bool, name: str, conv: cst.Call, target=None) -> None:
         exps = ["export-strict", "export-nonstrict", "onnx-legacy"]
         if name in ("int", "round"):
             exps.insert(2, "onnx-dynamo")
@@ -698,6 +698,21 @@ class SizeThroughFloat(Rule):
             # fails ('Constraints violated (h, w)'). Tied to another size (view, reshape)
             # strict fails too.
             exps = ["export-nonstrict", "onnx-legacy"]
+        if target is not None and "export-strict" in exps:
+            # measured (bench/labels/probes_zoo17/probe_float_size_stmt.py, torch 2.13): non-strict
+            # guards at the `int()` itself; strict keeps the value symbolic and fails where it is used,
+            # located at the statement that binds it. In a statement spanning lines (`w = (a if
+            # torch.jit.is_tracing() else int(...))`) those are two lines: strict gets its own finding
+            exps = [e for e in exps if e != "export-strict"]
+            ctx.report(
+                target,
+                f"`{snippet(ctx, target)}` is a size computed through a Python float (`{snippet(ctx, conv)}`): "
+                "strict torch.export keeps it symbolic and fails where it is used ('Constraints violated ... "
+                "satisfy the generated guard'), on a guard this statement's arithmetic makes. Use integer "
+                "arithmetic on sizes: `n // 2`, `(n + p - 1) // p` for a ceiling.",
+                exporters=("export-strict",),
+                severity=_severity(mode),
+            )
         ctx.report(
             conv,  # where the exporters stop (non-strict guard, legacy TracerWarning), not the use
             f"size computed through a Python float (`{snippet(ctx, conv)}`) used as a size or slice bound: "
@@ -708,6 +723,24 @@ class SizeThroughFloat(Rule):
             exporters=tuple(exps),
             severity=_severity(mode),
         )
+
+
+def _binding_target(ctx, fn, conv: cst.Call) -> Optional[cst.Name]:
+    """The name a `name = value` statement of fn binds when `conv` is that value (or a side of it: `a if
+    torch.jit.is_tracing() else int(...)`) on a later line than the statement's first (a parenthesised
+    multi-line value), else None. (A conversion inside another call, `x = x.view(\n int(h / f), ...)`,
+    is no binding of the size: the statement is its use, not its producer.)"""
+    from exportlint.semantics.nodes import assignments_in_scope
+
+    for _name, value, stmt in assignments_in_scope(fn.node):
+        if not (value is conv or (isinstance(value, cst.IfExp) and (value.body is conv or value.orelse is conv))):
+            continue
+        if not isinstance(stmt, cst.Assign) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0].target, cst.Name):
+            return None
+        code = ctx.module.code_for_node(stmt)
+        at = code.find(ctx.module.code_for_node(conv))
+        return stmt.targets[0].target if at > 0 and "\n" in code[:at] else None
+    return None
 
 
 def _slice_offset(s: cst.Slice) -> Optional[int]:

@@ -85,6 +85,9 @@ from exportlint.semantics.objects import NEW, annotated_class, tensor_sequence_a
 from exportlint.semantics.returns import size_list_return_positions, size_return_positions
 from exportlint.semantics.tensor_exit import tensor_exit_name
 
+#: the exporters under which only the legacy tracer runs a side (`a if torch.jit.is_tracing() else b`)
+_LEGACY_ONLY = frozenset({"onnx-legacy"})
+
 # ---------------------------------------------------------------------------------------
 # per-function analysis
 # ---------------------------------------------------------------------------------------
@@ -1880,6 +1883,14 @@ class FunctionFacts:
                     if self._narrow(only, (side,)):
                         ks.append(self.eval(side))
                     self._only = outer
+                if len(ks) == 2 and ks[0] != ks[1]:
+                    # `torch_int(torch.ceil(h / p) * p) if torch.jit.is_tracing() else int(math.ceil(h / p) * p)`
+                    # (transformers' mobilevit): the side only the legacy tracer runs keeps the traced size a
+                    # tensor, the other exporters get the size itself; the value is that size (the joined
+                    # UNKNOWN hid it from every size rule, e.g. EXL116 on the `int(math.ceil(...))` side)
+                    for k_leg, k_other, s_leg in ((ks[0], ks[1], sides[0]), (ks[1], ks[0], sides[1])):
+                        if s_leg == _LEGACY_ONLY and k_other == SHAPE and k_leg in (TENSOR, UNKNOWN):
+                            return SHAPE
                 return join(ks[0], ks[1]) if len(ks) == 2 else (ks[0] if ks else UNKNOWN)
             tk = self._test(e.test)
             self.branches.append(Branch(e.test, tk, "ifexp", e, self._culprit.get(id(e.test))))

@@ -48,6 +48,16 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: which ``re`` scans for, and the leading ``\b`` as a lookbehind after it: the same matches,
 #: a third faster)
 _READ_IDENT = re.compile(r"[A-Za-z_](?<!\w[A-Za-z_])[A-Za-z0-9_]*\b(?![ \t]*=(?!=))")
+#: a nested ``def w(self, *args, **kwargs)``: the wrapper a method decorator returns (legacy_params.py,
+#: EXL130 reports the wrapper's call of the decorated forward; such a file is parsed and the decorator kept)
+_FORWARD_WRAPPER = re.compile(r"^[ \t]+def \w+\(self, \*\w+, \*\*\w+\)", re.M)
+
+
+def defines_forward_wrapper(text: str) -> bool:
+    """The text defines a nested ``def ...(self, *args, **kwargs)`` and uses ``functools.wraps``."""
+    return "wraps(" in text and "**" in text and _FORWARD_WRAPPER.search(text) is not None
+
+
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
@@ -1233,6 +1243,11 @@ def reduce_source(text: str, o: Outline, roots: Iterable[str] = (), init_values:
         # reached from (EXL403 reports a call of the file's op in a function no entry reaches)
         for f in o.funcs + [m for methods, _ in o.classes.values() for m in methods]:
             if any("torch.ops." in ln for ln in code[f.start - 1:f.end]):
+                keep(f)
+    if defines_forward_wrapper(text):
+        # a decorator returning a `(self, *args, **kwargs)` wrapper stays whole (EXL130 reports its call)
+        for f in o.funcs:
+            if not f.is_method and _FORWARD_WRAPPER.search("".join(code[f.start - 1:f.end])):
                 keep(f)
     for cname, (methods, other) in o.classes.items():
         has_fwd = any(m.name == "forward" for m in methods)
