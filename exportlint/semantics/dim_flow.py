@@ -40,6 +40,8 @@ import ast
 import os
 from typing import Any, Optional
 
+from exportlint.semantics.index import ast_dotted
+
 #: a Python int that equals (an expression of) a declared dynamic dim
 SIZE = "size"
 #: a tensor handed from a module's own ``nn.Parameter`` (its shape is fixed), and a size read of
@@ -424,7 +426,7 @@ class _Body:
             d = self.dim_index(e.value.value, e.slice)
             return d is not None and d not in self.mult and d in self.dims.get(e.value.value.id, ())
         if isinstance(e, ast.Call):
-            f = _dotted(e.func)
+            f = ast_dotted(e.func)
             if isinstance(e.func, ast.Attribute) and e.func.attr == "size" and len(e.args) == 1 \
                     and isinstance(e.func.value, ast.Name) and _int_lit(e.args[0]) is not None:
                 d = self.dim_index(e.func.value, e.args[0])
@@ -455,7 +457,7 @@ class _Body:
         if isinstance(e, ast.Call):
             if isinstance(e.func, ast.Attribute) and e.func.attr == "size" and isinstance(e.func.value, ast.Name):
                 return e.func.value.id in self.static_tensors and len(e.args) == 1
-            f = _dotted(e.func) or ""
+            f = ast_dotted(e.func) or ""
             if (f in _SIZE_WRAPPERS or f.startswith("math.")) and e.args and not e.keywords:
                 return all(self.is_static_size(a, depth + 1) for a in e.args)
             return False
@@ -496,7 +498,7 @@ class _Body:
 
     def _call(self, e: ast.Call) -> Any:
         f = e.func
-        name = _dotted(f)
+        name = ast_dotted(f)
         # ops that keep the layout of their tensor operands
         if isinstance(f, ast.Attribute) and f.attr in _KEEP_CALLS and self.self_attr(f) is None:
             recv = f.value
@@ -586,7 +588,7 @@ class _Body:
                         return None
                     out.append((t, "fn"))
             return out or None
-        name = _dotted(f)
+        name = ast_dotted(f)
         if not name or (self.self_name and name.split(".")[0] == self.self_name):
             return None
         head = name.split(".")[0]
@@ -677,14 +679,3 @@ def _int_lit(e: ast.AST) -> Optional[int]:
 def _const(e: ast.AST) -> bool:
     return isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool) or (
         isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self")
-
-
-def _dotted(e: ast.AST) -> Optional[str]:
-    parts = []
-    while isinstance(e, ast.Attribute):
-        parts.append(e.attr)
-        e = e.value
-    if isinstance(e, ast.Name):
-        parts.append(e.id)
-        return ".".join(reversed(parts))
-    return None
