@@ -1351,7 +1351,12 @@ def _project_facts(files: list[str], texts: dict[str, bytes], known: Optional[di
 
         entries = [(rc[0], rc[1], facts[1][name]) for name, rc in project.declared_classes.items()
                    if name in facts[1]]
-        fn_dims_out.update(function_dims(project, entries))
+        try:
+            fn_dims_out.update(function_dims(project, entries))
+        except (RecursionError, MemoryError, ValueError, TypeError, AttributeError, KeyError):
+            # an optional refinement computed in the parent, outside the workers' isolation: on
+            # code it cannot follow the run goes on without it (what no model carries stays unknown)
+            pass
     return facts
 
 

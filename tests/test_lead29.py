@@ -111,3 +111,26 @@ def test_size_through_float_of_a_static_input_in_a_reached_helper_is_a_warning(t
     hits = {(n, ln): sev for n, ln, sev, _ in code_hits(f, "EXL116")}
     assert hits.get(("utils.py", 7)) == "warning"  # psf is `k`, declared static
     assert hits.get(("utils.py", 12)) == "error"  # x carries the declared H/W
+
+
+def test_a_call_chain_deeper_than_the_recursion_limit_does_not_stop_the_run(tmp_path):
+    # the declared dims are followed (semantics/dim_flow.py) in the parent process, before the
+    # workers: a chain of 400 helpers raised RecursionError there and the whole run died
+    chain = "import torch\n\n" + "\n".join(
+        f"def f{i}(x):\n    return f{i + 1}(x) + 1\n" for i in range(399)) + "\ndef f399(x):\n    return x * 2\n"
+    model = """import torch
+from torch.export import Dim
+
+from .helpers import f0
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return f0(x)
+
+
+def main():
+    torch.export.export(M().eval(), (torch.randn(2, 3),), dynamic_shapes={"x": {0: Dim("b")}})
+"""
+    files = write_package(tmp_path, {"helpers.py": chain, "model.py": model}, "lead29b")
+    assert lint_package(files) == []
