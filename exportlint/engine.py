@@ -594,8 +594,7 @@ class Linter:
                     module = None
             if module is not None:
                 res.parsed = True
-                pre: dict = {"extra_deps": set(),  # project facts computed once (_project_calls)
-                             "dynamic": (self.project_facts or (None, None))[1]}
+                pre: dict = {"extra_deps": set()}  # project facts computed once (_project_calls)
                 # one index of the file for every project question (built on the first one)
                 index = pre["index"] = _file_index(project, path, text, tree)
                 try:
@@ -801,7 +800,7 @@ def _project_calls(pre: dict, project: Any, path: str, text: str, tree: Any, mod
             fi = tree if tree is not None else index_source(text, os.path.abspath(path), mod, is_pkg)
         deps: set = set()
         forwards: list = []
-        calls = cross_file_calls(project, fi, model, deps, forwards, pre.get("dynamic"))
+        calls = cross_file_calls(project, fi, model, deps, forwards)
         pre.update(fi=fi, deps=deps, calls=calls, forwards=forwards)
     return pre
 

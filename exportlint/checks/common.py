@@ -292,25 +292,6 @@ def declared_dims(ctx, cls_name: Optional[str]) -> dict[str, set]:
     return out
 
 
-def root_declared(ctx, fn) -> dict[str, set]:
-    """Parameter -> dims declared dynamic, for a plain function of this file that a forward of
-    an exported class in another file calls handing it that forward's inputs as they are (the
-    argument kind ``kinds.DECLARED_PREFIX``, ``SemanticModel.root_declared``): a helper taking
-    the model's input keeps its declared dims. Empty for any other function."""
-    rd = getattr(ctx.model, "root_declared", None)
-    got = rd.get(id(fn.node)) if rd else None
-    if not got or fn.cls is not None:
-        return {}
-    ps = list(fn.node.params.posonly_params) + list(fn.node.params.params)
-    names = [p.name.value for p in ps]
-    out: dict[str, set] = {}
-    for k, dims in got.items():
-        name = names[k] if isinstance(k, int) and k < len(names) else (k if isinstance(k, str) else None)
-        if name and dims:
-            out[name] = set(dims)
-    return out
-
-
 def all_declared_dims(ctx, cls_name: Optional[str]) -> dict[str, set]:
     """Forward-parameter -> every dim declared dynamic for the class ``cls_name``: those of
     ``declared_dims`` (dynamic_axes / dynamic_shapes of the file, the project's declarations)

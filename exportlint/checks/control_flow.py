@@ -15,7 +15,6 @@ from exportlint.checks.common import (
     declared_dims,
     declares_dynamic,
     dynamic_dims,
-    root_declared,
     snippet,
     with_carried,
 )
@@ -650,9 +649,6 @@ class ShapeBranch(Rule):
         file_dyn = dynamic_dims(ctx)
         for fn in ctx.model.functions:
             dyn = declared_dims(ctx, fn.cls.name) if getattr(ctx, "project_dynamic", None) and fn.cls else file_dyn
-            rd = root_declared(ctx, fn)
-            if rd:  # a helper handed the exported model's inputs by another file's forward
-                dyn = {**dyn, **{p: set(dyn.get(p, ())) | ds for p, ds in rd.items()}}
             # the declared dims a declared model hands this function (a block it builds, a helper
             # or inherited method it calls: semantics/dim_flow.py), and its sizes of them
             carried = carried_dims(ctx, fn)
@@ -746,7 +742,7 @@ class ShapeBranch(Rule):
             for loop in fn.loops:
                 if loop.kind != SHAPE:
                     continue
-                hit = _loop_size_hit(fn, loop, dyn, params, bool(carried) or bool(rd), sizes)
+                hit = _loop_size_hit(fn, loop, dyn, params, bool(carried), sizes)
                 if hit is not None:
                     ctx.report(
                         loop.iter,
@@ -1099,9 +1095,8 @@ def _loop_size_hit(fn, loop, dyn: dict[str, set], params: set[str], carried: boo
     ``b_loop_range_unpacked``; bench/cases/per_image_len_loop): strict and non-strict fail
     ('Constraints violated'), onnx-dynamo exports the dim static, the legacy exporter unrolls the
     example's count; a loop over a dim not declared passes everywhere. ``carried``: ``fn`` is
-    handed declared dims by a declared model (semantics/dim_flow.py), or is a helper of another
-    file's forward that hands it its inputs (``root_declared``; held-out pkg_frames_loop_normalize:
-    the same failures at the helper's loop)."""
+    handed declared dims by a declared model (semantics/dim_flow.py; held-out
+    pkg_frames_loop_normalize: the same failures at a helper's loop)."""
     if not (dyn or sizes) or (fn.node.name.value != "forward" and not carried and not sizes):
         return None
     it = loop.iter

@@ -15,7 +15,7 @@ import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import (add_shapes_dict, assignments_in_scope, carried_dims, declared_dims,
-                                      declares_dynamic, root_declared, snippet, with_carried)
+                                      declares_dynamic, snippet, with_carried)
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.kinds import TENSORISH
@@ -98,14 +98,9 @@ class Dims:
 
     def declared(self, fn) -> dict[str, set]:
         key = fn.cls.name if fn.cls is not None else None
-        rd = root_declared(self.ctx, fn) if key is None else None
-        if rd:  # a helper handed the exported model's inputs by another file's forward
-            key = ("root", id(fn.node))
         if key not in self._declared:
-            out = declared_dims(self.ctx, key if not rd else None)
+            out = declared_dims(self.ctx, key)
             for p, d in self.module_dims.items():
-                out.setdefault(p, set()).update(d)
-            for p, d in (rd or {}).items():
                 out.setdefault(p, set()).update(d)
             self._declared[key] = out
         # with the dims a declared model hands this very function (semantics/dim_flow.py)
@@ -156,9 +151,6 @@ class Dims:
                     if dims:
                         return DYN if 0 in dims else 0
                     return MAYBE if self.mode is None and fn.env.get(name) in TENSORISH else 0
-                rd = root_declared(self.ctx, fn)
-                if name in rd:
-                    return DYN if 0 in rd[name] else 0
                 return self._param_from_callers(fn, params.index(name), depth)
             return max((self.dim0(fn, v, depth + 1) for v in bound_values(fn, name)), default=0)
         if isinstance(e, cst.BinaryOperation):
@@ -262,9 +254,9 @@ def _signal_dynamic(d: Dims, fn, e: cst.BaseExpression, depth: int = 0) -> int:
                     ints = {x for x in dims if isinstance(x, int)}
                     return DYN if ints & {1, -1} else (MAYBE if ints else 0)
                 return MAYBE if d.mode is None and fn.env.get(e.value) in TENSORISH else 0
-            rd = root_declared(d.ctx, fn)
+            rd = carried_dims(d.ctx, fn)
             if e.value in rd:
-                # another file's forward hands this helper its input, with declared dims
+                # a declared model hands this helper its input, with declared dims (semantics/dim_flow.py)
                 return DYN if rd[e.value] & {1, -1} else 0
             if fn.cls is None:
                 # a plain helper's waveform (an audio front end's `stft_magnitude(signals, window)`,

@@ -57,23 +57,14 @@ DYNAMO_FAIL_RESULT = "#dynamo-fails"
 SIZE_FACTORY_RESULT = "#size-factory"
 
 
-#: only in the argument kinds of a call into another file (``semantics.project.Root``): a forward
-#: input of the exported model handed as it is, whose dims "d,d" the project's export declares
-#: dynamic (``DECLARED_PREFIX + "2,3"``). The callee analyses it as a TENSOR (``SemanticModel``
-#: converts it, ``root_declared`` keeps the dims); calls handing different kinds join to TENSOR.
-DECLARED_PREFIX = "tensor:declared="
-
-
 def join(a: str, b: str) -> str:
     """Least upper bound for merging control-flow paths (x = a if c else b)."""
     if a == b:
         return a
-    if a == DATA_SIZED or a.startswith(DECLARED_PREFIX):
+    if a == DATA_SIZED:
         a = TENSOR
-    if b == DATA_SIZED or b.startswith(DECLARED_PREFIX):
+    if b == DATA_SIZED:
         b = TENSOR
-    if a == b:
-        return a
     if a in TENSORISH and b in TENSORISH:
         return TENSOR
     # Optional[Tensor]: None on one path, a tensor on the other -> still a tensor when used

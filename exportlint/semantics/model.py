@@ -91,7 +91,6 @@ from exportlint.semantics.imports import ImportMap, dotted
 from exportlint.semantics.kinds import (
     CONST,
     DATA_SIZED,
-    DECLARED_PREFIX,
     MODULE,
     NONE,
     TENSOR,
@@ -143,10 +142,6 @@ class SemanticModel:
         #: ``self``, or keyword names) every call into it hands a data-sized tensor
         #: (``kinds.DATA_SIZED``)
         self.root_data_sized: dict[int, frozenset] = {}
-        #: id(FunctionDef) of a root from another file -> position or keyword name -> the dims the
-        #: project declares dynamic of the forward input every call hands there as it is
-        #: (``kinds.DECLARED_PREFIX``)
-        self.root_declared: dict[int, dict] = {}
         #: result kinds of calls into other files (``qualified.name`` or ``Class.self.method``)
         self.call_returns: dict[str, str] = dict(call_returns or {})
         #: is this class of the file an nn.Module through bases in other files? (asked of the
@@ -374,14 +369,6 @@ class SemanticModel:
                         self.root_data_sized[id(fn)] = frozenset(sized)
                         pos = [TENSOR if k == DATA_SIZED else k for k in pos]
                         kw = {n: TENSOR if k == DATA_SIZED else k for n, k in kw.items()}
-                    declared = {i: k for i, k in enumerate(pos) if k.startswith(DECLARED_PREFIX)}
-                    declared.update((n, k) for n, k in kw.items() if k.startswith(DECLARED_PREFIX))
-                    if declared:  # analysed as tensors; the rules read the dims (checks.common)
-                        self.root_declared[id(fn)] = {
-                            i: frozenset(int(d) for d in k[len(DECLARED_PREFIX):].split(",") if d.isdigit())
-                            for i, k in declared.items()}
-                        pos = [TENSOR if k.startswith(DECLARED_PREFIX) else k for k in pos]
-                        kw = {n: TENSOR if k.startswith(DECLARED_PREFIX) else k for n, k in kw.items()}
                     work.insert(0, (fn, cls, pos, kw, "cross-file", None))
         # call-site argument kinds per function (join over call sites), then (re)analyse
         seen_args: dict[int, list[str]] = {}

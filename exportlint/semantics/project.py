@@ -534,15 +534,12 @@ def split_arg_kinds(call: Any, arg_kinds: list[str], skip: int = 0) -> tuple[lis
 
 
 def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set,
-                     forwards: Optional[list] = None,
-                     dynamic: Optional[dict] = None) -> list[tuple[Any, Any, Target, Root, Optional[str]]]:
+                     forwards: Optional[list] = None) -> list[tuple[Any, Any, Target, Root, Optional[str]]]:
     """(FunctionFacts, call node, target, root without chain, key) for every call of the file's
     export path that resolves to a function of another project file; ``key`` names the call
     for ``SemanticModel.call_returns`` (the callee's result kind, once known). ``forwards``
     collects (FunctionFacts, call node, target) of the calls that resolve to the ``forward`` of
-    a module class in another file (an export entry of its own file: not followed). ``dynamic``:
-    the project's declared dims per exported class (``Project.export_facts``): a forward input
-    of such a class handed as it is to a function gets the kind ``DECLARED_PREFIX + dims``."""
+    a module class in another file (an export entry of its own file: not followed)."""
     import libcst as cst
 
     from exportlint.semantics.imports import dotted
@@ -625,8 +622,6 @@ def cross_file_calls(project: Project, fi: FileIndex, model: Any, deps: set,
             if not _followed(pos + list(kw.values())):
                 continue
             _mark_data_sized(model, facts, e, pos, kw, skip)
-            if dynamic and cls is not None and not target.is_method:
-                _mark_declared(facts, cls, e, pos, kw, skip, dynamic)
             key = site.qualname
             if cls is not None and site.receiver_kind == "self":
                 key = f"{cls.name}.self.{site.method}"
@@ -697,59 +692,6 @@ def _mark_data_sized(model: Any, facts: Any, call: Any, pos: list[str], kw: dict
             i += 1
         elif kw.get(a.keyword.value) in TENSORISH and is_data_sized(facts, model, a.value, dds):
             kw[a.keyword.value] = DATA_SIZED
-
-
-def _mark_declared(facts: Any, cls: Any, call: Any, pos: list[str], kw: dict[str, str], skip: int,
-                   dynamic: dict) -> None:
-    """The forward inputs of an exported class that ``forward`` hands as they are (a parameter
-    name, not rebound in forward) to a plain function of another file get the argument kind
-    ``DECLARED_PREFIX + dims``: the dims the project declares dynamic for them."""
-    import libcst as cst
-
-    from exportlint.semantics.kinds import DECLARED_PREFIX, TENSORISH
-
-    if facts.node.name.value != "forward":
-        return
-    decl = dynamic.get(cls.name)
-    if not decl:
-        return
-    rebound = facts.__dict__.get("_declared_rebound")
-    if rebound is None:
-        rebound = set()
-        for n in facts.nodes():
-            if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
-                tg = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
-                for t in tg:
-                    for m in ([t] if isinstance(t, cst.Name) else [x for x in _names_in(t)]):
-                        rebound.add(m.value)
-        facts.__dict__["_declared_rebound"] = rebound
-
-    def kind(e: Any, k: str) -> str:
-        if k not in TENSORISH or not isinstance(e, cst.Name) or e.value in rebound:
-            return k
-        dims = sorted(d for d in decl.get(e.value, ()) if isinstance(d, int))
-        return DECLARED_PREFIX + ",".join(map(str, dims)) if dims else k
-
-    i = skip
-    for a in call.args:
-        if a.star:
-            return
-        if a.keyword is None:
-            if i < len(pos):
-                pos[i] = kind(a.value, pos[i])
-            i += 1
-        elif a.keyword.value in kw:
-            kw[a.keyword.value] = kind(a.value, kw[a.keyword.value])
-
-
-def _names_in(t: Any):
-    import libcst as cst
-
-    for n in ([t] if not isinstance(t, (cst.Tuple, cst.List)) else [el.value for el in t.elements]):
-        if isinstance(n, cst.Name):
-            yield n
-        elif isinstance(n, (cst.Tuple, cst.List)):
-            yield from _names_in(n)
 
 
 def _run_state(project: Project) -> Optional[dict]:
