@@ -40,7 +40,7 @@ from exportlint.findings import Severity
 from exportlint.semantics.imports import dotted
 from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value
-from exportlint.semantics.nodes import iter_statements
+from exportlint.semantics.nodes import iter_statements, names_in
 
 _TENSOR_FROM_DATA = frozenset({"torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor",
                                "torch.LongTensor", "torch.IntTensor", "torch.asarray"})
@@ -584,11 +584,6 @@ def _floaty(fn, e: cst.BaseExpression, values: dict, depth: int = 0) -> bool:
 _FREE_SIZE_APIS = frozenset({"interpolate", "upsample", "upsample_bilinear", "upsample_nearest", "pad"})
 
 
-def _reads_any(conv: cst.Call, names: set) -> bool:
-    """Whether ``conv`` reads a name of ``names`` (``x`` of ``int(x.shape[2] / 2)``, ``h`` of ``int(h / 2)``)."""
-    return bool(names) and any(isinstance(n, cst.Name) and n.value in names for n in iter_nodes(conv))
-
-
 def _reads_only(conv: cst.Call, names: set) -> bool:
     """Whether every value ``conv``'s arguments read is one of ``names`` (a literal aside), at
     least one: no other size, no shape read."""
@@ -675,7 +670,7 @@ class SizeThroughFloat(Rule):
                     # a size of one), else a warning, as in a file with no declaration
                     if carried is None:
                         carried = set(carried_dims(ctx, fn)) | carried_sizes(ctx, fn)
-                    if not _reads_any(conv, carried):
+                    if carried.isdisjoint(names_in(conv)):  # (`x` of `int(x.shape[2] / 2)`, `h` of `int(h / 2)`)
                         how = None
                 self._report(ctx, how, only_free, name, conv, _binding_target(ctx, fn, conv))
         return ()

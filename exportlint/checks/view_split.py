@@ -24,6 +24,7 @@ are static; they are left out to bound the noise in library code (see the rule p
 
 from __future__ import annotations
 
+import builtins
 from typing import Optional
 
 import libcst as cst
@@ -136,16 +137,12 @@ def _same_tensor_through(st: cst.CSTNode, name: str) -> bool:
         return False
     f = v.func
     through = (isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name) and f.value.value == "self") or (
-        isinstance(f, cst.Name) and f.value not in _NOT_HELPERS)
+        isinstance(f, cst.Name) and not hasattr(builtins, f.value))  # `list(x)`, `tuple(x)`: not a helper
     if not through or not any(a.keyword is None and not a.star and isinstance(a.value, cst.Name)
                               and a.value.value == name for a in v.args):
         return False
     return not any(isinstance(n, (cst.Subscript, cst.FloorDivide)) for n in iter_nodes(v))
 
-
-#: builtins that are not a tensor handed through (``x = list(x)``, ``x = tuple(x)`` ...)
-_NOT_HELPERS = frozenset({"list", "tuple", "len", "int", "float", "str", "dict", "set", "sorted", "reversed",
-                          "zip", "map", "filter", "enumerate", "iter", "next", "type", "getattr", "print"})
 
 
 @register
