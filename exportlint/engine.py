@@ -100,12 +100,14 @@ def _python_syntax_error(text: str, path: str) -> Optional[SyntaxError]:
 _COMPILED: set[str] = set()
 
 
-def _checked_syntax(text: str, path: str, project: Any = None) -> tuple[Optional[SyntaxError], Any]:
+def _checked_syntax(text: str, path: str, project: Any = None,
+                    digest: Optional[str] = None) -> tuple[Optional[SyntaxError], Any]:
     """``_python_syntax_check`` once per text and process: (None, None) when this text
     compiled before (the tree was used then: the file's index is cached by content). A tree
     the run already parsed of this text the same way (``project.checked_tree``: another
-    file's analysis read this one) is the verdict and the tree, without a second parse."""
-    key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    file's analysis read this one) is the verdict and the tree, without a second parse.
+    ``digest``: the text's ``_digest``, when the caller has it."""
+    key = digest or _digest(text)
     if key in _COMPILED:
         return None, None
     tree = None
@@ -122,6 +124,12 @@ def _checked_syntax(text: str, path: str, project: Any = None) -> tuple[Optional
             _COMPILED.clear()
         _COMPILED.add(key)
     return err, tree
+
+
+def _digest(text: str) -> str:
+    """sha256 of a text: the key of ``_COMPILED`` and of the file's index (``index_source``),
+    hashed once per linted text for both."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _python_syntax_check(text: str, path: str) -> tuple[Optional[SyntaxError], Any]:
@@ -537,7 +545,8 @@ class Linter:
         if is_model or has_export or roots or _converts_to_quantized(text) or _defines_forward_wrapper(text):
             # always: CPython places syntax errors exactly, and refuses code too deep for it
             # (and for libcst's native parser: isolation.py) in a few % of libcst's time
-            err, ast_tree = _checked_syntax(text, path, project)
+            digest = _digest(text)
+            err, ast_tree = _checked_syntax(text, path, project, digest)
             if ast_tree is not None and project is not None:
                 # (``file_tree`` of this file, asked while it is linted, takes it: no second parse)
                 from exportlint.semantics.project import lend_tree
@@ -558,7 +567,7 @@ class Linter:
                 if project is not None and not has_export and not _converts_to_quantized(text):
                     # (a file that converts a model to eager-quantized is read whole: EXL404
                     # reports at the conversion, wherever it is)
-                    ptext, tree = _reduced(text, path, roots, project, ast_tree)
+                    ptext, tree = _reduced(text, path, roots, project, ast_tree, digest)
                     if starts is not None and ptext is not text:
                         # the reduction may fold removed statements into one string: the
                         # reduced text's own statements (its tree is cheaper than the file's)
@@ -596,7 +605,7 @@ class Linter:
                 res.parsed = True
                 pre: dict = {"extra_deps": set()}  # project facts computed once (_project_calls)
                 # one index of the file for every project question (built on the first one)
-                index = pre["index"] = _file_index(project, path, text, tree)
+                index = pre["index"] = _file_index(project, path, text, tree, digest)
                 try:
                     model = SemanticModel(module, scan_export_calls=has_export, extra_roots=roots,
                                           call_returns=call_returns,
@@ -871,7 +880,8 @@ def _keep_parsed(text: str, m: "cst.Module") -> None:
         _MODULES_CHARS[0] += len(text)
 
 
-def _reduced(text: str, path: str, roots: Any, project: Any, ast_tree: Any = None) -> tuple[str, Any]:
+def _reduced(text: str, path: str, roots: Any, project: Any, ast_tree: Any = None,
+             digest: Optional[str] = None) -> tuple[str, Any]:
     """(text to parse with libcst, the file's index or None): the bodies no export entry of
     the file can reach are blanked (``semantics.reduce``); lines and columns of the rest are
     kept. The index (with the outline) is cached by content, so a re-analysis reads no ast;
@@ -880,7 +890,7 @@ def _reduced(text: str, path: str, roots: Any, project: Any, ast_tree: Any = Non
     from exportlint.semantics.reduce import reduce_flags, reduce_source
 
     mod, is_pkg = project.add_file(path, text)
-    fi = index_source(text, os.path.abspath(path), mod, is_pkg, tree=ast_tree)
+    fi = index_source(text, os.path.abspath(path), mod, is_pkg, digest, tree=ast_tree)
     if not fi.ok or fi.outline is None:
         return text, fi
     quals = [r.qual for r in roots]
@@ -951,7 +961,7 @@ def _call_lines(text: str, fi: Any, module: "cst.Module", calls: list) -> dict[i
     return out
 
 
-def _file_index(project: Any, path: str, text: str, fi: Any) -> Any:
+def _file_index(project: Any, path: str, text: str, fi: Any, digest: Optional[str] = None) -> Any:
     """The file's index entry for the project questions below: ``fi`` when the run has it,
     else built on the first question and kept (one index for every question of the file)."""
     got = [fi]
@@ -961,7 +971,7 @@ def _file_index(project: Any, path: str, text: str, fi: Any) -> Any:
             from exportlint.semantics.index import index_source
 
             mod, is_pkg = project.add_file(path, text)
-            got[0] = index_source(text, os.path.abspath(path), mod, is_pkg)
+            got[0] = index_source(text, os.path.abspath(path), mod, is_pkg, digest)
         return got[0]
 
     return index

@@ -194,15 +194,39 @@ class Project:
         if module is None or is_pkg is None:
             module, is_pkg = self.add_file(ap)
         text = self._texts.get(ap)
+        memo = None
         if text is None:
-            try:
-                with open(ap, "rb") as fh:
-                    data = fh.read()
-            except OSError:
-                return None
-            if len(data) > 8 * 1024 * 1024:
-                return None
-            text = data.decode("utf-8", "replace")  # not kept: the index is what matters
+            # a file read from disk is read, decoded and hashed once per run (``_run_state``:
+            # rules ask for the same few shared modules' indexes hundreds of times a run).
+            # (With the index store, every call reads the stored entry, as before: an entry
+            # computed here and the one read back differ in the outline, which is not stored)
+            st = _run_state(self) if self.store_dir is None else None
+            if st is not None:
+                memo = st.setdefault("index_path", {})
+                key = (ap, module, is_pkg)
+                if key in memo:
+                    fi = memo[key]
+                    if fi is not None:
+                        self._by_module.setdefault(module, fi)
+                    return fi
+            fi = self._index_from_disk(ap, module, is_pkg)
+            if memo is not None:
+                memo[key] = fi
+            return fi
+        return self._index_text(ap, module, is_pkg, text)
+
+    def _index_from_disk(self, ap: str, module: str, is_pkg: bool) -> Optional[FileIndex]:
+        try:
+            with open(ap, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return None
+        if len(data) > 8 * 1024 * 1024:
+            return None
+        text = data.decode("utf-8", "replace")  # not kept: the index is what matters
+        return self._index_text(ap, module, is_pkg, text)
+
+    def _index_text(self, ap: str, module: str, is_pkg: bool, text: str) -> FileIndex:
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         self.digests[ap] = digest
         store = self.store_dir
