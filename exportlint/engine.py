@@ -1017,8 +1017,22 @@ def _options_off(project: Any, index: Any, pre: dict) -> Any:
         key = (cls, attr)
         if key not in memo:
             from exportlint.semantics.ctor_values import option_off
+            from exportlint.semantics.project import run_memo
 
-            memo[key] = option_off(project, index(), cls, attr, pre.setdefault("extra_deps", set()))
+            # the answer holds for the run (the run's files are its inputs): a file analysed again
+            # in a later round, or another file of the same class, asks once; the files it read
+            # still go to each asking file's deps
+            fi = index()
+            run = run_memo(project, "option_off")
+            rkey = (getattr(fi, "path", None), getattr(fi, "digest", None), cls, attr)
+            got = run.get(rkey) if rkey[1] is not None else None
+            if got is None:
+                read: set = set()
+                got = (option_off(project, fi, cls, attr, read), frozenset(read))
+                if rkey[1] is not None:
+                    run[rkey] = got
+            pre.setdefault("extra_deps", set()).update(got[1])
+            memo[key] = got[0]
         return memo[key]
 
     return off
