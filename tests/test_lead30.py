@@ -1,0 +1,85 @@
+"""lead30: declared dynamic dims carried through the tensor methods that move them (issue #9).
+
+``semantics.dim_flow`` used to drop a tensor's declared dims at any ``permute`` / ``transpose`` /
+``view`` / ``reshape``, so a helper that reorders a feature map before branching on a size saw
+nothing declared. Now each dim moves where the op puts it (literal dims; a negative dim when the
+tensor's rank is known), ``unsqueeze`` shifts them, ``flatten(s)`` keeps the dims before ``s``,
+and a ``view`` / ``reshape`` dim is carried when its size is a declared dim itself
+(``B, C, H, W = x.shape``; ``x.view(B, H, W, C)``). Not carried: the dim ``flatten`` merges and a
+view size computed from declared dims (a product of sizes is not a declared dim: ``int()`` of it
+does not specialise, bench/labels/probes_lead30/probe_flatten_merged_dim.py), ``-1``, and every
+dim when the entry declares multiples (the op would move their indices).
+"""
+
+from __future__ import annotations
+
+import os
+
+from conftest import write_package
+
+_HW = '{2: torch.export.Dim("h", min=8, max=128), 3: torch.export.Dim("w", min=8, max=128)}'
+_MULT = '{2: 4 * torch.export.Dim("h", min=2, max=32), 3: torch.export.Dim("w", min=8, max=128)}'
+
+_INIT = ("import torch\n\nfrom .net import Net\n\nmodel = Net()\n"
+         "example_args = (torch.randn(2, 4, 16, 16),)\ndynamic_shapes = ({dims},)\n")
+
+_NET = """import torch.nn as nn
+
+from .ops import moved
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        return moved(x)
+"""
+
+_OPS = """def moved(x):
+    B, C, H, W = x.shape
+    t = x.permute(0, 2, 3, 1)
+    u = t.reshape(B, H, W, C)
+    m = x.view(B, C, H * W)
+    v = x.flatten(2)
+    k = x.flatten(1)
+    w = x.transpose(1, 3)
+    y = x.unsqueeze(0)
+    z = t.transpose(-1, -2)
+    n = x.reshape(B, C, -1)
+    s = x.permute((0, 1, 3, 2))
+    return u
+"""
+
+
+def _dims(tmp_path, dims: str, prefix: str) -> dict:
+    from exportlint.engine import _project_facts
+
+    files = write_package(tmp_path, {"__init__.py": _INIT.format(dims=dims), "net.py": _NET, "ops.py": _OPS},
+                          prefix)
+    texts = {p: open(p, "rb").read() for p in files}
+    out: dict = {}
+    _project_facts(files, texts, None, None, out)
+    ops = out[os.path.abspath([p for p in files if p.endswith("ops.py")][0])]
+    return ops["moved"]
+
+
+def test_dims_move_with_permute_transpose_unsqueeze_and_exact_view_sizes(tmp_path):
+    d = _dims(tmp_path, _HW, "l30a")
+    assert d["x"] == {2, 3}
+    assert d["t"] == {1, 2}        # permute(0, 2, 3, 1): H, W now at 1, 2
+    assert d["u"] == {1, 2}        # reshape(B, H, W, C): the declared H and W themselves
+    assert d["w"] == {1, 2}        # transpose(1, 3): W to 1, H stays at 2
+    assert d["y"] == {3, 4}        # unsqueeze(0) shifts them
+    assert d["z"] == {1, 3}        # t has rank 4 (permute of four): -1, -2 are 3, 2
+    assert d["s"] == {2, 3}        # permute given as one tuple
+
+
+def test_merged_or_computed_dims_are_not_carried(tmp_path):
+    d = _dims(tmp_path, _HW, "l30b")
+    assert "v" not in d            # flatten(2) merges H and W into H*W
+    assert "k" not in d            # flatten(1): likewise
+    assert "n" not in d            # reshape(B, C, -1): -1 is not known
+    assert d.get("m", set()) == set()  # view(B, C, H * W): a product of sizes
+
+
+def test_nothing_moves_when_the_entry_declares_multiples(tmp_path):
+    d = _dims(tmp_path, _MULT, "l30c")
+    assert {k for k, v in d.items() if {2, 3} & {x for x in v if isinstance(x, int)}} == {"x"}
