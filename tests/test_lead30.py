@@ -83,3 +83,55 @@ def test_merged_or_computed_dims_are_not_carried(tmp_path):
 def test_nothing_moves_when_the_entry_declares_multiples(tmp_path):
     d = _dims(tmp_path, _MULT, "l30c")
     assert {k for k, v in d.items() if {2, 3} & {x for x in v if isinstance(x, int)}} == {"x"}
+
+
+# ---- a torch name imported in a `try:` keeps its binding over the `except ImportError:` fallback ----
+
+_RMS = """import torch
+import torch.nn as nn
+
+try:
+    {try_import}
+except ImportError:
+    {fallback}
+
+
+class Norm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(8))
+
+    def forward(self, x):
+        return rms_norm(x, (8,), self.weight, 1e-6)
+"""
+
+_FALLBACK = """import torch
+
+
+def rms_norm(x, shape, weight, eps):
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
+"""
+
+
+def _rms_hits(tmp_path, try_import: str, fallback: str, prefix: str) -> list:
+    from conftest import code_hits, lint_package
+
+    files = write_package(tmp_path, {"norm.py": _RMS.format(try_import=try_import, fallback=fallback),
+                                     "fast_norm.py": _FALLBACK}, prefix)
+    return [(h[0], h[1], h[2], h[3]) for h in code_hits(lint_package(files), "EXL401")]
+
+
+def test_torch_import_in_try_wins_over_the_project_fallback(tmp_path):
+    # measured: timm's RmsNormFp32 (timm/layers/norm.py:290) calls the rms_norm bound so, and the
+    # legacy exporter fails there on aten::rms_norm at opset 20 (bench/data/zoo_truth.json,
+    # timm/deepseek_vit_412m)
+    hits = _rms_hits(tmp_path, "from torch.nn.functional import rms_norm", "from .fast_norm import rms_norm", "l30d")
+    assert hits == [("norm.py", 16, "error", ("onnx-legacy",))]
+
+
+def test_third_party_import_in_try_keeps_the_fallback(tmp_path):
+    # apex may be missing where the model is exported: the handler's binding stays (the project's
+    # own function, which exports)
+    hits = _rms_hits(tmp_path, "from apex.normalization import fused_rms_norm as rms_norm",
+                     "from .fast_norm import rms_norm", "l30e")
+    assert hits == []
