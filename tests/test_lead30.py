@@ -135,3 +135,69 @@ def test_third_party_import_in_try_keeps_the_fallback(tmp_path):
     hits = _rms_hits(tmp_path, "from apex.normalization import fused_rms_norm as rms_norm",
                      "from .fast_norm import rms_norm", "l30e")
     assert hits == []
+
+
+# ---- EXL152: topk with k = min(c, a size) ---------------------------------------------------
+
+_TOPK = """import torch
+import torch.nn as nn
+from torch.export import Dim
+
+
+class Indexer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.index_topk = 4
+
+    def forward(self, scores):
+        {body}
+
+example_args = (torch.randn(2, 3, 8),)
+dynamic_shapes = {{"scores": {dims}}}
+
+
+def export():
+    return torch.export.export(Indexer().eval(), example_args, dynamic_shapes=dynamic_shapes)
+"""
+_SEQ = '{2: Dim("seq", min=2, max=64)}'
+_BATCH = '{0: Dim("batch", min=1, max=64)}'
+
+
+def _topk(tmp_path, body: str, dims: str, prefix: str) -> list:
+    from conftest import code_hits, lint_package
+
+    files = write_package(tmp_path, {"idx.py": _TOPK.format(body=body, dims=dims)}, prefix)
+    return [(h[1], h[2]) for h in code_hits(lint_package(files), "EXL152")]
+
+
+def test_topk_of_min_of_a_declared_dynamic_size_is_an_error(tmp_path):
+    # measured (bench/labels/probes_lead30/probe_chunk_topk.py, A): strict and non-strict fail
+    body = "topk = min(self.index_topk, scores.shape[2])\n        return scores.topk(topk, dim=-1).indices"
+    assert _topk(tmp_path, body, _SEQ, "l30f") == [(12, "error")]
+
+
+def test_topk_of_min_inline_through_torch_topk(tmp_path):
+    body = "return torch.topk(scores, min(4, scores.size(2)), dim=2).indices"
+    assert _topk(tmp_path, body, _SEQ, "l30g") == [(12, "error")]
+
+
+def test_topk_of_min_of_a_static_dim_is_silent(tmp_path):
+    # the batch alone declared: dim 2 is static, min() of it a constant
+    body = "topk = min(self.index_topk, scores.shape[2])\n        return scores.topk(topk, dim=-1).indices"
+    assert _topk(tmp_path, body, _BATCH, "l30h") == []
+
+
+def test_topk_of_a_constant_or_of_min_of_numbers_is_silent(tmp_path):
+    # A2 of the probe: a constant k passes; min() of numbers that are not sizes is no size guard
+    assert _topk(tmp_path, "return scores.topk(4, dim=-1).indices", _SEQ, "l30i") == []
+    body = "k = min(self.index_topk, 8)\n        return scores.topk(k, dim=-1).indices"
+    assert _topk(tmp_path, body, _SEQ, "l30j") == []
+
+
+def test_topk_of_min_of_a_size_with_unknown_dims_is_a_warning(tmp_path):
+    from conftest import code_hits, lint_package
+
+    src = ("import torch.nn as nn\n\n\nclass Indexer(nn.Module):\n    def forward(self, scores):\n"
+           "        k = min(4, scores.shape[-1])\n        return scores.topk(k, dim=-1).indices\n")
+    files = write_package(tmp_path, {"idx.py": src}, "l30k")
+    assert [(h[1], h[2]) for h in code_hits(lint_package(files), "EXL152")] == [(6, "warning")]

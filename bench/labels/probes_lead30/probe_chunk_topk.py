@@ -3,6 +3,7 @@ bailing_hybrid :642), rebuilt small. seq (dim 1) declared dynamic, min 2 max 64;
 
 A  topk of ``k = min(c, x.shape[-1])`` on the dynamic dim             (axk2's indexer)
 A2 topk of a constant k                                              (control)
+A3 A with the dim declared min=4 (= the constant of the min)          (the fix)
 B  pad the dynamic dim to a multiple of a chunk, reshape into chunks  (bamba's reshape_into_chunks)
 B2 the same with the dim declared a multiple of the chunk             (control)
 C  pad to a chunk multiple, chunk, compute, then slice back to S      (bailing_hybrid's chunk_kda)
@@ -95,6 +96,7 @@ def main():
     x3 = torch.randn(2, 8, 4)
     run("A", A(), torch.randn(2, 3, 8), {2: seq})
     run("A2", A2(), torch.randn(2, 3, 8), {2: seq})
+    run("A3", A(), torch.randn(2, 3, 8), {2: torch.export.Dim("seq4", min=4, max=64)})
     run("B", B(), x3, {1: seq})
     run("B2", B(), torch.randn(2, 32, 4), {1: 16 * torch.export.Dim("n", min=1, max=4)})
     run("C", C(), x3, {1: seq})
