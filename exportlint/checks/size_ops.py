@@ -51,7 +51,7 @@ def _torch_div_of_sizes(fn, e: cst.BaseExpression) -> bool:
     return SHAPE in kinds
 
 
-def _bound_once(fn, name: str) -> Optional[cst.BaseExpression]:
+def bound_once(fn, name: str) -> Optional[cst.BaseExpression]:
     """The value of the one plain ``name = value`` of the function, None when bound otherwise or more."""
     value, n = None, 0
     for st in iter_nodes(fn.node.body):
@@ -89,7 +89,7 @@ class SizeThroughTorchOp(Rule):
                     v = a.value
                     src = v
                     if isinstance(v, cst.Name):
-                        src = _bound_once(fn, v.value)
+                        src = bound_once(fn, v.value)
                         if src is None:
                             continue
                     if not _torch_div_of_sizes(fn, src):

@@ -75,6 +75,8 @@ _KEEP_CALLS = frozenset({
     "sign", "floor", "ceil", "round", "reciprocal", "erf", "logical_not", "zeros_like", "ones_like",
     "full_like", "empty_like", "rand_like", "randn_like", "where", "maximum", "minimum",
 })
+#: tensor methods whose result's dims ``_Body.layout`` computes from the literal dims they name
+_LAYOUT = frozenset({"permute", "transpose", "swapaxes", "flatten", "unsqueeze", "view", "reshape"})
 _SIZE_WRAPPERS = frozenset({"int", "round", "math.ceil", "math.floor", "math.trunc", "abs", "float"})
 
 
@@ -194,6 +196,8 @@ class _Body:
         self.handed = handed
         self.dims: dict[str, frozenset] = {p: d - {SIZE} for p, d in handed.items() if d - {SIZE}}
         self.sizes: set[str] = {p for p, d in handed.items() if SIZE in d}
+        #: names of ``sizes`` bound only to a declared dim itself (not arithmetic of one)
+        self.exact: set[str] = set()
         #: parameters holding a module's own nn.Parameter, and names bound to sizes of them
         self.static_tensors: set[str] = {p for p, d in handed.items() if STATIC in d}
         self.static_sizes: set[str] = set()
@@ -253,6 +257,7 @@ class _Body:
             n = st.target.id
             d = self.dims_of(ast.BinOp(left=st.target, op=st.op, right=st.value))
             self.set_dims(n, d)
+            self.exact.discard(n)
             if n in self.sizes and not self.is_size(st.value) and not _const(st.value):
                 self.sizes.discard(n)
         elif isinstance(st, ast.Return) and st.value is not None:
@@ -319,6 +324,7 @@ class _Body:
         self.dims.pop(n, None)
         self.seen[n] = frozenset()
         self.sizes.discard(n)
+        self.exact.discard(n)
         self.loop_attrs.pop(n, None)
 
     def set_dims(self, n: str, d: frozenset) -> None:
@@ -341,8 +347,17 @@ class _Body:
                 self.static_sizes.add(tgt.id)
             else:
                 self.static_sizes.discard(tgt.id)
+            first = tgt.id not in self.seen
             self.set_dims(tgt.id, self.dims_of(value) if not isinstance(value, ast.Tuple) else frozenset())
+            if first and tgt.id in self.dims:
+                r = self.rank_of(value)
+                if r is not None:
+                    self.ranks[tgt.id] = r
             size = self.is_size(value)
+            if self.is_exact_size(value) and (tgt.id not in self.bound or tgt.id in self.exact):
+                self.exact.add(tgt.id)
+            else:
+                self.exact.discard(tgt.id)
             if tgt.id in self.bound or tgt.id in self.sizes and not size:
                 # every binding must be a dynamic size
                 if not size:
@@ -376,8 +391,11 @@ class _Body:
                 size = whole is not None and i not in self.mult and i in self.dims.get(whole, ())
                 if size and (e.id not in self.bound or e.id in self.sizes):
                     self.sizes.add(e.id)
+                    if e.id not in self.bound or e.id in self.exact:
+                        self.exact.add(e.id)
                 else:
                     self.sizes.discard(e.id)
+                    self.exact.discard(e.id)
                 self.bound.add(e.id)
             return
         if isinstance(tgt, (ast.Subscript, ast.Attribute)):
@@ -481,6 +499,107 @@ class _Body:
             return r if isinstance(r, frozenset) else frozenset()
         return frozenset()
 
+    # ----- tensor methods that move, merge or make dims (literal dim arguments only)
+    def rank_of(self, e: ast.AST, depth: int = 0) -> Optional[int]:
+        """The number of dims of a carried tensor expression, where it is known."""
+        if depth > 8:
+            return None
+        if isinstance(e, ast.Name):
+            return self.ranks.get(e.id) if e.id in self.dims else None
+        if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute)) or self.self_attr(e.func) is not None:
+            return None
+        m, recv = e.func.attr, e.func.value
+        if isinstance(recv, ast.Name) and recv.id in ("torch", "F"):
+            return None
+        args = _layout_args(e)
+        if m == "permute" or m in ("view", "reshape") and args is not None:
+            return len(args) if args is not None else None
+        if m == "flatten":
+            ints = [_int_lit(a) for a in e.args]
+            if not e.keywords and len(ints) == 1 and ints[0] is not None and ints[0] >= 0:
+                return ints[0] + 1
+            return None
+        r = self.rank_of(recv, depth + 1)
+        if r is None:
+            return None
+        if m in ("transpose", "swapaxes") or m in _KEEP_CALLS:
+            return r
+        if m == "unsqueeze":
+            return r + 1
+        return None
+
+    def layout(self, e: ast.Call) -> Optional[frozenset]:
+        """The dims of ``x.permute(...)``, ``x.transpose(a, b)``, ``x.flatten(s)``,
+        ``x.unsqueeze(k)``, ``x.view(...)`` / ``x.reshape(...)`` of a carried ``x``: each
+        dim moves where the op puts it; a merged dim is dynamic when a merged one was; a
+        view's dim is dynamic when its size reads a declared dynamic dim (``-1`` and
+        anything else: not known, so not carried). None: not such an op (or the entry
+        declares multiples, whose indices the op would move)."""
+        f = e.func
+        if not isinstance(f, ast.Attribute) or f.attr not in _LAYOUT or self.self_attr(f) is not None or self.mult:
+            return None
+        recv = f.value
+        if isinstance(recv, ast.Name) and recv.id in ("torch", "F"):
+            return None
+        dims = self.dims_of(recv)
+        if not dims:
+            return frozenset() if f.attr in ("view", "reshape") else None
+        rank = self.rank_of(recv)
+
+        def idx(a: ast.AST) -> Optional[int]:
+            i = _int_lit(a)
+            if i is None:
+                return None
+            if i < 0:
+                return rank + i if rank is not None and rank + i >= 0 else None
+            return i
+
+        m = f.attr
+        if m == "permute":
+            args = _layout_args(e)
+            order = [idx(a) for a in args] if args is not None else None
+            if not order or any(o is None for o in order) or len(set(order)) != len(order):
+                return frozenset()
+            return frozenset(i for i, o in enumerate(order) if o in dims)
+        if m in ("transpose", "swapaxes"):
+            if len(e.args) != 2 or e.keywords:
+                return frozenset()
+            a, b = idx(e.args[0]), idx(e.args[1])
+            if a is None or b is None:
+                return frozenset()
+            swap = {a: b, b: a}
+            return frozenset(swap.get(d, d) for d in dims)
+        if m == "flatten":
+            if e.keywords or len(e.args) > 1:
+                return frozenset()
+            s = idx(e.args[0]) if e.args else 0
+            if s is None:
+                return frozenset()
+            # the merged dim is a product of sizes, not a declared dim: int() of it, for one,
+            # does not specialise (bench/labels/probes_lead30/probe_flatten_merged_dim.py)
+            return frozenset(d for d in dims if d < s)
+        if m == "unsqueeze":
+            if len(e.args) != 1 or e.keywords:
+                return frozenset()
+            k = _int_lit(e.args[0])
+            if k is None or k < 0:
+                return frozenset()
+            return frozenset(d + 1 if d >= k else d for d in dims)
+        # view / reshape
+        args = _layout_args(e)
+        if args is None:
+            return frozenset()
+        return frozenset(i for i, a in enumerate(args) if self.is_exact_size(a))
+
+    def is_exact_size(self, e: ast.AST) -> bool:
+        """A declared dynamic dim itself (not arithmetic of one): ``x.shape[d]``, ``x.size(d)``, a
+        name every binding of which is one (``B, N, C = x.shape``)."""
+        if isinstance(e, ast.Name):
+            return e.id in self.exact and e.id in self.sizes
+        return self.is_size(e) and not isinstance(e, (ast.BinOp, ast.UnaryOp, ast.Call)) or (
+            isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "size"
+            and self.is_size(e))
+
     def self_attr(self, e: ast.AST) -> Optional[str]:
         if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and self.self_name \
                 and e.value.id == self.self_name:
@@ -499,6 +618,9 @@ class _Body:
     def _call(self, e: ast.Call) -> Any:
         f = e.func
         name = ast_dotted(f)
+        moved = self.layout(e)
+        if moved is not None:
+            return moved
         # ops that keep the layout of their tensor operands
         if isinstance(f, ast.Attribute) and f.attr in _KEEP_CALLS and self.self_attr(f) is None:
             recv = f.value
@@ -665,6 +787,19 @@ class _Body:
             handed[p] = frozenset(d)
         if isinstance(a, ast.Name) and a.id in self.ranks and a.id in self.dims:
             ranks[p] = self.ranks[a.id]
+
+
+def _layout_args(e: ast.Call) -> Optional[list]:
+    """The dim arguments of ``permute`` / ``view`` / ``reshape``: given one by one or as one
+    tuple or list; None with keywords, a starred argument or anything else."""
+    if e.keywords:
+        return None
+    args = list(e.args)
+    if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+        args = list(args[0].elts)
+    if not args or any(isinstance(a, ast.Starred) for a in args):
+        return None
+    return args
 
 
 def _int_lit(e: ast.AST) -> Optional[int]:

@@ -114,6 +114,15 @@ def absolute(module_pkg: str, level: int, name: Optional[str]) -> str:
     return base
 
 
+def try_torch_imports(before: dict[str, str], after: dict[str, str]) -> dict[str, str]:
+    """The names a ``try:`` body binds to a ``torch`` name (``from torch.nn.functional import
+    rms_norm``): they keep that binding over a fallback its ``except ImportError:`` handler binds
+    (``from .fast_norm import rms_norm``), as at run time with the torch the project exports with
+    (the fallback serves older torch releases). Measured: timm's ``RmsNormFp32`` calls the
+    ``rms_norm`` bound so, and the legacy exporter fails there on ``aten::rms_norm``."""
+    return {k: v for k, v in after.items() if before.get(k) != v and (v == "torch" or v.startswith("torch."))}
+
+
 def ast_dotted(e: ast.AST) -> Optional[str]:
     """``a.b.c`` of a stdlib-ast Name/Attribute chain; None for anything else."""
     parts = []
@@ -365,10 +374,13 @@ class _Indexer:
                             if isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
                                 fi.all = (fi.all or []) + list(v) if isinstance(st, ast.AugAssign) else list(v)
             elif isinstance(st, (ast.If, ast.Try)) or type(st).__name__ == "TryStar":
+                before = dict(fi.imports)
                 self._top(st.body)
+                tried = try_torch_imports(before, fi.imports) if not isinstance(st, ast.If) else {}
                 self._top(getattr(st, "orelse", []))
                 for h in getattr(st, "handlers", ()):
                     self._top(h.body)
+                fi.imports.update(tried)
 
     def _class(self, st: ast.ClassDef) -> None:
         fi = self.fi

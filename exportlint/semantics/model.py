@@ -88,6 +88,7 @@ from exportlint.semantics.flow import (  # noqa: F401  (re-exported)
     FunctionFacts,
 )
 from exportlint.semantics.imports import ImportMap, dotted
+from exportlint.semantics.index import try_torch_imports
 from exportlint.semantics.kinds import (
     CONST,
     DATA_SIZED,
@@ -226,7 +227,9 @@ class SemanticModel:
                 self.function_indent[id(st)] = prefix
             elif isinstance(st, (cst.If, cst.Try)) or type(st).__name__ == "TryStar":
                 # `if TYPE_CHECKING:` / `try: import x except ImportError:` blocks
+                before = dict(self.imports.names)
                 self._collect_top(body_statements(st.body), self._block_indent(st.body, prefix))
+                tried = try_torch_imports(before, self.imports.names) if not isinstance(st, cst.If) else {}
                 if isinstance(st, cst.If) and st.orelse is not None:
                     orelse = st.orelse
                     if isinstance(orelse, cst.If):
@@ -238,6 +241,7 @@ class SemanticModel:
                         self._collect_top(body_statements(h.body), self._block_indent(h.body, prefix))
                     if st.orelse is not None:
                         self._collect_top(body_statements(st.orelse.body), self._block_indent(st.orelse.body, prefix))
+                    self.imports.names.update(tried)
 
     def _static_kind(self, value: cst.BaseExpression) -> str:
         v = literal_value(value)
