@@ -79,3 +79,57 @@ def test_same_class_name_without_a_declaration_in_the_second_module_is_not_an_er
     hits = code_hits(lint_package(_two_heads(tmp_path, second_declares=False)), "EXL201")
     assert ("anchors.py", 6, "warning") in [h[:3] for h in hits]
     assert ("anchors.py", 6, "error") not in [h[:3] for h in hits]
+
+
+# ---- EXL402: repeat_interleave's legacy opset was measured on a 0-d sample -------------------
+
+import textwrap  # noqa: E402
+
+import pytest  # noqa: E402
+
+from exportlint.engine import lint_source  # noqa: E402
+
+_REPEAT = """\
+import torch
+import torch.nn as nn
+
+
+class Decoder(nn.Module):
+    def forward(self, image_embeddings, tokens):
+        src = torch.repeat_interleave(image_embeddings, tokens.shape[0], dim=0)
+        return {tail}
+
+
+def export(m, args):
+    torch.onnx.export(m, args, "m.onnx", dynamo=False, opset_version=11)
+"""
+
+
+def _exl402(src):
+    return [(f.line, tuple(f.exporters)) for f in lint_source(textwrap.dedent(src), "m.py", codes=["EXL402"])]
+
+
+def test_exl402_repeat_interleave_at_opset_11_is_not_claimed():
+    # probes_cases19: the legacy exporter takes repeat_interleave of inputs of rank >= 1 from
+    # opset 9 (int, size and tensor repeats); batch 19's pkg_sam_repeat_interleave_opset11 passes
+    # every exporter at opset 11, where main 0ccf026 gave two false EXL402 errors
+    assert _exl402(_REPEAT.format(tail="src")) == []
+
+
+def test_exl402_still_reports_an_api_that_needs_a_higher_opset():
+    # control: torch.tril needs opset 14 with the legacy exporter (rules/op_support.json)
+    got = _exl402(_REPEAT.format(tail="torch.tril(src)"))
+    assert [g for g in got if g[0] == 8 and "onnx-legacy" in g[1]], got
+
+
+def test_generator_measures_the_opset_on_a_sample_of_rank_1_or_more():
+    torch = pytest.importorskip("torch")
+    from exportlint.ops import generate as g
+
+    def fn(x):
+        return torch.repeat_interleave(x, 2)
+
+    samples = [(fn, (torch.randn(()),), {}, None), (fn, (torch.randn(2, 3),), {}, None)]
+    m, tensors = g._ranked_sample(samples, None)
+    assert [t.ndim for t in tensors] == [2]
+    assert g._ranked_sample(samples[:1], None) is None  # no such sample: the first one is kept
