@@ -1372,8 +1372,7 @@ def _project_facts(files: list[str], texts: dict[str, bytes], known: Optional[di
     if fn_dims_out is not None and facts[1]:
         from exportlint.semantics.dim_flow import function_dims
 
-        entries = [(rc[0], rc[1], facts[1][name]) for name, rc in project.declared_classes.items()
-                   if name in facts[1]]
+        entries = list(project.declared_classes.values())
         try:
             fn_dims_out.update(function_dims(project, entries))
         except (RecursionError, MemoryError, ValueError, TypeError, AttributeError, KeyError):

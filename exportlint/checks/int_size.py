@@ -22,7 +22,14 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import all_declared_dims, carried_dims, declares_dynamic, snippet, with_carried
+from exportlint.checks.common import (
+    all_declared_dims,
+    carried_dims,
+    carried_sizes,
+    declares_dynamic,
+    snippet,
+    with_carried,
+)
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import TENSORISH
 from exportlint.semantics.model import iter_nodes, literal_value
@@ -120,6 +127,7 @@ class IntOfDynamicSize(Rule):
             return ()
         cache: dict[str, dict[str, set]] = {}
         for fn in ctx.model.functions:
+            self._carried_size(ctx, fn)
             # the declared dims a declared model hands this function (semantics/dim_flow.py)
             carried = carried_dims(ctx, fn)
             if fn.cls is None:
@@ -165,6 +173,30 @@ class IntOfDynamicSize(Rule):
                     severity=sev,
                 )
         return ()
+
+    @staticmethod
+    def _carried_size(ctx, fn) -> None:
+        """``int(h)`` of a name every binding of which is a size equal to a dim the declared model
+        declares dynamic, handed here (``grid(x.shape[2])``, ``h, w = size`` of ``x.shape[2:]``:
+        semantics/dim_flow.py): the same specialisation as ``int(x.shape[2])`` in ``forward``."""
+        sizes = carried_sizes(ctx, fn)
+        if not sizes:
+            return
+        for call in fn.calls:
+            if call.qualname not in _INT or len(call.node.args) != 1:
+                continue
+            arg = call.node.args[0].value
+            if not (isinstance(arg, cst.Name) and arg.value in sizes):
+                continue
+            ctx.report(
+                call.node,
+                f"`{snippet(ctx, call.node)}` turns `{arg.value}`, a size along a dim the exported model declares "
+                "dynamic (handed here from its forward), into a Python int: non-strict torch.export specialises "
+                "the dimension there ('Constraints violated ... your code specialized it to be a constant'), "
+                "onnx-dynamo then exports the dimension static and the legacy exporter bakes the example's size "
+                "(both wrong at other sizes); strict torch.export keeps it symbolic. Use the size itself "
+                f"(`{arg.value}`) instead of `int(...)`.",
+            )
 
     @staticmethod
     def _unknown(ctx, fn) -> None:

@@ -1257,18 +1257,57 @@ def _measure(samples: list[tuple[Callable, tuple, dict, Any]], registries: dict,
         rec["mixed"] = mixed
     opset: dict[str, int] = {}
     m, tensors = first
+    ranked = _ranked_sample(samples, first) if any(t.ndim == 0 for t in _tensors_of(tensors)) else None
     for ex in ONNX_EXPORTERS:
         if errors[ex][0] is not None:
             continue
+        om, ot, cap = m, tensors, captured
+        if ranked is not None and _try(ex, ranked[0], ranked[1]) is None:
+            # the lowest opset of a 0-d first sample is not what model code needs: OpInfo's
+            # repeat_interleave starts with a 0-d input, which the legacy exporter takes only
+            # from opset 13 ('list index out of range' below), while inputs of rank >= 1 export
+            # from opset 9 (bench/labels/probes_cases19/probes.out)
+            om, ot, cap = ranked[0], ranked[1], None
         if ex == "onnx-legacy":
-            n = _legacy_min_opset(m, tensors, registries["onnx-legacy"]["default_opset"])
+            n = _legacy_min_opset(om, ot, registries["onnx-legacy"]["default_opset"])
         else:
-            n = _dynamo_min_opset(m, tensors, registries["onnx-dynamo"]["registry_opset"], captured)
+            n = _dynamo_min_opset(om, ot, registries["onnx-dynamo"]["registry_opset"], cap)
         if n is not None:
             opset[ex] = n
     if opset:
         rec["opset"] = opset
     return rec
+
+
+def _tensors_of(tree) -> list:
+    import torch
+
+    return [t for t in _leaves(tree) if isinstance(t, torch.Tensor)]
+
+
+def _ranked_sample(samples: list, first: tuple) -> tuple | None:
+    """(harness, tensors) of the first sample after ``first`` that runs eagerly and whose tensors
+    all have rank >= 1 (what model code passes), for measuring the lowest opset; None if none."""
+    import torch
+
+    seen_first = False
+    for fn, args, kwargs, module in samples:
+        if not seen_first:
+            seen_first = True
+            continue
+        if any(t.ndim == 0 for t in _tensors_of((args, kwargs))):
+            continue
+        torch.manual_seed(0)
+        try:
+            m, tensors = _make_harness(fn, args, kwargs, module)
+            if not m(*tensors):
+                continue
+        except _Timeout:
+            raise
+        except Exception:
+            continue
+        return m, tensors
+    return None
 
 
 def _opinfo_samples(qualname: str, limit: int = 60):

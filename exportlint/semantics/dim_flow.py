@@ -25,11 +25,17 @@ What carries a tensor's dims (precision first: anything else carries nothing):
 - ``torch.arange(n)`` of a size that is a declared dynamic dim: dim 0.
 
 A size is declared dynamic when it reads such a dim (``x.shape[d]``, ``x.size(d)``, ``len(x)``
-for dim 0, a name unpacked from ``x.shape``, ``int()`` / arithmetic of one).
+for dim 0, a name unpacked from ``x.shape``, ``int()`` / arithmetic of one), or is an item of a
+tuple of sizes ``x.shape[a:]`` / ``x.size()[a:]`` (``a`` < 0 when the rank is known, kept through
+layout-keeping ops and layers) handed to a function (``feat_h, feat_w = featmap_size``), or of a
+list of such tuples (``[f.size()[-2:] for f in feats]`` over a list display of tensors with the
+dims): handed as ``"sizes@<first>:<dims>"`` / ``"sizelist@<first>:<dims>"`` markers.
 
 Calls followed: ``self.method(...)`` (through base classes in other files), ``self.sub(...)`` and
 ``item(...)`` for ``item`` iterating ``self.sub`` (the classes ``__init__`` builds there:
-``built_classes``), and calls of project functions through the file's imports. A function
+``built_classes``), ``self.obj.method(...)`` of a project object ``__init__`` builds there (a plain
+helper class: mmdetection's ``self.anchor_generator.grid_anchors(...)``), and calls of project
+functions through the file's imports. A function
 reached from several calls gets the union of the dims (one export entry handing it a dynamic dim
 is enough for that export to specialise it).
 """
@@ -49,6 +55,11 @@ SIZE = "size"
 STATIC = "static"
 #: in ``function_dims``' answer per file: the functions reached from a declared entry at all
 REACHED = "#reached"
+#: a handed tuple of sizes (``x.shape[2:]``, ``x.size()[-2:]``): ``"sizes@<first dim>:<dynamic dims>"``,
+#: its i-th item the size of dim first + i (a dynamic one when listed)
+SIZES_PREFIX = "sizes@"
+#: a handed list of such tuples (``[f.shape[2:] for f in feats]``): ``"sizelist@<first>:<dynamic>"``
+SIZE_LIST_PREFIX = "sizelist@"
 
 #: analyses per run (a guard on very large projects)
 _BUDGET = 3000
@@ -194,6 +205,20 @@ class _Body:
         allp = [p.arg for p in a.posonlyargs + a.args]
         self.self_name = allp[0] if t.is_method and allp else None
         self.handed = handed
+        #: names bound to a tuple of sizes: (its first dim, the dynamic dims among them)
+        self.size_tuples: dict[str, tuple[int, frozenset]] = {}
+        #: names bound to a list of such tuples, and to a list of tensors: (dims all share, rank)
+        self.size_lists: dict[str, tuple[int, frozenset]] = {}
+        self.tensor_lists: dict[str, tuple[frozenset, Optional[int]]] = {}
+        for p, d in handed.items():
+            for m in d:
+                for prefix, into in ((SIZES_PREFIX, self.size_tuples), (SIZE_LIST_PREFIX, self.size_lists)):
+                    if isinstance(m, str) and m.startswith(prefix):
+                        first, _, dyn = m[len(prefix):].partition(":")
+                        into[p] = (int(first), frozenset(int(x) for x in dyn.split(",") if x))
+        handed = {p: frozenset(x for x in d if not (isinstance(x, str) and x.startswith((SIZES_PREFIX, SIZE_LIST_PREFIX))))
+                  for p, d in handed.items()}
+        self.handed = handed
         self.dims: dict[str, frozenset] = {p: d - {SIZE} for p, d in handed.items() if d - {SIZE}}
         self.sizes: set[str] = {p for p, d in handed.items() if SIZE in d}
         #: names of ``sizes`` bound only to a declared dim itself (not arithmetic of one)
@@ -326,6 +351,9 @@ class _Body:
         self.sizes.discard(n)
         self.exact.discard(n)
         self.loop_attrs.pop(n, None)
+        self.size_tuples.pop(n, None)
+        self.size_lists.pop(n, None)
+        self.tensor_lists.pop(n, None)
 
     def set_dims(self, n: str, d: frozenset) -> None:
         """A binding of ``n``: its dims are those every binding so far agrees on."""
@@ -343,16 +371,29 @@ class _Body:
         if isinstance(tgt, ast.Name):
             self.loop_attrs.pop(tgt.id, None)
             self.static_tensors.discard(tgt.id)
+            st = self.size_tuple(value)
+            if st is not None and (tgt.id not in self.bound or self.size_tuples.get(tgt.id) == st):
+                self.size_tuples[tgt.id] = st
+            else:
+                self.size_tuples.pop(tgt.id, None)
+            sl = self.size_list(value)
+            if sl is not None and (tgt.id not in self.bound or self.size_lists.get(tgt.id) == sl):
+                self.size_lists[tgt.id] = sl
+            else:
+                self.size_lists.pop(tgt.id, None)
+            tl = self.tensor_list(value)
+            if tl is not None and tgt.id not in self.bound:
+                self.tensor_lists[tgt.id] = tl
+            else:
+                self.tensor_lists.pop(tgt.id, None)
             if self.is_static_size(value) and (tgt.id not in self.bound or tgt.id in self.static_sizes):
                 self.static_sizes.add(tgt.id)
             else:
                 self.static_sizes.discard(tgt.id)
-            first = tgt.id not in self.seen
+            rank = self.rank_of(value) if tgt.id not in self.bound else None
             self.set_dims(tgt.id, self.dims_of(value) if not isinstance(value, ast.Tuple) else frozenset())
-            if first and tgt.id in self.dims:
-                r = self.rank_of(value)
-                if r is not None:
-                    self.ranks[tgt.id] = r
+            if rank is not None and tgt.id in self.dims:
+                self.ranks[tgt.id] = rank  # (a layout-keeping op of a tensor of known rank)
             size = self.is_size(value)
             if self.is_exact_size(value) and (tgt.id not in self.bound or tgt.id in self.exact):
                 self.exact.add(tgt.id)
@@ -379,6 +420,7 @@ class _Body:
                     self.bind(e, v)
                 return
             whole = self.shape_of(value)
+            st = self.size_tuple(value)
             got = self.dims_of_call_tuple(value, len(names))
             for i, e in enumerate(names):
                 if not isinstance(e, ast.Name):
@@ -389,6 +431,8 @@ class _Body:
                 self.loop_attrs.pop(e.id, None)
                 self.set_dims(e.id, got[i] if got is not None else frozenset())
                 size = whole is not None and i not in self.mult and i in self.dims.get(whole, ())
+                if st is not None:
+                    size = st[0] + i in st[1]  # an item of a handed tuple of sizes
                 if size and (e.id not in self.bound or e.id in self.sizes):
                     self.sizes.add(e.id)
                     if e.id not in self.bound or e.id in self.exact:
@@ -416,6 +460,69 @@ class _Body:
             return v.func.value.id
         return None
 
+    def tensor_list(self, v: ast.AST) -> Optional[tuple[frozenset, Optional[int]]]:
+        """A list / tuple display of names of tensors with declared dims: the dims they all have,
+        and their rank when every one's is known and the same."""
+        if not isinstance(v, (ast.List, ast.Tuple)) or not v.elts \
+                or not all(isinstance(e, ast.Name) and self.dims.get(e.id) for e in v.elts):
+            return None
+        dims = frozenset.intersection(*[self.dims[e.id] for e in v.elts])
+        ranks = {self.ranks.get(e.id) for e in v.elts}
+        return (dims, ranks.pop() if len(ranks) == 1 else None) if dims else None
+
+    def size_list(self, v: ast.AST) -> Optional[tuple[int, frozenset]]:
+        """``[t.shape[a:] for t in ts]`` over a list of tensors with declared dims (``tensor_list``),
+        or a name bound to such a list: the size tuple of every item."""
+        if isinstance(v, ast.Name):
+            return self.size_lists.get(v.id)
+        if not (isinstance(v, ast.ListComp) and len(v.generators) == 1):
+            return None
+        g = v.generators[0]
+        if g.ifs or g.is_async or not isinstance(g.target, ast.Name):
+            return None
+        tl = self.tensor_list(g.iter) if not isinstance(g.iter, ast.Name) else self.tensor_lists.get(g.iter.id)
+        if tl is None:
+            return None
+        n = g.target.id
+        saved = (self.dims.get(n), self.ranks.get(n))
+        self.dims[n] = tl[0]
+        if tl[1] is not None:
+            self.ranks[n] = tl[1]
+        try:
+            return self.size_tuple(v.elt)
+        finally:
+            for store, old in ((self.dims, saved[0]), (self.ranks, saved[1])):
+                if old is None:
+                    store.pop(n, None)
+                else:
+                    store[n] = old
+
+    def size_tuple(self, v: ast.AST) -> Optional[tuple[int, frozenset]]:
+        """(first dim, dynamic dims among them) of ``x.shape[a:]`` / ``x.size()[a:]`` (``a`` < 0
+        when ``x``'s rank is known) of a tensor with declared dims, of a name bound to one, or of
+        an item of a list of them (``sizes[i]``)."""
+        if isinstance(v, ast.Name):
+            return self.size_tuples.get(v.id)
+        if isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name) and v.value.id in self.size_lists \
+                and not isinstance(v.slice, ast.Slice):
+            return self.size_lists[v.value.id]
+        if not (isinstance(v, ast.Subscript) and isinstance(v.slice, ast.Slice) and v.slice.upper is None
+                and v.slice.step is None and v.slice.lower is not None):
+            return None
+        b = v.value
+        if isinstance(b, ast.Attribute) and b.attr == "shape" and isinstance(b.value, ast.Name):
+            base = b.value
+        elif isinstance(b, ast.Call) and isinstance(b.func, ast.Attribute) and b.func.attr == "size" \
+                and not b.args and not b.keywords and isinstance(b.func.value, ast.Name):
+            base = b.func.value
+        else:
+            return None
+        dims = self.dims.get(base.id)
+        first = self.dim_index(base, v.slice.lower)
+        if not dims or first is None:
+            return None
+        return first, frozenset(d for d in dims if isinstance(d, int) and d >= first and d not in self.mult)
+
     def dims_of_call_tuple(self, value: ast.AST, n: int) -> Optional[tuple]:
         if isinstance(value, ast.Call):
             r = self.call(value)
@@ -439,6 +546,10 @@ class _Body:
             return False
         if isinstance(e, ast.Name):
             return e.id in self.sizes
+        if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id in self.size_tuples:
+            k = _int_lit(e.slice)
+            first, dyn = self.size_tuples[e.value.id]
+            return k is not None and k >= 0 and first + k in dyn
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "shape" \
                 and isinstance(e.value.value, ast.Name) and _int_lit(e.slice) is not None:
             d = self.dim_index(e.value.value, e.slice)
@@ -505,11 +616,17 @@ class _Body:
         if depth > 8:
             return None
         if isinstance(e, ast.Name):
-            return self.ranks.get(e.id) if e.id in self.dims else None
-        if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute)) or self.self_attr(e.func) is not None:
+            return self.ranks.get(e.id)
+        if isinstance(e, ast.Call) and e.args and self.self_attr(e.func) is not None:
+            # a kept-layout torch.nn layer submodule of a name of known rank
+            ts = self.targets(e)
+            if ts and all(kind == "layer" for _, kind in ts) and isinstance(e.args[0], ast.Name):
+                return self.ranks.get(e.args[0].id)
+            return None
+        if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute)):
             return None
         m, recv = e.func.attr, e.func.value
-        if isinstance(recv, ast.Name) and recv.id in ("torch", "F"):
+        if isinstance(recv, ast.Name) and (recv.id in ("torch", "F") or recv.id in self.fi.imports):
             return None
         args = _layout_args(e)
         if m == "permute" or m in ("view", "reshape") and args is not None:
@@ -710,6 +827,8 @@ class _Body:
                         return None
                     out.append((t, "fn"))
             return out or None
+        if isinstance(f, ast.Attribute) and self.self_attr(f.value) is not None and self.cls is not None:
+            return self.attr_method(f.value.attr, f.attr)
         name = ast_dotted(f)
         if not name or (self.self_name and name.split(".")[0] == self.self_name):
             return None
@@ -727,6 +846,33 @@ class _Body:
         if t is None or t.is_method:
             return None
         return [(t, "fn")]
+
+    def attr_method(self, attr: str, method: str) -> Optional[list]:
+        """``self.<attr>.<method>(...)``: that method of the project classes ``__init__`` builds at
+        ``attr`` (a plain helper object, ``self.anchor_generator = AnchorGenerator(...)``); None
+        unless every one is known and defines it."""
+        fi, cls = self.own_class()
+        if fi is None:
+            return None
+        ctors = self.attr_ctors(fi, cls, attr)
+        if not ctors:
+            return None
+        out = []
+        from exportlint.semantics.project import built_classes
+
+        for cfi, q in ctors:
+            try:
+                built = built_classes(self.project, cfi, q, None)
+            except Exception:
+                built = None
+            if not built:
+                return None
+            for bfi, bcls in built:
+                t = self.project.find_method(bfi, bcls, method)
+                if t is None:
+                    return None
+                out.append((t, "fn"))
+        return out or None
 
     def is_parameter(self, a: ast.AST) -> bool:
         """``self.<attr>`` that ``__init__`` (or a base's) sets only to an ``nn.Parameter(...)``."""
@@ -783,6 +929,12 @@ class _Body:
             d = d | {SIZE}
         if self.is_parameter(a):
             d = d | {STATIC}
+        st = self.size_tuple(a)
+        if st is not None and st[1]:
+            d = d | {f"{SIZES_PREFIX}{st[0]}:{','.join(map(str, sorted(st[1])))}"}
+        sl = self.size_list(a) if isinstance(a, ast.Name) else None
+        if sl is not None and sl[1]:
+            d = d | {f"{SIZE_LIST_PREFIX}{sl[0]}:{','.join(map(str, sorted(sl[1])))}"}
         if d:
             handed[p] = frozenset(d)
         if isinstance(a, ast.Name) and a.id in self.ranks and a.id in self.dims:

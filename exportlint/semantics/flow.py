@@ -1691,6 +1691,16 @@ class FunctionFacts:
             return TENSOR
         if k in (SHAPE, DATA, CONST):
             return k
+        # a list / tuple display of tensors the function computed (`for f in [f1, f2]`, `feats =
+        # [f1, f2]` then `for f in feats`): each item is one of them. Not a parameter: its tensor
+        # kind is a guess (facenet's `imgs = [imgs]` of PIL images)
+        disp = self._size_lists.get(it.value) if isinstance(it, cst.Name) else it
+        if isinstance(disp, (cst.List, cst.Tuple)) and disp.elements:
+            ps = self.node.params
+            own = {p.name.value for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)}
+            if all(isinstance(el, cst.Element) and isinstance(el.value, cst.Name) and el.value.value not in own
+                   and self.kind(el.value) in TENSORISH for el in disp.elements):
+                return TENSOR
         return UNKNOWN
 
     def _bind_iter(self, tgt: cst.BaseExpression, it: cst.BaseExpression, k: str) -> None:

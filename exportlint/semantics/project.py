@@ -398,8 +398,10 @@ class Project:
         resolves in the project also hold ``REACH_KEY``: the names of the classes it is shown to
         build (``reached_classes``)."""
         calls = []
-        #: declared class name -> (FileIndex, class) where it resolves (``dim_flow.function_dims``)
-        self.declared_classes: dict[str, tuple[FileIndex, str]] = {}
+        #: (path, class) of each declared class that resolves -> (FileIndex, class, its forward
+        #: parameter -> dims): ``dim_flow.function_dims`` reads these per class, not per name (two
+        #: modules of a project may each declare a class of the same name with other dims)
+        self.declared_classes: dict[tuple[str, str], tuple[FileIndex, str, dict[str, set]]] = {}
         for p in files:
             fi = self.index_path(p)
             if fi is None:
@@ -427,32 +429,37 @@ class Project:
                 rc = self.base_class(fi, cls_q, None) if "." not in cls_q else self.resolve_class(self.absolute(fi, cls_q))
                 if rc is not None:
                     params = self.forward_params(rc[0], rc[1])
-            d = dynamic.setdefault(name, {})
+            # the dims by class name (what the rules look up) and, for a class that resolves, by
+            # that class alone (``declared_classes``)
+            ds = [dynamic.setdefault(name, {})]
             if rc is not None:
-                self.declared_classes.setdefault(name, rc)
+                ds.append(self.declared_classes.setdefault((rc[0].path, rc[1]), (rc[0], rc[1], {}))[2])
                 # the classes the exported model is shown to build (its submodules' classes and
                 # bases, transitively): where a helper class may take the model's dims
-                d.setdefault(REACH_KEY, set()).update(self.reached_classes(rc[0], rc[1]))
-            for k, dims in ec.dynamic.items():
-                if k == RANKS_KEY:
-                    continue  # placed below, once the parameters' dims are in
-                if k.startswith("#"):  # the i-th positional input (a tuple of specs)
-                    i = int(k[1:])
-                    if i < len(params):
-                        d.setdefault(params[i], set()).update(dims)
-                    else:
-                        d.setdefault("*", set()).add("*")
-                    continue
-                d.setdefault(k, set()).update(dims)
-                if ec.input_names and k in ec.input_names and params:
-                    i = ec.input_names.index(k)
-                    if i < len(params):
-                        d.setdefault(params[i], set()).update(dims)
-            for m in ec.dynamic.get(RANKS_KEY, ()):
-                # "rank:i=r": the i-th example input's rank, kept on a parameter with declared dims
-                i, r = m[5:].split("=")
-                if int(i) < len(params) and any(isinstance(x, int) for x in d.get(params[int(i)], ())):
-                    d[params[int(i)]].add(f"rank:{r}")
+                reached = self.reached_classes(rc[0], rc[1])
+                for d in ds:
+                    d.setdefault(REACH_KEY, set()).update(reached)
+            for d in ds:
+                for k, dims in ec.dynamic.items():
+                    if k == RANKS_KEY:
+                        continue  # placed below, once the parameters' dims are in
+                    if k.startswith("#"):  # the i-th positional input (a tuple of specs)
+                        i = int(k[1:])
+                        if i < len(params):
+                            d.setdefault(params[i], set()).update(dims)
+                        else:
+                            d.setdefault("*", set()).add("*")
+                        continue
+                    d.setdefault(k, set()).update(dims)
+                    if ec.input_names and k in ec.input_names and params:
+                        i = ec.input_names.index(k)
+                        if i < len(params):
+                            d.setdefault(params[i], set()).update(dims)
+                for m in ec.dynamic.get(RANKS_KEY, ()):
+                    # "rank:i=r": the i-th example input's rank, kept on a parameter with declared dims
+                    i, r = m[5:].split("=")
+                    if int(i) < len(params) and any(isinstance(x, int) for x in d.get(params[int(i)], ())):
+                        d[params[int(i)]].add(f"rank:{r}")
         return opsets, dynamic, declares
 
     def reached_classes(self, fi: FileIndex, cls: str, limit: int = 500) -> set:
