@@ -10,7 +10,7 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import assignments_in_scope, snippet
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
-from exportlint.semantics.model import MISSING, child_nodes, iter_nodes, literal_value
+from exportlint.semantics.model import MISSING, child_nodes, dotted, iter_nodes, literal_value
 
 _ACCEL = ("cuda", "mps", "xpu", "hpu", "npu")
 
@@ -175,6 +175,13 @@ def _is_cuda_test(test) -> bool:
     """`x.is_cuda` / `x.device.type == "cuda"`: true only where a tensor already is on the GPU."""
     if isinstance(test, cst.Attribute):
         return test.attr.value == "is_cuda"
+    if (isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And)
+            and any(isinstance(x, cst.Name) for x in (test.left, test.right))
+            and any(_is_available_call(x) for x in (test.left, test.right))):
+        # `if cuda and torch.cuda.is_available(): return tensor.cuda()` (voicefixer's
+        # try_tensor_cuda, T-CUDAFLAG): a GPU the caller asks for by a flag and the machine has; on
+        # a CPU machine the arm does not run, and where it runs the user chose the GPU
+        return True
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         c = test.comparisons[0]
         left, right = test.left, c.comparator
@@ -188,6 +195,11 @@ def _is_cuda_test(test) -> bool:
                 and isinstance(left.value, cst.Attribute) and left.value.attr.value == "device"
                 and literal_value(right) == "cuda")
     return False
+
+
+def _is_available_call(e) -> bool:
+    return (isinstance(e, cst.Call) and not e.args
+            and (dotted(e.func) or "") in ("torch.cuda.is_available", "cuda.is_available"))
 
 
 def _under_is_cuda(fn) -> set[int]:

@@ -218,6 +218,8 @@ class FunctionFacts:
         #: ids of attribute reads of an object parameter typed by the P-NOTTENSOR tensor guess
         self._guessed_attrs: set[int] = set()
         self._conds: list[cst.BaseExpression] = []
+        #: the `if` statements whose body is being read (innermost last)
+        self._cond_ifs: list[cst.If] = []
         #: the tests of the `if`s whose else arm the current node sits in (innermost last)
         self._else_conds: list[cst.BaseExpression] = []
         #: the exporters under which the code being analysed runs (None: every exporter), narrowed
@@ -279,7 +281,7 @@ class FunctionFacts:
         is_static = "staticmethod" in decos
         is_classmethod = "classmethod" in decos
         start = 0
-        if self.cls is not None and not is_static and params:
+        if self.cls is not None and not is_static and params and self._is_method(fn):
             self.self_name = params[0].name.value
             self.env[self.self_name] = "self"
             start = 1
@@ -406,6 +408,13 @@ class FunctionFacts:
         self.class_refs.setdefault(q, ann.annotation)
         return self.model.call_returns.get(NEW + q, k)
 
+    def _is_method(self, fn: cst.FunctionDef) -> bool:
+        """Whether ``fn`` is a method of the class analysed (or of a base): a function nested in
+        one of its methods (carvekit U2NET's `def unet(x, height=1)` in forward) is analysed with
+        the class in scope but takes no ``self``: its first parameter is its first argument
+        (T-NESTED)."""
+        return id(fn) not in self.model.nested_defs
+
     def _default_kind(self, d: cst.BaseExpression) -> str:
         v = literal_value(d)
         if v is MISSING:
@@ -514,6 +523,7 @@ class FunctionFacts:
                 self._block(body_statements(st.finalbody.body))
         elif t is cst.FunctionDef:
             self.local_funcs[st.name.value] = st
+            self.model.nested_defs.add(id(st))
             self.env[st.name.value] = UNKNOWN
         elif t is cst.ClassDef:
             self.env[st.name.value] = UNKNOWN
@@ -544,6 +554,7 @@ class FunctionFacts:
         before = dict(self.env)
         if (sides is None or self._narrow(sides[0], (st.body,))) and not self._absent_test(st.test):
             self._conds.append(st.test)
+            self._cond_ifs.append(st)
             self._arms.append((id(st), 0))
             narrowed = not_tensor_names(st.test, self.imports)
             for name in narrowed:
@@ -557,6 +568,7 @@ class FunctionFacts:
                         self.env[name] = before[name]
             self._arms.pop()
             self._conds.pop()
+            self._cond_ifs.pop()
         self._only = outer
         if st.orelse is None and self.self_name is not None:
             body = list(body_statements(st.body))
@@ -935,7 +947,8 @@ class FunctionFacts:
                                                         or (self._once_guarded and _plain_value(k, value, self.imports))
                                                         or (how == "assign" and self._self_conversion(tgt.attr.value, value))
                                                         or (how == "assign" and self._reset_to_init(tgt.attr.value, value))
-                                                        or (how == "assign" and self._self_normalised(tgt.attr.value, value)),
+                                                        or (how == "assign" and self._self_normalised(tgt.attr.value, value))
+                                                        or (how == "assign" and self._table_key_write(tgt.attr.value)),
                                                         in_handler=self._handlers > 0))
                 self.attr_events.append((tgt.attr.value, "write"))
                 self.attr_event_paths.append(tuple(self._arms))
@@ -1316,6 +1329,56 @@ class FunctionFacts:
                     out.add(name)
         return out
 
+    def _table_key_write(self, attr: str) -> bool:
+        """Whether self.<attr> is written in the body of an ``if`` that rebuilds a tensor table
+        only when this call needs a larger or another one: every disjunct of its test is a growth
+        test ``n > self.A`` / ``self.A < n`` or a key test ``self.A != v`` on an attribute of self,
+        one of them on <attr>, and the body rebuilds a tensor held by self (``self.T = torch...``,
+        ``register_buffer``, or a method of the class doing so). ptlflow GMFlowNet's positional
+        table: ``if max_hw > self.max_len or self.d_model != C: self.max_len = max_hw; self.d_model
+        = C; self._update_PE_table(...)`` (T-GROW; P-GROW's ``n > self.table.size(0)`` with the
+        length kept in an int attribute). A running maximum with no table rebuilt stays state."""
+        if not self._cond_ifs:
+            return False
+        st = self._cond_ifs[-1]
+
+        def disjuncts(t):
+            if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.Or):
+                return disjuncts(t.left) + disjuncts(t.right)
+            return [t]
+
+        on = set()
+        for d in disjuncts(st.test):
+            if not (isinstance(d, cst.Comparison) and len(d.comparisons) == 1):
+                return False
+            op, left, right = d.comparisons[0].operator, d.left, d.comparisons[0].comparator
+            if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)) and self._is_self_attr(right) \
+                    and not self._is_self_attr(left):
+                on.add(right.attr.value)
+            elif isinstance(op, (cst.LessThan, cst.LessThanEqual)) and self._is_self_attr(left) \
+                    and not self._is_self_attr(right):
+                on.add(left.attr.value)
+            elif isinstance(op, cst.NotEqual) and self._is_self_attr(left) != self._is_self_attr(right):
+                on.add((left if self._is_self_attr(left) else right).attr.value)
+            else:
+                return False
+        return attr in on and self._rebuilds_table(st.body, 0)
+
+    def _rebuilds_table(self, body: cst.CSTNode, depth: int) -> bool:
+        for n in iter_nodes(body):
+            if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call) and any(
+                    self._is_self_attr(t.target) for t in n.targets):
+                if (self.imports.resolve(n.value.func) or "").startswith("torch."):
+                    return True
+            elif isinstance(n, cst.Call) and self._is_self_attr(n.func) and self.cls is not None:
+                m = n.func.attr.value
+                if m == "register_buffer":
+                    return True
+                r = self.cls.find_method(m)
+                if depth == 0 and r is not None and self._rebuilds_table(r[1].body, 1):
+                    return True
+        return False
+
     def _is_self_attr(self, e: cst.BaseExpression) -> bool:
         return (
             self.self_name is not None
@@ -1467,10 +1530,30 @@ class FunctionFacts:
         if strong:
             # `F.pad(x, (0, 0, 0, W % 2, 0, H % 2))`: the amounts of a pad (weak alone)
             for n in self.nodes():
-                if (type(n) is cst.Call and len(n.args) >= 2 and type(n.args[1].value) is cst.Tuple
-                        and (self.imports.resolve(n.func) or "") == "torch.nn.functional.pad"):
+                if type(n) is not cst.Call:
+                    continue
+                q = self.imports.resolve(n.func) or ""
+                if (q == "torch.nn.functional.pad" and len(n.args) >= 2
+                        and type(n.args[1].value) is cst.Tuple):
                     for el in n.args[1].value.elements:
                         sized.update(_arith_names(el.value, name))
+                elif q in _SIZE_FACTORIES:
+                    # `torch.zeros(b, out_ch - c, h, w)`: a dimension of a new tensor (ptlflow
+                    # RPKNet's InterpolationTransition, T-SIZEPARAM; weak alone)
+                    for a in n.args:
+                        if not a.star and a.keyword is None:
+                            v = a.value
+                            for x in (v.elements if type(v) in (cst.Tuple, cst.List) else ()):
+                                sized.update(_arith_names(x.value, name))
+                            sized.update(_arith_names(v, name))
+                elif q in ("torch.nn.functional.interpolate", "torch.nn.functional.upsample"):
+                    # `F.interpolate(x, (out_ch, h, w))`: the output size (weak alone)
+                    for i, a in enumerate(n.args):
+                        if (i == 1 and a.keyword is None) or (a.keyword is not None and a.keyword.value == "size"):
+                            v = a.value
+                            for x in (v.elements if type(v) in (cst.Tuple, cst.List) else ()):
+                                sized.update(_arith_names(x.value, name))
+                            sized.update(_arith_names(v, name))
         if not strong:
             return False
         skip = self.not_reads()
@@ -2035,6 +2118,12 @@ class FunctionFacts:
             index_kinds.append(k)
             if k == MASK:
                 mask = True
+        if vk in TENSORISH and _str_keyed(e) and isinstance(e.value, cst.Subscript) and _str_keyed(e.value):
+            # `inputs["meta"]["image_paths"]`: what a str key gave is looked up by a str key again,
+            # so it is a mapping, never a tensor (a Tensor rejects a str index): its item is of
+            # unknown kind whatever guess the outer object had (ptlflow VideoFlow's list of image
+            # paths, T-NESTEDKEY)
+            return UNKNOWN
         if vk in TENSORISH:
             self.subscripts.append(Subscript(e, vk, index_kinds, mask))
             return TENSOR
@@ -2437,6 +2526,12 @@ class FunctionFacts:
         return TENSOR
 
 
+def _str_keyed(e: cst.Subscript) -> bool:
+    """``x["key"]``: one index, a string literal."""
+    return (len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index)
+            and isinstance(e.slice[0].slice.value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
 def _string_test_value(t: cst.BaseExpression, values: dict[str, str]) -> Optional[bool]:
     """The value of ``name == "s"`` / ``name != "s"`` / ``name.startswith("s")`` for a name
     whose string value is known (``values``); None for any other test."""
@@ -2563,6 +2658,9 @@ _PREDICATE_PREFIXES = ("is_", "has_")
 _ARRAY_BUILDERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray"})
 
 #: tensor methods whose positional arguments are dimensions (sizes)
+#: factories whose positional arguments (or first tuple) are the dims of the new tensor
+_SIZE_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
+
 _DIM_ARG_METHODS = frozenset({"view", "reshape", "expand", "new_zeros", "new_ones", "new_empty", "repeat"})
 
 
