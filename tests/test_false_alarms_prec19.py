@@ -321,3 +321,85 @@ def test_nestedkey_items_of_a_nested_mapping_are_not_tensor_data():
 
 def test_nestedkey_control_a_one_level_entry_keeps_the_tensor_guess():
     assert (line_of(_NESTEDKEY, "# SCALE"), "EXL101") in codes(_NESTEDKEY)
+
+
+# ---------------------------------------------------------------------------------------
+# T-NONEDEFAULT (EXL401 here, any rule): a `None`-default parameter that no call on the export
+# path passes, tested (directly or through a local bound once to it) with `is None` / `is not
+# None`: only the arm the default selects runs (anomalib MultiVariateGaussian._cov(..., aweights=
+# None), `weights = aweights`, `... if weights is None else torch.mm(torch.diag(weights), ...)`)
+# ---------------------------------------------------------------------------------------
+
+_NONEDEFAULT = """import torch
+import torch.nn as nn
+
+
+class MVG(nn.Module):
+    @staticmethod
+    def _cov(observations, rowvar=False, aweights=None):
+        weights = aweights
+        if weights is not None:
+            avg = torch.linalg.inv(observations)  # INV
+        else:
+            avg = torch.mean(observations, 0)
+        observations_m = observations.sub(avg.expand_as(observations))
+        x_t = observations_m.t() if weights is None else torch.mm(torch.diag(weights), observations_m).t()  # DIAG
+        return torch.mm(x_t, observations_m)
+
+    def forward(self, embedding):
+        return self._cov(embedding, rowvar=False)
+"""
+
+
+def test_nonedefault_arms_an_unset_none_default_never_selects_are_not_reported():
+    found = codes(_NONEDEFAULT)
+    assert (line_of(_NONEDEFAULT, "# DIAG"), "EXL401") not in found
+    assert (line_of(_NONEDEFAULT, "# INV"), "EXL401") not in found
+
+
+def test_nonedefault_control_a_call_that_passes_it_still_fires():
+    src = _NONEDEFAULT.replace("self._cov(embedding, rowvar=False)", "self._cov(embedding, rowvar=False, aweights=embedding[0])")
+    found = codes(src)
+    assert (line_of(src, "# DIAG"), "EXL401") in found
+
+
+def test_nonedefault_control_a_rebound_alias_still_fires():
+    src = _NONEDEFAULT.replace("        weights = aweights\n", "        weights = aweights\n        weights = observations[0]\n")
+    assert (line_of(src, "# DIAG"), "EXL401") in codes(src)
+
+
+# ---------------------------------------------------------------------------------------
+# T-ELEMENT0D (EXL303): an unregistered 1-D tensor of a list literal or comprehension read only as
+# one element in arithmetic (`self.loss_weights[i] * loss`, ptlflow FlowNet's MultiScale): a 0-d
+# CPU tensor, which arithmetic takes beside a tensor on any device (probe t29: eager and both
+# torch.export programs pass with inputs on `meta`; the 1-D tensor itself fails all three, t29c)
+# ---------------------------------------------------------------------------------------
+
+_ELEMENT0D = """import torch
+import torch.nn as nn
+
+
+class MultiScale(nn.Module):
+    def __init__(self, num_scales=5, l_weight=0.32):
+        super().__init__()
+        self.loss_weights = torch.FloatTensor([(l_weight / 2**s) for s in range(num_scales)])  # W
+
+    def forward(self, outputs, target):
+        lossvalue = 0
+        for i, out in enumerate(outputs):
+            lossvalue += self.loss_weights[i] * (out - target).abs().mean()
+        return lossvalue
+"""
+
+
+def test_element0d_elements_of_a_flat_tensor_in_arithmetic_are_not_reported():
+    assert (line_of(_ELEMENT0D, "# W"), "EXL303") not in codes(_ELEMENT0D)
+
+
+def test_element0d_control_the_whole_tensor_or_a_slice_or_a_row_still_fires():
+    src = _ELEMENT0D.replace("self.loss_weights[i] * (out", "self.loss_weights * (out")
+    assert (line_of(src, "# W"), "EXL303") in codes(src)
+    src = _ELEMENT0D.replace("self.loss_weights[i] * (out", "self.loss_weights[i:] * (out")
+    assert (line_of(src, "# W"), "EXL303") in codes(src)
+    src = _ELEMENT0D.replace("[(l_weight / 2**s) for s in range(num_scales)]", "[[l_weight, 1.0], [2.0, 3.0]]")
+    assert (line_of(src, "# W"), "EXL303") in codes(src)

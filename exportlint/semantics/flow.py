@@ -178,6 +178,9 @@ class FunctionFacts:
         #: string-default parameters that no call on the export path passes: their default
         #: (``farthest_point_sample(xyz, n, _method="pointops")``)
         self.unset_strings: dict[str, str] = {}
+        #: `None`-default parameters that no call on the export path passes (T-NONEDEFAULT):
+        #: ``_cov(x, rowvar=False, aweights=None)`` called as ``self._cov(v, rowvar=False)``
+        self.unset_nones: set[str] = set()
         #: those of them that hold their default only because the forward is taken as exported
         #: directly (P-ENTRYFLAG): not forwarded to callees as unset (a real inference option of
         #: a model, `interpolate_pos_encoding=False`, that a user's call may set)
@@ -370,6 +373,10 @@ class FunctionFacts:
                 # `_method="pointops"` that no call on the export path passes: `if _method ==
                 # "yanx27":` / `if _method.startswith("fpsample"):` never runs there (compressai)
                 self.unset_strings[name] = literal_value(p.default)
+            elif (arg_kinds is not None and p.default is not None and type(p.default) is cst.Name
+                  and p.default.value == "None"
+                  and (arg_kinds[i] if i < len(arg_kinds) else kw_kinds.get(name)) is None and "**" not in kw_kinds):
+                self.unset_nones.add(name)
             elif entry_flags and p.default is not None and literal_value(p.default) is False:
                 # `forward(self, x, update: bool = False)` exported directly: the exporters call it
                 # with the example inputs, a Python `False` default stays False (P-ENTRYFLAG)
@@ -639,6 +646,45 @@ class FunctionFacts:
                 merged[name] = join(a, b) if a != b else a
         self.env = merged
 
+    def _none_test_value(self, t: cst.BaseExpression) -> Optional[bool]:
+        """The value of ``name is None`` / ``name is not None`` where ``name`` is an unset
+        ``None``-default parameter (``unset_nones``) never rebound, or a local bound exactly once,
+        to such a parameter (``weights = aweights``); None for any other test."""
+        if not (isinstance(t, cst.Comparison) and len(t.comparisons) == 1 and isinstance(t.left, cst.Name)
+                and isinstance(t.comparisons[0].operator, (cst.Is, cst.IsNot))
+                and type(t.comparisons[0].comparator) is cst.Name and t.comparisons[0].comparator.value == "None"):
+            return None
+        name = t.left.value
+        if name in self.unset_nones:
+            if self._rebound(name):
+                return None
+        else:
+            src = self._single_alias(name)
+            if src is None or src not in self.unset_nones or self._rebound(src):
+                return None
+        return isinstance(t.comparisons[0].operator, cst.Is)
+
+    def _single_alias(self, name: str) -> Optional[str]:
+        """The name ``name`` is bound to by the function's only binding of it (``weights =
+        aweights``), if that is a plain name."""
+        got = None
+        for n in self.nodes():
+            if type(n) is cst.Assign:
+                for tg in n.targets:
+                    x = tg.target
+                    names = [x] if type(x) is cst.Name else [e.value for e in getattr(x, "elements", ())]
+                    if any(type(y) is cst.Name and y.value == name for y in names):
+                        if got is not None or type(x) is not cst.Name or type(n.value) is not cst.Name:
+                            return None
+                        got = n.value.value
+            elif type(n) in (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr):
+                x = n.target
+                if (type(x) is cst.Name and x.value == name) or any(
+                        type(getattr(e, "value", None)) is cst.Name and e.value.value == name
+                        for e in getattr(x, "elements", ())):
+                    return None
+        return got
+
     def _absent_test(self, t: cst.BaseExpression) -> bool:
         """`if labels is not None:` (also and-ed) where `labels` is absent from the export (NONE:
         training targets), or `if flag:` where `flag` is a `False`-default parameter no call on
@@ -647,6 +693,8 @@ class FunctionFacts:
             return self._absent_test(t.left) or self._absent_test(t.right)
         if isinstance(t, cst.Name) and t.value in self.unset_flags:
             return not self._rebound(t.value)
+        if self.unset_nones and self._none_test_value(t) is False:
+            return True  # `if weights is not None:` with an unset None default (T-NONEDEFAULT)
         if self.unset_strings:
             v = _string_test_value(t, self.unset_strings)
             if v is False:
@@ -1975,6 +2023,11 @@ class FunctionFacts:
                         if s_leg == _LEGACY_ONLY and k_other == SHAPE and k_leg in (TENSOR, UNKNOWN):
                             return SHAPE
                 return join(ks[0], ks[1]) if len(ks) == 2 else (ks[0] if ks else UNKNOWN)
+            known = self._none_test_value(e.test) if self.unset_nones else None
+            if known is not None:
+                # `x if weights is None else f(weights)` with `weights` an unset None default (or a
+                # local bound once to one): only the side the default selects runs (T-NONEDEFAULT)
+                return self.eval(e.body if known else e.orelse)
             tk = self._test(e.test)
             self.branches.append(Branch(e.test, tk, "ifexp", e, self._culprit.get(id(e.test))))
             return join(self.eval(e.body), self.eval(e.orelse))
