@@ -403,3 +403,25 @@ def test_element0d_control_the_whole_tensor_or_a_slice_or_a_row_still_fires():
     assert (line_of(src, "# W"), "EXL303") in codes(src)
     src = _ELEMENT0D.replace("[(l_weight / 2**s) for s in range(num_scales)]", "[[l_weight, 1.0], [2.0, 3.0]]")
     assert (line_of(src, "# W"), "EXL303") in codes(src)
+
+
+def test_nonedefault_control_a_parameter_rebound_from_an_unset_default_still_fires():
+    # sam2_video's `_run_single_frame_inference(..., mask_inputs, ..., prev_sam_mask_logits=None)`:
+    # `mask_inputs` is a parameter the call passes; `mask_inputs = prev_sam_mask_logits` in another
+    # arm does not make it the unset default
+    src = """import torch
+import torch.nn as nn
+
+
+class M(nn.Module):
+    def step(self, x, mask_inputs, prev=None):
+        if mask_inputs is not None:
+            return torch.diag(mask_inputs)  # DIAG
+        if prev is not None:
+            mask_inputs = prev
+        return x
+
+    def forward(self, x, m):
+        return self.step(x, mask_inputs=m)
+"""
+    assert (line_of(src, "# DIAG"), "EXL401") in codes(src)

@@ -666,15 +666,28 @@ class FunctionFacts:
 
     def _single_alias(self, name: str) -> Optional[str]:
         """The name ``name`` is bound to by the function's only binding of it (``weights =
-        aweights``), if that is a plain name."""
+        aweights``), if that is a plain name: a statement of the function's own body (run
+        unconditionally, before any read), the name no parameter and bound nowhere else."""
+        fn = self.node
+        params = list(fn.params.posonly_params) + list(fn.params.params) + list(fn.params.kwonly_params)
+        if any(p.name.value == name for p in params) or any(
+                isinstance(s_, cst.Param) and s_.name.value == name for s_ in (fn.params.star_arg, fn.params.star_kwarg)):
+            return None
+        top = {id(b) for st in (fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ())
+               if isinstance(st, cst.SimpleStatementLine) for b in st.body}
         got = None
         for n in self.nodes():
+            if type(n) in (cst.AsName, cst.CompFor):
+                x = n.name if type(n) is cst.AsName else n.target
+                if any(type(y) is cst.Name and y.value == name for y in iter_nodes(x)):
+                    return None
             if type(n) is cst.Assign:
                 for tg in n.targets:
                     x = tg.target
                     names = [x] if type(x) is cst.Name else [e.value for e in getattr(x, "elements", ())]
                     if any(type(y) is cst.Name and y.value == name for y in names):
-                        if got is not None or type(x) is not cst.Name or type(n.value) is not cst.Name:
+                        if (got is not None or type(x) is not cst.Name or type(n.value) is not cst.Name
+                                or id(n) not in top):
                             return None
                         got = n.value.value
             elif type(n) in (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr):
