@@ -339,6 +339,8 @@ class MVG(nn.Module):
     def _cov(observations, rowvar=False, aweights=None):
         weights = aweights
         if weights is not None:
+            if not torch.is_tensor(weights):
+                weights = torch.tensor(weights, dtype=torch.float)
             avg = torch.linalg.inv(observations)  # INV
         else:
             avg = torch.mean(observations, 0)

@@ -675,8 +675,20 @@ class FunctionFacts:
             return None
         top = {id(b) for st in (fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ())
                if isinstance(st, cst.SimpleStatementLine) for b in st.body}
+        # re-bound only in the body of `if <name> is not None:`, an arm the default never runs
+        # (anomalib's `if weights is not None: if not torch.is_tensor(weights): weights = ...`)
+        dead: set[int] = set()
+        for n in self.nodes():
+            if (type(n) is cst.If and isinstance(n.test, cst.Comparison) and len(n.test.comparisons) == 1
+                    and type(n.test.left) is cst.Name and n.test.left.value == name
+                    and isinstance(n.test.comparisons[0].operator, cst.IsNot)
+                    and type(n.test.comparisons[0].comparator) is cst.Name
+                    and n.test.comparisons[0].comparator.value == "None"):
+                dead.update(id(x) for x in iter_nodes(n.body))
         got = None
         for n in self.nodes():
+            if id(n) in dead:
+                continue
             if type(n) in (cst.AsName, cst.CompFor):
                 x = n.name if type(n) is cst.AsName else n.target
                 if any(type(y) is cst.Name and y.value == name for y in iter_nodes(x)):
