@@ -427,3 +427,25 @@ class M(nn.Module):
         return self.step(x, mask_inputs=m)
 """
     assert (line_of(src, "# DIAG"), "EXL401") in codes(src)
+
+
+def test_nonedefault_control_a_function_handed_on_as_a_value_still_fires():
+    # mmpretrain OFA's `partial(apply_constraint, constraint_trie=self.constraint_trie, ...)`: a
+    # module function handed on as a value runs with unknown arguments; its None default may be set
+    src = """from functools import partial
+import torch
+import torch.nn as nn
+
+
+def apply_constraint(input_ids, logits, constraint_trie=None):
+    if constraint_trie is not None:
+        return torch.diag(logits)  # DIAG
+    return logits
+
+
+class M(nn.Module):
+    def forward(self, ids, logits):
+        fn = partial(apply_constraint, constraint_trie=ids)
+        return fn(ids, logits)
+"""
+    assert (line_of(src, "# DIAG"), "EXL401") in codes(src)

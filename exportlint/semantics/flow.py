@@ -375,7 +375,8 @@ class FunctionFacts:
                 self.unset_strings[name] = literal_value(p.default)
             elif (arg_kinds is not None and p.default is not None and type(p.default) is cst.Name
                   and p.default.value == "None"
-                  and (arg_kinds[i] if i < len(arg_kinds) else kw_kinds.get(name)) is None and "**" not in kw_kinds):
+                  and (arg_kinds[i] if i < len(arg_kinds) else kw_kinds.get(name)) is None
+                  and "**" not in kw_kinds and "*?" not in kw_kinds):
                 self.unset_nones.add(name)
             elif entry_flags and p.default is not None and literal_value(p.default) is False:
                 # `forward(self, x, update: bool = False)` exported directly: the exporters call it
@@ -1949,8 +1950,9 @@ class FunctionFacts:
             fn = self.model.module_functions.get(v)
             if fn is not None and not self._jit_skipped(fn) and v not in self.model.guard_helpers:
                 # a module function handed on as a value (`get_interface(..., eager_attention_forward)`,
-                # a callback): it runs in the graph, with unknown arguments (annotations apply)
-                self.callees.append((fn, None, [], {}))
+                # a callback): it runs in the graph, with unknown arguments (annotations apply;
+                # "*?" marks them unknown: no `None` default is known unset, T-NONEDEFAULT)
+                self.callees.append((fn, None, [], {"*?": UNKNOWN}))
                 self.callee_only.append((id(fn), self._only))
             return UNKNOWN
         if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis):
