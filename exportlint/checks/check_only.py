@@ -45,6 +45,14 @@ def _is_log_call(n: cst.Call) -> bool:
     return False
 
 
+def _training_arm(test: cst.BaseExpression) -> bool:
+    """`self.training` (also and-ed with another test): true only in a training-mode call."""
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
+        return _training_arm(test.left) or _training_arm(test.right)
+    return (type(test) is cst.Attribute and test.attr.value == "training"
+            and type(test.value) is cst.Name and test.value.value == "self")
+
+
 def only_checked(fn_node: cst.FunctionDef, name: str, logs: bool = False) -> bool:
     """True when `name` is read somewhere in `fn_node` and every read is inside a check call,
     an ``assert`` or a ``raise`` (assignment targets are not reads); with ``logs``, inside a
@@ -66,6 +74,14 @@ def only_checked(fn_node: cst.FunctionDef, name: str, logs: bool = False) -> boo
                 if not isinstance(tgt.target, (cst.Name, cst.Tuple, cst.List)):
                     stack.append((tgt.target, checked))
             stack.append((n.value, checked))
+            continue
+        if logs and t is cst.If and _training_arm(n.test):
+            # `if self.training: ... print0(..., curr_avg_attn)` (ptlflow CRAFT, T-TRAINREAD): the
+            # arm an eval-mode export never runs, so the value reaches nothing there either
+            stack.append((n.test, checked))
+            stack.append((n.body, True))
+            if n.orelse is not None:
+                stack.append((n.orelse, checked))
             continue
         if t is cst.Call and (_is_check_call(n) or (logs and _is_log_call(n))):
             checked = True

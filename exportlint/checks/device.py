@@ -10,7 +10,7 @@ from exportlint.checks.base import Rule, register
 from exportlint.checks.common import assignments_in_scope, snippet
 from exportlint.findings import Fix, FixSafety, Severity
 from exportlint.semantics.kinds import CONST, SHAPE, TENSORISH
-from exportlint.semantics.model import MISSING, child_nodes, iter_nodes, literal_value
+from exportlint.semantics.model import MISSING, child_nodes, dotted, iter_nodes, literal_value
 
 _ACCEL = ("cuda", "mps", "xpu", "hpu", "npu")
 
@@ -175,6 +175,13 @@ def _is_cuda_test(test) -> bool:
     """`x.is_cuda` / `x.device.type == "cuda"`: true only where a tensor already is on the GPU."""
     if isinstance(test, cst.Attribute):
         return test.attr.value == "is_cuda"
+    if (isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And)
+            and any(isinstance(x, cst.Name) for x in (test.left, test.right))
+            and any(_is_available_call(x) for x in (test.left, test.right))):
+        # `if cuda and torch.cuda.is_available(): return tensor.cuda()` (voicefixer's
+        # try_tensor_cuda, T-CUDAFLAG): a GPU the caller asks for by a flag and the machine has; on
+        # a CPU machine the arm does not run, and where it runs the user chose the GPU
+        return True
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         c = test.comparisons[0]
         left, right = test.left, c.comparator
@@ -188,6 +195,11 @@ def _is_cuda_test(test) -> bool:
                 and isinstance(left.value, cst.Attribute) and left.value.attr.value == "device"
                 and literal_value(right) == "cuda")
     return False
+
+
+def _is_available_call(e) -> bool:
+    return (isinstance(e, cst.Call) and not e.args
+            and (dotted(e.func) or "") in ("torch.cuda.is_available", "cuda.is_available"))
 
 
 def _under_is_cuda(fn) -> set[int]:
@@ -416,6 +428,7 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
     and in the ONNX graphs (which hold no device); only the torch.export program, which keeps the
     constant on its creation device, fails when moved."""
     scalar = _scalar_literal(ctx, value)
+    flat = _flat_literal(ctx, value)
     read = moved = False
     for fn in ctx.model.functions:
         # (every class's export-path code: a subclass reads what a base's __init__ set)
@@ -425,12 +438,22 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
         operands: set[int] = set()
         indexes: set[int] = set()
         to_input: set[int] = set()
+        elements: set[int] = set()
         for n in iter_nodes(fn.node):
             if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, _ARITH):
                 if scalar:
                     operands.add(id(n.left))
                     operands.add(id(n.right))
+                elif flat:
+                    elements.add(id(n.left))
+                    elements.add(id(n.right))
             elif isinstance(n, cst.Subscript):
+                if (id(n) in elements and len(n.slice) == 1 and isinstance(n.slice[0].slice, cst.Index)
+                        and isinstance(n.slice[0].slice.value, (cst.Name, cst.Integer))):
+                    # `self.loss_weights[i] * loss`: one element of a 1-D tensor is a 0-d CPU tensor,
+                    # which arithmetic takes beside a tensor on any device (ptlflow FlowNet's
+                    # MultiScale loss, T-ELEMENT0D, probe t29; the 1-D tensor itself fails: t29c)
+                    operands.add(id(n.value))
                 if id(n) in indexes and _int_literal_rows(n):
                     # `r[:, self.tril_idcs[0], self.tril_idcs[1]]`: a row of the index tensor (taken
                     # with literal ints) is itself an index tensor on the CPU (deepfilternet MfWf,
@@ -465,6 +488,23 @@ def _int_literal_rows(n: cst.Subscript) -> bool:
         if not isinstance(v, cst.Integer):
             return False
     return True
+
+
+def _flat_literal(ctx, value) -> bool:
+    """``torch.tensor([...])`` / ``torch.FloatTensor([... for s in ...])``: a 1-D tensor of a list
+    display or comprehension whose items are no lists or tuples."""
+    if not (isinstance(value, cst.Call) and len(value.args) == 1 and value.args[0].keyword is None
+            and not value.args[0].star):
+        return False
+    if (ctx.model.imports.resolve(value.func) or "") not in ("torch.tensor", "torch.FloatTensor",
+                                                              "torch.LongTensor", "torch.Tensor"):
+        return False
+    v = value.args[0].value
+    if isinstance(v, cst.ListComp):
+        return not isinstance(v.elt, (cst.List, cst.Tuple, cst.ListComp))
+    return (isinstance(v, cst.List) and bool(v.elements)
+            and not any(isinstance(e.value, (cst.List, cst.Tuple, cst.ListComp)) or isinstance(e, cst.StarredElement)
+                        for e in v.elements))
 
 
 def _scalar_literal(ctx, value) -> bool:

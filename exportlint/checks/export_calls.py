@@ -74,6 +74,8 @@ class ExportWithoutEval(Rule):
                 continue
             if not any(isinstance(v, cst.Call) for v in assigns):
                 continue
+            if assigns and _through_eval_helper(ctx, assigns[-1]):
+                continue
             cls = _reaching_class(ctx, ec, name)
             if cls is not None and _mode_free(ctx, cls, set()):
                 # (S-MODEFREE) every layer the class builds computes the same in training and in
@@ -241,6 +243,37 @@ def _mode_free(ctx, cls, seen: set) -> bool:
                 continue
             return False
     return True
+
+
+def _through_eval_helper(ctx, value) -> bool:
+    """``m = prepare(model)`` with ``prepare`` a function of this file that puts its first
+    parameter in eval mode (``model.eval()`` / ``model.train(False)``) or refuses a model in
+    training mode (``if model.training: raise ...``), and returns it: boxmot's
+    ``prepare_coreml_export_model(as_inference_export_model(self.model))`` (T-EVALHELPER)."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.args):
+        return False
+    fn = ctx.model.module_functions.get(value.func.value)
+    if fn is None:
+        return False
+    ps = list(fn.params.posonly_params) + list(fn.params.params)
+    if not ps:
+        return False
+    p = ps[0].name.value
+    evals = False
+    for n in iter_nodes(fn.body):
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and dotted(n.func.value) == p:
+            if n.func.attr.value == "eval" or (n.func.attr.value == "train" and n.args
+                                               and literal_value(n.args[0].value) is False):
+                evals = True
+            elif n.func.attr.value == "train":
+                return False  # switched back to training mode (`model.train()`)
+        if (isinstance(n, cst.If) and isinstance(n.test, cst.Attribute) and n.test.attr.value == "training"
+                and dotted(n.test.value) == p):
+            body = list(n.body.body) if isinstance(n.body, cst.IndentedBlock) else [n.body]
+            if body and all(isinstance(b, cst.SimpleStatementLine) and all(isinstance(x, cst.Raise) for x in b.body)
+                            for b in body):
+                evals = True
+    return evals
 
 
 def _chain_has_eval(expr) -> bool:

@@ -437,6 +437,18 @@ def _self_fed_attrs(functions) -> set[str]:
         def is_self(n, me=me) -> bool:
             return type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == me
 
+        def training_arm(test, me=me) -> bool:
+            # `if self.training:` / `if self.training and ...:`: an arm an eval-mode export never runs
+            if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
+                return training_arm(test.left) or training_arm(test.right)
+            return is_self(test) and test.attr.value == "training"
+
+        for n in f.nodes():
+            if type(n) is cst.If and training_arm(n.test):
+                # a read only a training-mode call makes (ptlflow CRAFT's `if self.training: if
+                # self.call_count % self.attn_diag_cycles == 0: print0(...)`, T-TRAINREAD): no
+                # value of an eval-mode export depends on it (a training-mode export is EXL501's)
+                ok.update(id(x) for x in iter_nodes(n.body) if is_self(x))
         for n in f.nodes():
             t = type(n)
             if t is cst.AugAssign and is_self(n.target):

@@ -178,6 +178,9 @@ class FunctionFacts:
         #: string-default parameters that no call on the export path passes: their default
         #: (``farthest_point_sample(xyz, n, _method="pointops")``)
         self.unset_strings: dict[str, str] = {}
+        #: `None`-default parameters that no call on the export path passes (T-NONEDEFAULT):
+        #: ``_cov(x, rowvar=False, aweights=None)`` called as ``self._cov(v, rowvar=False)``
+        self.unset_nones: set[str] = set()
         #: those of them that hold their default only because the forward is taken as exported
         #: directly (P-ENTRYFLAG): not forwarded to callees as unset (a real inference option of
         #: a model, `interpolate_pos_encoding=False`, that a user's call may set)
@@ -218,6 +221,8 @@ class FunctionFacts:
         #: ids of attribute reads of an object parameter typed by the P-NOTTENSOR tensor guess
         self._guessed_attrs: set[int] = set()
         self._conds: list[cst.BaseExpression] = []
+        #: the `if` statements whose body is being read (innermost last)
+        self._cond_ifs: list[cst.If] = []
         #: the tests of the `if`s whose else arm the current node sits in (innermost last)
         self._else_conds: list[cst.BaseExpression] = []
         #: the exporters under which the code being analysed runs (None: every exporter), narrowed
@@ -279,7 +284,7 @@ class FunctionFacts:
         is_static = "staticmethod" in decos
         is_classmethod = "classmethod" in decos
         start = 0
-        if self.cls is not None and not is_static and params:
+        if self.cls is not None and not is_static and params and self._is_method(fn):
             self.self_name = params[0].name.value
             self.env[self.self_name] = "self"
             start = 1
@@ -368,6 +373,11 @@ class FunctionFacts:
                 # `_method="pointops"` that no call on the export path passes: `if _method ==
                 # "yanx27":` / `if _method.startswith("fpsample"):` never runs there (compressai)
                 self.unset_strings[name] = literal_value(p.default)
+            elif (arg_kinds is not None and p.default is not None and type(p.default) is cst.Name
+                  and p.default.value == "None"
+                  and (arg_kinds[i] if i < len(arg_kinds) else kw_kinds.get(name)) is None
+                  and "**" not in kw_kinds and "*?" not in kw_kinds):
+                self.unset_nones.add(name)
             elif entry_flags and p.default is not None and literal_value(p.default) is False:
                 # `forward(self, x, update: bool = False)` exported directly: the exporters call it
                 # with the example inputs, a Python `False` default stays False (P-ENTRYFLAG)
@@ -405,6 +415,13 @@ class FunctionFacts:
             return k
         self.class_refs.setdefault(q, ann.annotation)
         return self.model.call_returns.get(NEW + q, k)
+
+    def _is_method(self, fn: cst.FunctionDef) -> bool:
+        """Whether ``fn`` is a method of the class analysed (or of a base): a function nested in
+        one of its methods (carvekit U2NET's `def unet(x, height=1)` in forward) is analysed with
+        the class in scope but takes no ``self``: its first parameter is its first argument
+        (T-NESTED)."""
+        return id(fn) not in self.model.nested_defs
 
     def _default_kind(self, d: cst.BaseExpression) -> str:
         v = literal_value(d)
@@ -514,6 +531,7 @@ class FunctionFacts:
                 self._block(body_statements(st.finalbody.body))
         elif t is cst.FunctionDef:
             self.local_funcs[st.name.value] = st
+            self.model.nested_defs.add(id(st))
             self.env[st.name.value] = UNKNOWN
         elif t is cst.ClassDef:
             self.env[st.name.value] = UNKNOWN
@@ -544,6 +562,7 @@ class FunctionFacts:
         before = dict(self.env)
         if (sides is None or self._narrow(sides[0], (st.body,))) and not self._absent_test(st.test):
             self._conds.append(st.test)
+            self._cond_ifs.append(st)
             self._arms.append((id(st), 0))
             narrowed = not_tensor_names(st.test, self.imports)
             for name in narrowed:
@@ -557,6 +576,7 @@ class FunctionFacts:
                         self.env[name] = before[name]
             self._arms.pop()
             self._conds.pop()
+            self._cond_ifs.pop()
         self._only = outer
         if st.orelse is None and self.self_name is not None:
             body = list(body_statements(st.body))
@@ -627,6 +647,70 @@ class FunctionFacts:
                 merged[name] = join(a, b) if a != b else a
         self.env = merged
 
+    def _none_test_value(self, t: cst.BaseExpression) -> Optional[bool]:
+        """The value of ``name is None`` / ``name is not None`` where ``name`` is an unset
+        ``None``-default parameter (``unset_nones``) never rebound, or a local bound exactly once,
+        to such a parameter (``weights = aweights``); None for any other test."""
+        if not (isinstance(t, cst.Comparison) and len(t.comparisons) == 1 and isinstance(t.left, cst.Name)
+                and isinstance(t.comparisons[0].operator, (cst.Is, cst.IsNot))
+                and type(t.comparisons[0].comparator) is cst.Name and t.comparisons[0].comparator.value == "None"):
+            return None
+        name = t.left.value
+        if name in self.unset_nones:
+            if self._rebound(name):
+                return None
+        else:
+            src = self._single_alias(name)
+            if src is None or src not in self.unset_nones or self._rebound(src):
+                return None
+        return isinstance(t.comparisons[0].operator, cst.Is)
+
+    def _single_alias(self, name: str) -> Optional[str]:
+        """The name ``name`` is bound to by the function's only binding of it (``weights =
+        aweights``), if that is a plain name: a statement of the function's own body (run
+        unconditionally, before any read), the name no parameter and bound nowhere else."""
+        fn = self.node
+        params = list(fn.params.posonly_params) + list(fn.params.params) + list(fn.params.kwonly_params)
+        if any(p.name.value == name for p in params) or any(
+                isinstance(s_, cst.Param) and s_.name.value == name for s_ in (fn.params.star_arg, fn.params.star_kwarg)):
+            return None
+        top = {id(b) for st in (fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ())
+               if isinstance(st, cst.SimpleStatementLine) for b in st.body}
+        # re-bound only in the body of `if <name> is not None:`, an arm the default never runs
+        # (anomalib's `if weights is not None: if not torch.is_tensor(weights): weights = ...`)
+        dead: set[int] = set()
+        for n in self.nodes():
+            if (type(n) is cst.If and isinstance(n.test, cst.Comparison) and len(n.test.comparisons) == 1
+                    and type(n.test.left) is cst.Name and n.test.left.value == name
+                    and isinstance(n.test.comparisons[0].operator, cst.IsNot)
+                    and type(n.test.comparisons[0].comparator) is cst.Name
+                    and n.test.comparisons[0].comparator.value == "None"):
+                dead.update(id(x) for x in iter_nodes(n.body))
+        got = None
+        for n in self.nodes():
+            if id(n) in dead:
+                continue
+            if type(n) in (cst.AsName, cst.CompFor):
+                x = n.name if type(n) is cst.AsName else n.target
+                if any(type(y) is cst.Name and y.value == name for y in iter_nodes(x)):
+                    return None
+            if type(n) is cst.Assign:
+                for tg in n.targets:
+                    x = tg.target
+                    names = [x] if type(x) is cst.Name else [e.value for e in getattr(x, "elements", ())]
+                    if any(type(y) is cst.Name and y.value == name for y in names):
+                        if (got is not None or type(x) is not cst.Name or type(n.value) is not cst.Name
+                                or id(n) not in top):
+                            return None
+                        got = n.value.value
+            elif type(n) in (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr):
+                x = n.target
+                if (type(x) is cst.Name and x.value == name) or any(
+                        type(getattr(e, "value", None)) is cst.Name and e.value.value == name
+                        for e in getattr(x, "elements", ())):
+                    return None
+        return got
+
     def _absent_test(self, t: cst.BaseExpression) -> bool:
         """`if labels is not None:` (also and-ed) where `labels` is absent from the export (NONE:
         training targets), or `if flag:` where `flag` is a `False`-default parameter no call on
@@ -635,6 +719,8 @@ class FunctionFacts:
             return self._absent_test(t.left) or self._absent_test(t.right)
         if isinstance(t, cst.Name) and t.value in self.unset_flags:
             return not self._rebound(t.value)
+        if self.unset_nones and self._none_test_value(t) is False:
+            return True  # `if weights is not None:` with an unset None default (T-NONEDEFAULT)
         if self.unset_strings:
             v = _string_test_value(t, self.unset_strings)
             if v is False:
@@ -935,7 +1021,8 @@ class FunctionFacts:
                                                         or (self._once_guarded and _plain_value(k, value, self.imports))
                                                         or (how == "assign" and self._self_conversion(tgt.attr.value, value))
                                                         or (how == "assign" and self._reset_to_init(tgt.attr.value, value))
-                                                        or (how == "assign" and self._self_normalised(tgt.attr.value, value)),
+                                                        or (how == "assign" and self._self_normalised(tgt.attr.value, value))
+                                                        or (how == "assign" and self._table_key_write(tgt.attr.value)),
                                                         in_handler=self._handlers > 0))
                 self.attr_events.append((tgt.attr.value, "write"))
                 self.attr_event_paths.append(tuple(self._arms))
@@ -1316,6 +1403,56 @@ class FunctionFacts:
                     out.add(name)
         return out
 
+    def _table_key_write(self, attr: str) -> bool:
+        """Whether self.<attr> is written in the body of an ``if`` that rebuilds a tensor table
+        only when this call needs a larger or another one: every disjunct of its test is a growth
+        test ``n > self.A`` / ``self.A < n`` or a key test ``self.A != v`` on an attribute of self,
+        one of them on <attr>, and the body rebuilds a tensor held by self (``self.T = torch...``,
+        ``register_buffer``, or a method of the class doing so). ptlflow GMFlowNet's positional
+        table: ``if max_hw > self.max_len or self.d_model != C: self.max_len = max_hw; self.d_model
+        = C; self._update_PE_table(...)`` (T-GROW; P-GROW's ``n > self.table.size(0)`` with the
+        length kept in an int attribute). A running maximum with no table rebuilt stays state."""
+        if not self._cond_ifs:
+            return False
+        st = self._cond_ifs[-1]
+
+        def disjuncts(t):
+            if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.Or):
+                return disjuncts(t.left) + disjuncts(t.right)
+            return [t]
+
+        on = set()
+        for d in disjuncts(st.test):
+            if not (isinstance(d, cst.Comparison) and len(d.comparisons) == 1):
+                return False
+            op, left, right = d.comparisons[0].operator, d.left, d.comparisons[0].comparator
+            if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)) and self._is_self_attr(right) \
+                    and not self._is_self_attr(left):
+                on.add(right.attr.value)
+            elif isinstance(op, (cst.LessThan, cst.LessThanEqual)) and self._is_self_attr(left) \
+                    and not self._is_self_attr(right):
+                on.add(left.attr.value)
+            elif isinstance(op, cst.NotEqual) and self._is_self_attr(left) != self._is_self_attr(right):
+                on.add((left if self._is_self_attr(left) else right).attr.value)
+            else:
+                return False
+        return attr in on and self._rebuilds_table(st.body, 0)
+
+    def _rebuilds_table(self, body: cst.CSTNode, depth: int) -> bool:
+        for n in iter_nodes(body):
+            if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call) and any(
+                    self._is_self_attr(t.target) for t in n.targets):
+                if (self.imports.resolve(n.value.func) or "").startswith("torch."):
+                    return True
+            elif isinstance(n, cst.Call) and self._is_self_attr(n.func) and self.cls is not None:
+                m = n.func.attr.value
+                if m == "register_buffer":
+                    return True
+                r = self.cls.find_method(m)
+                if depth == 0 and r is not None and self._rebuilds_table(r[1].body, 1):
+                    return True
+        return False
+
     def _is_self_attr(self, e: cst.BaseExpression) -> bool:
         return (
             self.self_name is not None
@@ -1467,10 +1604,30 @@ class FunctionFacts:
         if strong:
             # `F.pad(x, (0, 0, 0, W % 2, 0, H % 2))`: the amounts of a pad (weak alone)
             for n in self.nodes():
-                if (type(n) is cst.Call and len(n.args) >= 2 and type(n.args[1].value) is cst.Tuple
-                        and (self.imports.resolve(n.func) or "") == "torch.nn.functional.pad"):
+                if type(n) is not cst.Call:
+                    continue
+                q = self.imports.resolve(n.func) or ""
+                if (q == "torch.nn.functional.pad" and len(n.args) >= 2
+                        and type(n.args[1].value) is cst.Tuple):
                     for el in n.args[1].value.elements:
                         sized.update(_arith_names(el.value, name))
+                elif q in _SIZE_FACTORIES:
+                    # `torch.zeros(b, out_ch - c, h, w)`: a dimension of a new tensor (ptlflow
+                    # RPKNet's InterpolationTransition, T-SIZEPARAM; weak alone)
+                    for a in n.args:
+                        if not a.star and a.keyword is None:
+                            v = a.value
+                            for x in (v.elements if type(v) in (cst.Tuple, cst.List) else ()):
+                                sized.update(_arith_names(x.value, name))
+                            sized.update(_arith_names(v, name))
+                elif q in ("torch.nn.functional.interpolate", "torch.nn.functional.upsample"):
+                    # `F.interpolate(x, (out_ch, h, w))`: the output size (weak alone)
+                    for i, a in enumerate(n.args):
+                        if (i == 1 and a.keyword is None) or (a.keyword is not None and a.keyword.value == "size"):
+                            v = a.value
+                            for x in (v.elements if type(v) in (cst.Tuple, cst.List) else ()):
+                                sized.update(_arith_names(x.value, name))
+                            sized.update(_arith_names(v, name))
         if not strong:
             return False
         skip = self.not_reads()
@@ -1803,8 +1960,9 @@ class FunctionFacts:
             fn = self.model.module_functions.get(v)
             if fn is not None and not self._jit_skipped(fn) and v not in self.model.guard_helpers:
                 # a module function handed on as a value (`get_interface(..., eager_attention_forward)`,
-                # a callback): it runs in the graph, with unknown arguments (annotations apply)
-                self.callees.append((fn, None, [], {}))
+                # a callback): it runs in the graph, with unknown arguments (annotations apply;
+                # "*?" marks them unknown: no `None` default is known unset, T-NONEDEFAULT)
+                self.callees.append((fn, None, [], {"*?": UNKNOWN}))
                 self.callee_only.append((id(fn), self._only))
             return UNKNOWN
         if t in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis):
@@ -1902,6 +2060,11 @@ class FunctionFacts:
                         if s_leg == _LEGACY_ONLY and k_other == SHAPE and k_leg in (TENSOR, UNKNOWN):
                             return SHAPE
                 return join(ks[0], ks[1]) if len(ks) == 2 else (ks[0] if ks else UNKNOWN)
+            known = self._none_test_value(e.test) if self.unset_nones else None
+            if known is not None:
+                # `x if weights is None else f(weights)` with `weights` an unset None default (or a
+                # local bound once to one): only the side the default selects runs (T-NONEDEFAULT)
+                return self.eval(e.body if known else e.orelse)
             tk = self._test(e.test)
             self.branches.append(Branch(e.test, tk, "ifexp", e, self._culprit.get(id(e.test))))
             return join(self.eval(e.body), self.eval(e.orelse))
@@ -2045,6 +2208,12 @@ class FunctionFacts:
             index_kinds.append(k)
             if k == MASK:
                 mask = True
+        if vk in TENSORISH and _str_keyed(e) and isinstance(e.value, cst.Subscript) and _str_keyed(e.value):
+            # `inputs["meta"]["image_paths"]`: what a str key gave is looked up by a str key again,
+            # so it is a mapping, never a tensor (a Tensor rejects a str index): its item is of
+            # unknown kind whatever guess the outer object had (ptlflow VideoFlow's list of image
+            # paths, T-NESTEDKEY)
+            return UNKNOWN
         if vk in TENSORISH:
             self.subscripts.append(Subscript(e, vk, index_kinds, mask))
             return TENSOR
@@ -2447,6 +2616,12 @@ class FunctionFacts:
         return TENSOR
 
 
+def _str_keyed(e: cst.Subscript) -> bool:
+    """``x["key"]``: one index, a string literal."""
+    return (len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Index)
+            and isinstance(e.slice[0].slice.value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
 def _string_test_value(t: cst.BaseExpression, values: dict[str, str]) -> Optional[bool]:
     """The value of ``name == "s"`` / ``name != "s"`` / ``name.startswith("s")`` for a name
     whose string value is known (``values``); None for any other test."""
@@ -2573,6 +2748,9 @@ _PREDICATE_PREFIXES = ("is_", "has_")
 _ARRAY_BUILDERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray"})
 
 #: tensor methods whose positional arguments are dimensions (sizes)
+#: factories whose positional arguments (or first tuple) are the dims of the new tensor
+_SIZE_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
+
 _DIM_ARG_METHODS = frozenset({"view", "reshape", "expand", "new_zeros", "new_ones", "new_empty", "repeat"})
 
 

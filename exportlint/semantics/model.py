@@ -161,6 +161,8 @@ class SemanticModel:
         self.module_consts: dict[str, str] = {}  # module-level name -> kind
         #: id(FunctionDef) -> indentation of its `def` line (module functions and methods)
         self.function_indent: dict[int, str] = {}
+        #: id(FunctionDef) of the functions defined inside another function's body (T-NESTED)
+        self.nested_defs: set[int] = set()
         self.functions: list[FunctionFacts] = []
         self.export_calls: list[ExportCall] = []
         self._facts_by_node: dict[int, FunctionFacts] = {}
