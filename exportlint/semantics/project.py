@@ -1122,7 +1122,7 @@ def built_classes(project: Project, fi: FileIndex, q: str, deps: Optional[set]) 
     handed, anything else); distinct (file, class) pairs in the order found."""
     # (memoised per run by the absolute name: the same helper is named by many files)
     memo = run_memo(project, "built_classes")
-    key = (fi.path, q) if "." not in q else project.absolute(fi, q)
+    key = (fi.path, q) if "." not in q or q.startswith("@") else project.absolute(fi, q)
     hit = memo.get(key)
     if hit is None:
         read: set = set()
@@ -1133,6 +1133,14 @@ def built_classes(project: Project, fi: FileIndex, q: str, deps: Optional[set]) 
 
 
 def _built_classes(project: Project, fi: FileIndex, q: str, deps: set) -> Optional[list[tuple[FileIndex, str]]]:
+    if q.startswith("@"):
+        # a class handed to the constructor (``self.x = block(...)``): the one class every
+        # construction of the module passes (several, or any unknown: unknown)
+        from exportlint.semantics.ctor_classes import param_classes
+
+        cls, _, param = q[1:].partition(".")
+        got = param_classes(project, fi, cls, param, deps)
+        return [got[0]] if got is not None and len(got) == 1 else None
     star = q.startswith("*")
     if star:
         q = q[1:]
