@@ -32,6 +32,8 @@ from exportlint.semantics import ctor_values as cv
 from exportlint.semantics.index import ast_dotted
 
 _MAX_DEPTH = 6
+#: the class's constructions are read only when at most this many of the run's files mention it
+_SCAN_CAP = 24
 _PARTIAL = ("partial", "functools.partial")
 
 
@@ -81,6 +83,8 @@ def _param_classes(project: Any, fi: Any, cls: str, param: str, deps: set, depth
     kwonly = [p.arg for p in a.kwonlyargs]
     if param not in pos and param not in kwonly:
         return None
+    if cv._mention_count(project, cls, _SCAN_CAP) > _SCAN_CAP:
+        return None  # built all over the run (a shared layer): reading every site costs more than the answer
     default = None
     for p, d in zip(reversed(a.posonlyargs + a.args), reversed(a.defaults)):
         if p.arg == param:
@@ -159,31 +163,31 @@ def _own_nodes(fn: ast.AST):
                 todo.append(c)
 
 
+#: id(function node) -> (the node, {name: [values of its plain assignments] or None}); the
+#: node is kept so its id is not reused while the entry lives
+_BINDINGS: dict = {}
+
+
 def _assigned(fn: ast.AST, name: str) -> Optional[list]:
     """The values ``fn`` assigns to the local ``name`` (plain ``name = value`` statements); None
     when another statement binds it (a loop, ``with``, augmented or tuple assignment, ...)."""
-    vals: list = []
-    for n in _own_nodes(fn):
-        if isinstance(n, ast.Assign):
-            if any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
-                if len(n.targets) != 1:
-                    return None
-                vals.append(n.value)
-                continue
-        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del)):
-            # (the target of a plain assignment is seen above; any other binding is unknown)
-            if not _plain_target(fn, n):
-                return None
-        if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name) and n.target.id == name:
-            return None
-    return vals
-
-
-def _plain_target(fn: ast.AST, name_node: ast.Name) -> bool:
-    for n in _own_nodes(fn):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and n.targets[0] is name_node:
-            return True
-    return False
+    got = _BINDINGS.get(id(fn))
+    if got is None or got[0] is not fn:
+        by: dict = {}
+        plain: set = set()
+        for n in _own_nodes(fn):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                t = n.targets[0]
+                plain.add(id(t))
+                if by.get(t.id, []) is not None:
+                    by.setdefault(t.id, []).append(n.value)
+        for n in _own_nodes(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)) and id(n) not in plain:
+                by[n.id] = None  # bound otherwise: unknown
+        if len(_BINDINGS) > 4096:
+            _BINDINGS.clear()
+        got = _BINDINGS[id(fn)] = (fn, by)
+    return got[1].get(name, [])
 
 
 def _classes_of(project: Any, sfi: Any, e: ast.AST, fn: Optional[ast.AST], cls_node: Optional[ast.ClassDef],

@@ -101,11 +101,6 @@ class FileIndex:
         return name in self.functions or name in self.classes
 
 
-def _stored_names(fn: ast.AST) -> set:
-    """Names a function binds anywhere in its body (a parameter reassigned is not what was passed)."""
-    return {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
-
-
 def _param_call(e: ast.AST, params: set) -> bool:
     """A call of one of ``params`` (``block(...)``)."""
     return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in params
@@ -395,8 +390,8 @@ class _Indexer:
             self_name = init.args.args[0].arg
             ia = init.args
             # parameters of __init__ a submodule may be built from (``self.x = block(...)``):
-            # recorded as "@Class.param" (``semantics/ctor_classes``), unless __init__ rebinds them
-            self._ctor_params = ({p.arg for p in (ia.posonlyargs + ia.args)[1:] + ia.kwonlyargs}, st.name, init, {})
+            # recorded as "@Class.param" (``semantics/ctor_classes``)
+            self._ctor_params = ({p.arg for p in (ia.posonlyargs + ia.args)[1:] + ia.kwonlyargs}, st.name)
             stack = list(init.body)
             while stack:  # statements only (if/for/with/try blocks), not expressions
                 node = stack.pop()
@@ -419,7 +414,7 @@ class _Indexer:
                     stack.extend(getattr(node, "finalbody", ()))
                     for h in getattr(node, "handlers", ()):
                         stack.extend(h.body)
-        self._ctor_params = (set(), "", None, {})
+        self._ctor_params = (set(), "")
         fi.classes[st.name] = ci
 
     def _decorators(self, qual: str, fn: ast.AST) -> None:
@@ -539,12 +534,9 @@ class _Indexer:
     def _ctor_name(self, func: ast.AST) -> Optional[str]:
         """The constructor a call in ``__init__`` names: "@Class.param" for a parameter of the
         class's ``__init__`` (the class the constructions pass: ``semantics/ctor_classes``)."""
-        params, cls, init, rebound = getattr(self, "_ctor_params", (set(), "", None, {}))
+        params, cls = getattr(self, "_ctor_params", (set(), ""))
         if isinstance(func, ast.Name) and func.id in params:
-            if "" not in rebound:  # (walked once per __init__, only when a parameter is called)
-                rebound[""] = _stored_names(init)
-            if func.id not in rebound[""]:
-                return f"@{cls}.{func.id}"
+            return f"@{cls}.{func.id}"  # (a parameter __init__ rebinds: ``param_classes`` answers unknown)
         return _resolve(self.fi.imports, ast_dotted(func))
 
     def _maybe_export(self, node: ast.Call) -> None:

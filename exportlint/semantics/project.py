@@ -1106,6 +1106,11 @@ def _attr_forward(project: Project, fi: FileIndex, cls: str, attr: str, deps: se
         return None
     if len(set(ctors)) != 1:
         return None
+    if method == "forward" and ctors[0].startswith("@"):
+        # the forward of a class handed to the constructor: an export entry of its own file, not
+        # followed from here (``cross_file_calls``); resolving the class (``ctor_classes``: a scan
+        # of the run's constructions) is left to what follows its other methods and to the rules
+        return None
     got = built_classes(project, fi, ctors[0], deps)
     if got is None or len(got) != 1:
         return None  # several classes (or none known): unknown
