@@ -73,6 +73,8 @@ class _Eval:
     def __init__(self, ctx, cls) -> None:
         self.ctx, self.cls = ctx, cls
         self.m = ctx.model
+        #: methods of classes handed to the constructor whose returned mask is a hazard
+        self.notes: list[str] = []
 
     def param_rank(self, attr: str) -> Optional[Val]:
         """self.<attr> set to nn.Parameter in __init__: (True, True, rank) ; a buffer: (False, True, rank)."""
@@ -118,6 +120,38 @@ class _Eval:
             return None
         c = self.m.classes.get(dotted(f.value.func) or "")
         return c if c is not None and c.is_module else None
+
+    def handed_returns(self, attr: str, meth: str, depth: int) -> Optional[list[Val]]:
+        """``self.<attr>.<meth>()`` where ``__init__`` builds ``self.<attr>`` from a class its
+        constructor is handed (``self.x = cls_param(...)``, index record "@Class.param"): the
+        values ``meth`` returns in each class the project's constructions pass
+        (``semantics/ctor_classes``), read with the stdlib ``ast``; None when the attribute is not
+        such a submodule or the classes are unknown. The classes whose value is a hazard are
+        noted (``self.notes``) for the message."""
+        proj = self.ctx.project
+        if proj is None or depth > 8:
+            return None
+        fi = proj.index_path(self.ctx.path)
+        ci = fi.classes.get(self.cls.name) if fi is not None else None
+        ctors = ci.attrs.get(attr) if ci is not None else None
+        if not ctors or len(ctors) != 1 or not ctors[0].startswith("@"):
+            return None
+        from exportlint.semantics.ctor_classes import param_classes
+
+        deps: set = set()
+        cname, _, param = ctors[0][1:].partition(".")
+        classes = param_classes(proj, fi, cname, param, deps)
+        self.ctx.project_calls()["deps"].update(deps)
+        if not classes:
+            return None
+        out: list[Val] = []
+        for cfi, c in classes:
+            vals = _AstEval(proj, deps).method_returns(cfi, c, meth, 0)
+            self.ctx.project_calls()["deps"].update(deps)
+            if any(_hazard(v) for v in vals):
+                self.notes.append(f"{c}.{meth}()")
+            out += vals
+        return out
 
     def ev(self, e: cst.BaseExpression, fn: cst.FunctionDef, before: int, depth: int = 0) -> list[Val]:
         if depth > 12:
@@ -166,6 +200,9 @@ class _Eval:
                     return self.returns(found[1], depth + 1)
                 if self.submodule_with_params(meth):
                     return [(True, False, None)]
+                handed = self.handed_returns(meth, "forward", depth)
+                if handed is not None:
+                    return handed
                 sub = self.local_submodule(meth)
                 if sub is not None and not any(a.star for a in e.args):
                     # self.<submodule>() of a class of this file: what its forward returns, read in
@@ -174,6 +211,13 @@ class _Eval:
                     if found is not None:
                         return _Eval(self.ctx, found[0]).returns(found[1], depth + 1)
                 return [UNKNOWN]
+            if (isinstance(recv, cst.Attribute) and isinstance(recv.value, cst.Name) and recv.value.value == "self"
+                    and self.cls is not None and not any(a.star for a in e.args)):
+                # self.<submodule>.<method>(): what the method returns in the class(es) the
+                # constructor is handed for the submodule (``self.rel_pos = rel_pos_cls(...)``)
+                handed = self.handed_returns(recv.attr.value, meth, depth)
+                if handed is not None:
+                    return handed
             if isinstance(recv, cst.Name) and self.m.imports.resolve(func) is not None \
                     and (self.m.imports.resolve(func) or "").startswith("torch."):
                 return [UNKNOWN]  # torch.<fn>(...)
@@ -223,6 +267,162 @@ class _Eval:
             if p.name.value == name:
                 out.append(UNKNOWN)
         return out or [UNKNOWN]
+
+
+class _AstEval:
+    """``_Eval`` for a method of a project class in any file, read with the stdlib ``ast``
+    (``_Eval.handed_returns``): the values (requires grad, leaf, rank) it may return, by the same
+    steps: local assignments above the use, ``self.<attr>`` set to ``nn.Parameter`` (its rank
+    from the written factory sizes) or registered as a buffer in the class's ``__init__``, torch
+    submodules holding parameters, ``self.<method>()`` returns, ``[None]`` / indexing, and the
+    methods that fix or keep the rank. Anything else is unknown."""
+
+    def __init__(self, proj, deps: set) -> None:
+        self.proj, self.deps = proj, deps
+
+    def method_returns(self, fi, cls: str, meth: str, depth: int) -> list[Val]:
+        from exportlint.semantics.project import top_level_ast
+
+        if depth > 4:
+            return [UNKNOWN]
+        t = self.proj.find_method(fi, cls, meth, self.deps)
+        if t is None:
+            return [UNKNOWN]
+        cname, _, mname = t.qual.partition(".")
+        self.deps.add(os.path.abspath(t.path))
+        cnode = top_level_ast(self.proj, t.path, cname)
+        if not isinstance(cnode, ast.ClassDef):
+            return [UNKNOWN]
+        fn = next((m for m in reversed(cnode.body) if isinstance(m, ast.FunctionDef) and m.name == mname), None)
+        if fn is None:
+            return [UNKNOWN]
+        tfi = self.proj.index_path(t.path)
+        return _AstMethod(self, tfi, cnode, fn, depth).returns()
+
+
+class _AstMethod:
+    def __init__(self, ev: _AstEval, fi, cnode: ast.ClassDef, fn: ast.FunctionDef, depth: int) -> None:
+        self.ev, self.fi, self.cnode, self.fn, self.depth = ev, fi, cnode, fn, depth
+        self.attrs = _ast_attrs(cnode)
+
+    def returns(self) -> list[Val]:
+        out: list[Val] = []
+        for n in ast.walk(self.fn):
+            if isinstance(n, ast.Return) and n.value is not None:
+                out += self.val(n.value, (n.lineno, n.col_offset), 0)
+        return out or [UNKNOWN]
+
+    def val(self, e: ast.AST, before: tuple, depth: int) -> list[Val]:
+        if depth > 12:
+            return [UNKNOWN]
+        if isinstance(e, ast.Name):
+            out: list[Val] = []
+            for n in ast.walk(self.fn):
+                if (n.lineno, n.col_offset) >= before if hasattr(n, "lineno") else True:
+                    continue
+                if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == e.id for t in n.targets):
+                    if isinstance(n.value, ast.Constant) and n.value.value is None:
+                        continue
+                    out += self.val(n.value, (n.lineno, n.col_offset), depth + 1)
+                elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With)) and any(
+                        isinstance(x, ast.Name) and x.id == e.id and isinstance(x.ctx, ast.Store) for x in ast.walk(n)):
+                    out.append(UNKNOWN)
+            return out or [UNKNOWN]
+        if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self":
+            kind = self.attrs.get(e.attr)
+            if kind is None or kind[0] not in ("parameter", "buffer"):
+                return [UNKNOWN]
+            return [(kind[0] == "parameter", True, kind[1])]
+        if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool):
+            return [(False, False, 0)]
+        if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+            return [_binop(a, b) for a in self.val(e.left, before, depth + 1)
+                    for b in self.val(e.right, before, depth + 1)][:16]
+        if isinstance(e, ast.Subscript):
+            base = self.val(e.value, before, depth + 1)
+            idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+            nones: Optional[int] = 0
+            for s in idx:
+                if isinstance(s, ast.Constant) and s.value is None:
+                    nones += 1
+                elif isinstance(s, ast.Slice) or (isinstance(s, ast.Constant) and s.value is Ellipsis):
+                    continue
+                else:
+                    nones = None
+                    break
+            return [(g, False if g is not None else None, (r + nones) if (r is not None and nones is not None) else None)
+                    for g, _l, r in base]
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+            meth, recv = e.func.attr, e.func.value
+            if any(isinstance(a, ast.Starred) for a in e.args):
+                return [UNKNOWN]
+            if isinstance(recv, ast.Name) and recv.id == "self":
+                if meth in {m.name for m in self.cnode.body if isinstance(m, ast.FunctionDef)}:
+                    return self.ev.method_returns(self.fi, self.cnode.name, meth, self.depth + 1)
+                kind = self.attrs.get(meth)
+                if kind is not None and kind[0] == "torch_params":
+                    return [(True, False, None)]
+                return [UNKNOWN]
+            if isinstance(recv, ast.Name) and recv.id in ("torch", "F", "nn"):
+                return [UNKNOWN]
+            base = self.val(recv, before, depth + 1)
+            if meth == "detach":
+                return [(False if g is not None else None, True, r) for g, _l, r in base]
+            out = []
+            for g, leaf, r in base:
+                if meth in _SIZED:
+                    out.append((g, False if g is not None else None, _ast_sized_rank(e)))
+                elif meth == "unsqueeze":
+                    out.append((g, False if g is not None else None, r + 1 if r is not None else None))
+                elif meth == "contiguous":
+                    out.append((g, leaf, r))
+                elif meth in _SAME_RANK:
+                    out.append((g, False if g is not None else None, r))
+                else:
+                    out.append(UNKNOWN)
+            return out
+        return [UNKNOWN]
+
+
+def _ast_sized_rank(e: ast.Call) -> Optional[int]:
+    """``_sized_rank`` for the stdlib ``ast``: the rank written in ``view``/``reshape``/``permute``/..."""
+    if e.keywords:
+        return None
+    if len(e.args) == 1:
+        v = e.args[0]
+        if isinstance(v, (ast.Tuple, ast.List)):
+            return None if any(isinstance(x, ast.Starred) for x in v.elts) else len(v.elts)
+        return 1 if isinstance(v, ast.Constant) and isinstance(v.value, int) and not isinstance(v.value, bool) else None
+    return len(e.args)
+
+
+def _ast_attrs(cnode: ast.ClassDef) -> dict:
+    """attr -> ("parameter" | "buffer", rank or None) or ("torch_params", None) for what the
+    class's own ``__init__`` sets once: ``nn.Parameter(...)``, ``register_buffer("a", ...)``,
+    a torch submodule holding parameters; an attribute set twice or otherwise is left out."""
+    init = next((m for m in cnode.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+    out: dict = {}
+    seen: dict = {}
+    for n in ast.walk(init) if init is not None else ():
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                    seen[t.attr] = seen.get(t.attr, 0) + 1
+                    v = n.value
+                    name = ""
+                    if isinstance(v, ast.Call):
+                        name = v.func.attr if isinstance(v.func, ast.Attribute) else getattr(v.func, "id", "")
+                    if name == "Parameter":
+                        out[t.attr] = ("parameter", _ast_param_rank(v))
+                    elif name in _PARAM_MODULES and isinstance(v.func, ast.Attribute) \
+                            and ast.unparse(v.func.value) in ("nn", "torch.nn"):
+                        out[t.attr] = ("torch_params", None)
+        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "register_buffer"
+              and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" and n.args
+              and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)):
+            seen[n.args[0].value] = seen.get(n.args[0].value, 0) + 1
+            out[n.args[0].value] = ("buffer", None)
+    return {k: v for k, v in out.items() if seen.get(k) == 1}
 
 
 _BINDING = (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.With)
@@ -427,16 +627,19 @@ class SdpaGradMaskView(Rule):
                     continue
                 tgt = _assigned_name(fn.node, call.node)
                 if tgt is not None:
-                    sdpa_out[tgt] = (call.node, vals)
+                    sdpa_out[tgt] = (call.node, vals, ev.notes)
             if not sdpa_out:
                 continue
             for n in iter_nodes(fn.node.body):
                 if not (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
                         and n.func.attr.value in ("reshape", "view", "flatten")):
                     continue
-                for name, (sd, _vals) in sdpa_out.items():
+                for name, (sd, _vals, notes) in sdpa_out.items():
                     if _transposed_of(n.func.value, name) and _pos(ctx, fn.node, n) > _pos(ctx, fn.node, sd):
-                        ctx.report(n, _MESSAGE.format(src=snippet(ctx, n), sdpa=snippet(ctx, sd.func)))
+                        msg = _MESSAGE.format(src=snippet(ctx, n), sdpa=snippet(ctx, sd.func))
+                        if notes:
+                            msg += _HANDED.format(which=", ".join(f"`{x}`" for x in dict.fromkeys(notes)))
+                        ctx.report(n, msg)
                         break
 
 
@@ -482,6 +685,9 @@ class SdpaGradMaskView(Rule):
                         fname=hit[1], file=os.path.basename(hit[0])))
                     break
 
+
+_HANDED = (" The mask comes from a submodule built from a class handed to the constructor; of the classes "
+           "the project's constructions pass, {which} returns such a mask (the others may not).")
 
 _DISPATCH_MESSAGE = (
     "`{src}` reshapes what `{call}(...)` returns, an attention function picked from a mapping "

@@ -101,6 +101,11 @@ class FileIndex:
         return name in self.functions or name in self.classes
 
 
+def _param_call(e: ast.AST, params: set) -> bool:
+    """A call of one of ``params`` (``block(...)``)."""
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in params
+
+
 def absolute(module_pkg: str, level: int, name: Optional[str]) -> str:
     """Absolute module name of ``from <dots><name> import`` inside package ``module_pkg``."""
     if level == 0:
@@ -395,14 +400,24 @@ class _Indexer:
                     init = item
         if init is not None and init.args.args:
             self_name = init.args.args[0].arg
+            ia = init.args
+            # parameters of __init__ a submodule may be built from (``self.x = block(...)``):
+            # recorded as "@Class.param" (``semantics/ctor_classes``)
+            self._ctor_params = ({p.arg for p in (ia.posonlyargs + ia.args)[1:] + ia.kwonlyargs}, st.name)
             stack = list(init.body)
             while stack:  # statements only (if/for/with/try blocks), not expressions
                 node = stack.pop()
                 if isinstance(node, ast.Assign):
-                    if isinstance(node.value, ast.Call):
+                    value = node.value
+                    if isinstance(value, ast.IfExp):
+                        # `block(...) if block else None`: the module when there is one
+                        arms = [x for x in (value.body, value.orelse)
+                                if not (isinstance(x, ast.Constant) and x.value is None)]
+                        value = arms[0] if len(arms) == 1 and _param_call(arms[0], self._ctor_params[0]) else None
+                    if isinstance(value, ast.Call):
                         for t in node.targets:
                             if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name:
-                                ctors = self._ctors(node.value)
+                                ctors = self._ctors(value)
                                 if ctors:
                                     ci.attrs[t.attr] = ctors
                 elif isinstance(node, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
@@ -411,6 +426,7 @@ class _Indexer:
                     stack.extend(getattr(node, "finalbody", ()))
                     for h in getattr(node, "handlers", ()):
                         stack.extend(h.body)
+        self._ctor_params = (set(), "")
         fi.classes[st.name] = ci
 
     def _decorators(self, qual: str, fn: ast.AST) -> None:
@@ -498,7 +514,7 @@ class _Indexer:
             self.fi.fakes.add(name.rsplit(".", 1)[0])
 
     def _ctors(self, call: ast.Call) -> list[str]:
-        q = _resolve(self.fi.imports, ast_dotted(call.func))
+        q = self._ctor_name(call.func)
         if q is None:
             return []
         if q in ("torch.nn.ModuleList", "torch.nn.Sequential") and call.args:
@@ -514,7 +530,7 @@ class _Indexer:
             out = []
             for e in elts:
                 if isinstance(e, ast.Call):
-                    d = _resolve(self.fi.imports, ast_dotted(e.func))
+                    d = self._ctor_name(e.func)
                     if d:
                         out.append(d)
                 elif (isinstance(e, ast.Starred) and isinstance(e.value, ast.Call)
@@ -526,6 +542,14 @@ class _Indexer:
                         out.append("*" + d)
             return out
         return [q]
+
+    def _ctor_name(self, func: ast.AST) -> Optional[str]:
+        """The constructor a call in ``__init__`` names: "@Class.param" for a parameter of the
+        class's ``__init__`` (the class the constructions pass: ``semantics/ctor_classes``)."""
+        params, cls = getattr(self, "_ctor_params", (set(), ""))
+        if isinstance(func, ast.Name) and func.id in params:
+            return f"@{cls}.{func.id}"  # (a parameter __init__ rebinds: ``param_classes`` answers unknown)
+        return _resolve(self.fi.imports, ast_dotted(func))
 
     def _maybe_export(self, node: ast.Call) -> None:
         q = _resolve(self.fi.imports, ast_dotted(node.func))

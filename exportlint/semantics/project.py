@@ -1137,6 +1137,11 @@ def _attr_forward(project: Project, fi: FileIndex, cls: str, attr: str, deps: se
         return None
     if len(set(ctors)) != 1:
         return None
+    if method == "forward" and ctors[0].startswith("@"):
+        # the forward of a class handed to the constructor: an export entry of its own file, not
+        # followed from here (``cross_file_calls``); resolving the class (``ctor_classes``: a scan
+        # of the run's constructions) is left to what follows its other methods and to the rules
+        return None
     got = built_classes(project, fi, ctors[0], deps)
     if got is None or len(got) != 1:
         return None  # several classes (or none known): unknown
@@ -1153,7 +1158,7 @@ def built_classes(project: Project, fi: FileIndex, q: str, deps: Optional[set]) 
     handed, anything else); distinct (file, class) pairs in the order found."""
     # (memoised per run by the absolute name: the same helper is named by many files)
     memo = run_memo(project, "built_classes")
-    key = (fi.path, q) if "." not in q else project.absolute(fi, q)
+    key = (fi.path, q) if "." not in q or q.startswith("@") else project.absolute(fi, q)
     hit = memo.get(key)
     if hit is None:
         read: set = set()
@@ -1164,6 +1169,14 @@ def built_classes(project: Project, fi: FileIndex, q: str, deps: Optional[set]) 
 
 
 def _built_classes(project: Project, fi: FileIndex, q: str, deps: set) -> Optional[list[tuple[FileIndex, str]]]:
+    if q.startswith("@"):
+        # a class handed to the constructor (``self.x = block(...)``): the one class every
+        # construction of the module passes (several, or any unknown: unknown)
+        from exportlint.semantics.ctor_classes import param_classes
+
+        cls, _, param = q[1:].partition(".")
+        got = param_classes(project, fi, cls, param, deps)
+        return [got[0]] if got is not None and len(got) == 1 else None
     star = q.startswith("*")
     if star:
         q = q[1:]
