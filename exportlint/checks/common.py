@@ -220,6 +220,11 @@ def _fn_qual(fn) -> str:
     return f"{fn.cls.name}.{name}" if fn.cls is not None else name
 
 
+def param_names(fn) -> set[str]:
+    """The names of ``fn``'s positional parameters (``self`` included)."""
+    return {p.name.value for p in (*fn.node.params.posonly_params, *fn.node.params.params)}
+
+
 def carried_dims(ctx, fn, multiples: bool = True) -> dict[str, set]:
     """Name -> the dims a declared model's export declares dynamic that reach ``fn`` (a block the
     model builds, a helper or inherited method it calls: semantics/dim_flow.py): a parameter's as

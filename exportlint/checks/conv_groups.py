@@ -25,7 +25,8 @@ from typing import Any, Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, callee_summary, register
-from exportlint.checks.common import all_declared_dims, call_arg, declares_dynamic, snippet, with_carried
+from exportlint.checks.common import (all_declared_dims, call_arg, declares_dynamic, param_names, snippet,
+                                      with_carried)
 from exportlint.checks.control_flow import size_source
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import CONV_GROUPS_RESULT, SHAPE
@@ -37,11 +38,6 @@ _CONV = {
     **{f"torch.nn.functional.conv_transpose{d}d": 6 for d in (1, 2, 3)},
     **{f"torch.conv_transpose{d}d": 6 for d in (1, 2, 3)},
 }
-
-
-def _params(fn: Any) -> set[str]:
-    ps = list(fn.node.params.posonly_params) + list(fn.node.params.params)
-    return {p.name.value for p in ps}
 
 
 @callee_summary(CONV_GROUPS_RESULT)
@@ -59,7 +55,7 @@ def _batch_groups_any(fn: Any):
         g = call_arg(site.node, "groups", pos)
         if g is None or fn.kind(g) != SHAPE:
             continue
-        src = size_source(fn, g, _params(fn))
+        src = size_source(fn, g, param_names(fn))
         if src is not None:
             yield site.node, g, src
 

@@ -23,7 +23,7 @@ from typing import Optional
 import libcst as cst
 
 from exportlint.checks.base import Rule, register
-from exportlint.checks.common import all_declared_dims, declares_dynamic, snippet, with_carried
+from exportlint.checks.common import all_declared_dims, declares_dynamic, param_names, snippet, with_carried
 from exportlint.checks.control_flow import size_source
 from exportlint.checks.size_ops import bound_once
 from exportlint.findings import Severity
@@ -75,11 +75,6 @@ def _min_of_size(fn, k: cst.BaseExpression) -> Optional[tuple[cst.Call, list]]:
     return (m, sizes) if sizes else None
 
 
-def _params(fn) -> set[str]:
-    ps = list(fn.node.params.posonly_params) + list(fn.node.params.params)
-    return {p.name.value for p in ps}
-
-
 @register
 class TopkMinOfSize(Rule):
     code = "EXL152"
@@ -112,7 +107,7 @@ class TopkMinOfSize(Rule):
                 known = []
                 for s in sizes:
                     src = size_source(fn, bound_once(fn, s.value) or s if isinstance(s, cst.Name) else s,
-                                      _params(fn) | set(decl))
+                                      param_names(fn) | set(decl))
                     if src is not None and decl and src[0] in decl:
                         known.append(src[1] in decl[src[0]])
                 if known and not any(known):
