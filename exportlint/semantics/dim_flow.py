@@ -812,20 +812,10 @@ class _Body:
                         and last in _KEEP_LAYERS:
                     out.append((last, "layer"))
                     continue
-                built = None
-                try:
-                    from exportlint.semantics.project import built_classes
-
-                    built = built_classes(self.project, cfi, q, None)
-                except Exception:
-                    built = None
-                if not built:
+                ts = self.built_methods(cfi, q, "forward")
+                if ts is None:
                     return None
-                for bfi, bcls in built:
-                    t = self.project.find_method(bfi, bcls, "forward")
-                    if t is None:
-                        return None
-                    out.append((t, "fn"))
+                out += ts
             return out or None
         if isinstance(f, ast.Attribute) and self.self_attr(f.value) is not None and self.cls is not None:
             return self.attr_method(f.value.attr, f.attr)
@@ -858,21 +848,31 @@ class _Body:
         if not ctors:
             return None
         out = []
+        for cfi, q in ctors:
+            ts = self.built_methods(cfi, q, method)
+            if ts is None:
+                return None
+            out += ts
+        return out or None
+
+    def built_methods(self, cfi: Any, q: str, method: str) -> Optional[list]:
+        """(Target, "fn") of ``method`` of each project class the constructor ``q`` (in ``cfi``)
+        builds; None unless every one is known and defines it."""
         from exportlint.semantics.project import built_classes
 
-        for cfi, q in ctors:
-            try:
-                built = built_classes(self.project, cfi, q, None)
-            except Exception:
-                built = None
-            if not built:
+        try:
+            built = built_classes(self.project, cfi, q, None)
+        except Exception:
+            built = None
+        if not built:
+            return None
+        out = []
+        for bfi, bcls in built:
+            t = self.project.find_method(bfi, bcls, method)
+            if t is None:
                 return None
-            for bfi, bcls in built:
-                t = self.project.find_method(bfi, bcls, method)
-                if t is None:
-                    return None
-                out.append((t, "fn"))
-        return out or None
+            out.append((t, "fn"))
+        return out
 
     def is_parameter(self, a: ast.AST) -> bool:
         """``self.<attr>`` that ``__init__`` (or a base's) sets only to an ``nn.Parameter(...)``."""
