@@ -129,6 +129,13 @@ def test_torch_import_in_try_wins_over_the_project_fallback(tmp_path):
     assert hits == [("norm.py", 16, "error", ("onnx-legacy",))]
 
 
+def test_a_try_else_rebinding_wins_over_the_try_body(tmp_path):
+    # `else:` runs after the try body succeeded: its binding is the one the model calls
+    hits = _rms_hits(tmp_path, "from torch.nn.functional import rms_norm",
+                     "from .fast_norm import rms_norm\nelse:\n    from .fast_norm import rms_norm", "l30m")
+    assert hits == []
+
+
 def test_third_party_import_in_try_keeps_the_fallback(tmp_path):
     # apex may be missing where the model is exported: the handler's binding stays (the project's
     # own function, which exports)

@@ -382,10 +382,10 @@ class _Indexer:
                 before = dict(fi.imports)
                 self._top(st.body)
                 tried = try_torch_imports(before, fi.imports) if not isinstance(st, ast.If) else {}
-                self._top(getattr(st, "orelse", []))
                 for h in getattr(st, "handlers", ()):
                     self._top(h.body)
-                fi.imports.update(tried)
+                fi.imports.update(tried)  # (a try's `else:`, run after its body, may still rebind)
+                self._top(getattr(st, "orelse", []))
 
     def _class(self, st: ast.ClassDef) -> None:
         fi = self.fi

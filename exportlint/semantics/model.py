@@ -241,9 +241,9 @@ class SemanticModel:
                 if not isinstance(st, cst.If):
                     for h in getattr(st, "handlers", ()):
                         self._collect_top(body_statements(h.body), self._block_indent(h.body, prefix))
+                    self.imports.names.update(tried)  # (a try's `else:`, run after its body, may still rebind)
                     if st.orelse is not None:
                         self._collect_top(body_statements(st.orelse.body), self._block_indent(st.orelse.body, prefix))
-                    self.imports.names.update(tried)
 
     def _static_kind(self, value: cst.BaseExpression) -> str:
         v = literal_value(value)
