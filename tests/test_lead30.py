@@ -208,3 +208,61 @@ def test_topk_of_min_of_a_size_with_unknown_dims_is_a_warning(tmp_path):
            "        k = min(4, scores.shape[-1])\n        return scores.topk(k, dim=-1).indices\n")
     files = write_package(tmp_path, {"idx.py": src}, "l30k")
     assert [(h[1], h[2]) for h in code_hits(lint_package(files), "EXL152")] == [(6, "warning")]
+
+
+# ---- EXL153: a dim padded to a multiple of a chunk and split into (-1, chunk) -------------------
+
+_CHUNKS = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def pad_by(t, pad):
+    return F.pad(t, (0, 0, 0, pad))
+
+
+def into_chunks(t, pad, chunk):
+    t = pad_by(t, pad)
+    return t.reshape(t.shape[0], -1, chunk, t.shape[2])
+
+
+class Scan(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.chunk = 16
+
+    def forward(self, x):
+        seq = x.shape[1]
+        pad = {pad}
+        y = into_chunks(x, pad, self.chunk).cumsum(2)
+        y = y.reshape(y.shape[0], -1, y.shape[-1])
+        return y[:, :seq]
+"""
+
+
+def _chunk_hits(tmp_path, pad: str, prefix: str) -> list:
+    from conftest import code_hits, lint_package
+
+    files = write_package(tmp_path, {"scan.py": _CHUNKS.format(pad=pad)}, prefix)
+    return [(h[1], h[2]) for h in code_hits(lint_package(files), "EXL153")]
+
+
+def test_padded_chunk_split_in_a_helper_and_the_slice_back(tmp_path):
+    # measured (probe_chunk_topk.py B and C): strict and non-strict fail with the sequence dynamic;
+    # the helper gets the pad amount and the chunk from the call (transformers' bamba)
+    hits = _chunk_hits(tmp_path, "(self.chunk - seq % self.chunk) % self.chunk", "l30n")
+    assert hits == [(12, "warning"), (25, "warning")]
+
+
+def test_padding_that_is_not_to_a_multiple_is_not_reported(tmp_path):
+    # a fixed pad: the padded size is seq + 2, no divisibility torch must prove
+    assert _chunk_hits(tmp_path, "2", "l30o") == []
+
+
+def test_a_minus_one_before_another_size_is_not_a_chunk_split(tmp_path):
+    from conftest import code_hits, lint_package
+
+    src = _CHUNKS.format(pad="(self.chunk - seq % self.chunk) % self.chunk").replace(
+        "t.reshape(t.shape[0], -1, chunk, t.shape[2])", "t.reshape(t.shape[0], -1, 4, t.shape[2] // 4)")
+    files = write_package(tmp_path, {"scan.py": src}, "l30p")
+    assert [(h[1], h[2]) for h in code_hits(lint_package(files), "EXL153")] == [(25, "warning")]
