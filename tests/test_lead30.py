@@ -266,3 +266,33 @@ def test_a_minus_one_before_another_size_is_not_a_chunk_split(tmp_path):
         "t.reshape(t.shape[0], -1, chunk, t.shape[2])", "t.reshape(t.shape[0], -1, 4, t.shape[2] // 4)")
     files = write_package(tmp_path, {"scan.py": src}, "l30p")
     assert [(h[1], h[2]) for h in code_hits(lint_package(files), "EXL153")] == [(25, "warning")]
+
+
+def test_padded_chunk_split_with_the_size_unpacked_from_a_shape_of_unknown_kind(tmp_path):
+    # transformers' bailing_hybrid: the chunk function rebinds its tensors through a list
+    # comprehension, so their kind is not known; the sequence length is unpacked from `key.shape`
+    from conftest import code_hits, lint_package
+
+    src = """import torch.nn as nn
+import torch.nn.functional as F
+
+from kernels_hub import use_kernel
+
+
+@use_kernel("chunk")
+def chunked(key, value, chunk_size=16):
+    key, value = [x.transpose(1, 2).contiguous() for x in (key, value)]
+    batch, heads, seq, dim = key.shape
+    pad_size = (chunk_size - seq % chunk_size) % chunk_size
+    key = F.pad(key, (0, 0, 0, pad_size))
+    out = key.reshape(batch, heads, -1, chunk_size, dim).cumsum(3)
+    out = out.reshape(batch, heads, -1, dim)
+    return out[:, :, :seq]
+
+
+class Mixer(nn.Module):
+    def forward(self, key, value):
+        return chunked(key, value)
+"""
+    files = write_package(tmp_path, {"mixer.py": src}, "l30q")
+    assert [(h[1], h[2]) for h in code_hits(lint_package(files), "EXL153")] == [(13, "warning"), (15, "warning")]

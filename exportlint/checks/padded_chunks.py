@@ -9,8 +9,8 @@ prove ``(seq + (chunk - seq % chunk) % chunk) % chunk == 0`` and cannot. Measure
 (-1)*(L['x'].size()[1] % 16)) % 16)) ..."; the same code with the dim declared a multiple of the
 chunk (``16 * Dim(...)``) passes, and so do both ONNX exporters. Held-out zoo lines:
 transformers' bamba ``reshape_into_chunks`` (``modeling_bamba.py:299``, the reshape) and
-bailing_hybrid's ``chunk_kda`` (``modeling_bailing_hybrid.py:642``, the slice back), both strict
-and non-strict; torch names the reshape in one and the slice back in the other.
+bailing_hybrid's ``chunk_kimi_delta_attention`` (``modeling_bailing_hybrid.py:642``, the slice back),
+both strict and non-strict; torch names the reshape in one and the slice back in the other.
 
 Reported, in a function that computes such a pad amount from a size (``(k - s % k) % k`` or
 ``-s % k``, ``s`` a tensor's size) or is handed one by a call of its file: each ``reshape`` /
@@ -47,9 +47,39 @@ def _pad_size(ctx, fn, e: cst.BaseExpression) -> Optional[cst.BaseExpression]:
         s = left.right.left
     elif isinstance(left, cst.UnaryOperation) and isinstance(left.operator, cst.Minus):
         s = left.expression
-    if s is None or fn.kind(s) != SHAPE:
+    if s is None or not (fn.kind(s) == SHAPE or _read_of_shape(fn, s)):
         return None
     return s
+
+
+def _is_shape(e: cst.BaseExpression) -> bool:
+    """``t.shape`` / ``t.size()`` (or a slice of one)."""
+    if isinstance(e, cst.Subscript):
+        e = e.value
+    return (isinstance(e, cst.Attribute) and e.attr.value == "shape") or (
+        isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute) and e.func.attr.value == "size" and not e.args)
+
+
+def _read_of_shape(fn, s: cst.BaseExpression) -> bool:
+    """``s`` is read from a shape by syntax, whatever the tensor's kind is known to be: ``t.shape[i]``,
+    ``t.size(i)``, or a name the function binds once, by unpacking ``t.shape`` / ``t.size()``."""
+    if isinstance(s, cst.Subscript) and _is_shape(s.value):
+        return True
+    if isinstance(s, cst.Call) and isinstance(s.func, cst.Attribute) and s.func.attr.value == "size" and s.args:
+        return True
+    if not isinstance(s, cst.Name):
+        return False
+    found = 0
+    for n in iter_nodes(fn.node.body):
+        if type(n) is cst.Assign:
+            for t in n.targets:
+                tg = t.target
+                if isinstance(tg, cst.Name) and tg.value == s.value:
+                    found += 1 if isinstance(n.value, cst.Subscript) and _is_shape(n.value.value) else 2
+                elif isinstance(tg, (cst.Tuple, cst.List)) and any(
+                        isinstance(el.value, cst.Name) and el.value.value == s.value for el in tg.elements):
+                    found += 1 if _is_shape(n.value) else 2
+    return found == 1
 
 
 def _pad_amounts(ctx, fn) -> tuple[set[str], set[str], set[str]]:
