@@ -69,7 +69,7 @@ def _old_self_writes(init, attr):
 def _inits(tree):
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
-            init = cv._init_of(node)
+            init = cv.init_of(node)
             if init is not None:
                 yield node, init
 
@@ -164,9 +164,9 @@ def test_mention_count_stops_past_the_cap():
     for word in ("import", "Module", "forward", ".weight", "AdaptiveAvgPool2d", "no_such_word_anywhere"):
         for cap in (0, 3, 24, 10_000):
             want = sum(1 for p in paths if word in open(p, encoding="utf-8").read())
-            assert cv._mention_count(proj, word, cap) == min(want, cap + 1), (word, cap)
+            assert cv.mention_count(proj, word, cap) == min(want, cap + 1), (word, cap)
         assert len(cv._mentioning(proj, word)) == want
-        assert cv._mention_count(proj, word, 3) == min(want, 4)
+        assert cv.mention_count(proj, word, 3) == min(want, 4)
 
 
 def test_call_marks():

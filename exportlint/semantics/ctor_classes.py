@@ -38,7 +38,7 @@ _PARTIAL = ("partial", "functools.partial")
 
 
 def _memo(project: Any) -> dict:
-    st = cv._state(project)
+    st = cv.state(project)
     return st.setdefault("param_classes", {})
 
 
@@ -74,16 +74,16 @@ def param_classes(project: Any, fi: Any, cls: str, param: str, deps: Optional[se
 
 def _param_classes(project: Any, fi: Any, cls: str, param: str, deps: set, depth: int,
                    active: set) -> Optional[list]:
-    node = cv._own_class(project, fi, cls, deps)
-    init = cv._init_of(node) if node is not None else None
-    if init is None or cv._rebound(init, param):
+    node = cv.own_class(project, fi, cls, deps)
+    init = cv.init_of(node) if node is not None else None
+    if init is None or cv.rebound(init, param):
         return None
     a = init.args
     pos = [p.arg for p in a.posonlyargs + a.args][1:]
     kwonly = [p.arg for p in a.kwonlyargs]
     if param not in pos and param not in kwonly:
         return None
-    if cv._mention_count(project, cls, _SCAN_CAP) > _SCAN_CAP:
+    if cv.mention_count(project, cls, _SCAN_CAP) > _SCAN_CAP:
         return None  # built all over the run (a shared layer): reading every site costs more than the answer
     default = None
     for p, d in zip(reversed(a.posonlyargs + a.args), reversed(a.defaults)):
@@ -94,8 +94,8 @@ def _param_classes(project: Any, fi: Any, cls: str, param: str, deps: set, depth
             default = d
     out: list = []
     sites = 0
-    for site in cv._construction_sites(project, fi, cls, deps):
-        if site is cv._SUBCLASS:
+    for site in cv.construction_sites(project, fi, cls, deps):
+        if site is cv.SUBCLASS:
             return None  # a subclass may hand its own class to super().__init__
         site_fi, call, scope = site
         expr = _bound(call, pos, kwonly, param)
@@ -219,7 +219,7 @@ def _classes_of(project: Any, sfi: Any, e: ast.AST, fn: Optional[ast.AST], cls_n
         return _returns_of(project, sfi, d, deps, depth + 1, active)
     if isinstance(e, ast.Name) and fn is not None:
         if e.id in _params_of(fn):
-            if cls_node is not None and getattr(fn, "name", None) == "__init__" and not cv._rebound(fn, e.id):
+            if cls_node is not None and getattr(fn, "name", None) == "__init__" and not cv.rebound(fn, e.id):
                 return param_classes(project, sfi, cls_node.name, e.id, deps, depth + 1, active)
             return None
         vals = _assigned(fn, e.id)
@@ -235,7 +235,7 @@ def _classes_of(project: Any, sfi: Any, e: ast.AST, fn: Optional[ast.AST], cls_n
             return out
     if isinstance(e, (ast.Name, ast.Attribute)):
         d = ast_dotted(e)
-        hit = cv._class_named(project, sfi, d) if d else None
+        hit = cv.class_named(project, sfi, d) if d else None
         return [hit] if hit is not None else None
     return None
 

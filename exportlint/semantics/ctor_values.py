@@ -29,7 +29,7 @@ UNKNOWN = object()
 _MAX_DEPTH = 4
 
 
-def _state(project: Any) -> dict:
+def state(project: Any) -> dict:
     """This module's per-run indexes (attribute writes, calls by name), kept for one run: a new
     set of run files (each run makes its own) starts them afresh. The texts and trees are the
     project's per-run ones (``project.file_text`` / ``file_tree``)."""
@@ -63,10 +63,10 @@ def _mentions(project: Any, path: str, word: str) -> bool:
     return text is not None and word in text
 
 
-def _mention_count(project: Any, word: str, cap: int) -> int:
+def mention_count(project: Any, word: str, cap: int) -> int:
     """How many of the run's .py files contain ``word`` (found once per word and run), or
     ``cap + 1`` when more than ``cap`` do: the count stops there."""
-    st = _state(project)
+    st = state(project)
     got = st.setdefault("mentions", {}).get(word)
     if got is not None:
         return min(len(got), cap + 1)
@@ -89,7 +89,7 @@ def _mention_count(project: Any, word: str, cap: int) -> int:
 def _mentioning(project: Any, word: str) -> list:
     """[(path, text)] of the run's .py files that contain ``word``, in the order of their
     paths, found once per word and run."""
-    cache = _state(project).setdefault("mentions", {})
+    cache = state(project).setdefault("mentions", {})
     got = cache.get(word)
     if got is None:
         got = cache[word] = [pt for pt in _py_texts(project) if word in pt[1]]
@@ -104,7 +104,7 @@ def files_mentioning(project: Any, word: str) -> list:
 
 def _py_texts(project: Any) -> list:
     """[(path, text)] of the run's readable .py files, in the order of their paths, once per run."""
-    st = _state(project)
+    st = state(project)
     got = st.get("py_texts")
     if got is None:
         got = []
@@ -125,7 +125,7 @@ def _class_node(tree: ast.Module, cls: str) -> Optional[ast.ClassDef]:
     return None
 
 
-def _init_of(node: ast.ClassDef) -> Optional[ast.FunctionDef]:
+def init_of(node: ast.ClassDef) -> Optional[ast.FunctionDef]:
     for st in node.body:
         if isinstance(st, ast.FunctionDef) and st.name == "__init__":
             return st
@@ -239,8 +239,8 @@ def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] =
     if text is None or "False" not in text or not any(
             _false_default(m.group(1)).search(text) for m in _param_write(attr).finditer(text)):
         return False
-    node = _own_class(project, fi, cls, deps)
-    init = _init_of(node) if node is not None else None
+    node = own_class(project, fi, cls, deps)
+    init = init_of(node) if node is not None else None
     if init is None:
         return False
     how, what = attr_source(init, attr)
@@ -250,7 +250,7 @@ def option_off(project: Any, fi: Any, cls: str, attr: str, deps: Optional[set] =
     # (transformers' `Attention`, `.bias`) would parse most of them for each file that tests it
     # (fsmt hit the 60 s file timeout): unknown, the arm stays on the export path
     for word in (cls, "." + attr):
-        if _mention_count(project, word, _OPTION_SCAN_CAP) > _OPTION_SCAN_CAP:
+        if mention_count(project, word, _OPTION_SCAN_CAP) > _OPTION_SCAN_CAP:
             return False
     # = attr_constant(...) is False, its two conditions in the other order
     if param_constant(project, fi, cls, init, what, deps, 0, []) is not False:
@@ -285,7 +285,7 @@ def _false_default(name: str) -> Any:
     return pat
 
 
-def _own_class(project: Any, fi: Any, cls: str, deps: Optional[set]) -> Optional[ast.ClassDef]:
+def own_class(project: Any, fi: Any, cls: str, deps: Optional[set]) -> Optional[ast.ClassDef]:
     """The top-level class ``cls`` of the file of ``fi``: from the run's tree of that file when
     one is parsed already, else from the class's own lines (``project.top_level_ast``): the file
     being linted was parsed by its syntax check, and a second parse of all of it for one class
@@ -314,7 +314,7 @@ def _init_attr(project: Any, fi: Any, cls: str, path: list, deps: Optional[set],
     value; with ``sealed``, also a subclass in the project)."""
     tree = _tree(project, fi.path, deps)
     node = _class_node(tree, cls) if tree is not None else None
-    init = _init_of(node) if node is not None else None
+    init = init_of(node) if node is not None else None
     if init is None:
         return UNKNOWN
     how, what = attr_source(init, path[0])
@@ -334,7 +334,7 @@ def _written_elsewhere(project: Any, attr: str, init: ast.FunctionDef, deps: Opt
     an attribute named ``attr`` (``self.grad_checkpointing = enable`` in a setter,
     ``module.use_checkpoint = True`` from outside, ``setattr(m, "attr", v)``): the value the
     constructor gave may not be the one forward sees."""
-    cache = _state(project)["writes"]
+    cache = state(project)["writes"]
     if attr not in cache:
         word = "." + attr
         cache[attr] = any(attr in _attrs_written(project, path) for path, _ in _mentioning(project, word))
@@ -345,7 +345,7 @@ def _attrs_written(project: Any, path: str) -> frozenset:
     """The attribute names some statement of the file writes other than as a constructor's own
     ``self.<attr> = ...`` (assignment targets, ``setattr(x, "<literal>", v)``), one walk per
     file and run (``_written_elsewhere`` asks per attribute)."""
-    per_file = _state(project)["file_writes"]
+    per_file = state(project)["file_writes"]
     ap = os.path.abspath(path)
     got = per_file.get(ap)
     if got is None:
@@ -410,8 +410,8 @@ def param_constant(project: Any, fi: Any, cls: str, init: ast.FunctionDef, param
     # the sites come file by file: the first that is unknown (or a subclass) ends the question
     # before the run's other files are parsed
     values = set()
-    for site in _construction_sites(project, fi, cls, deps):
-        if site is _SUBCLASS:
+    for site in construction_sites(project, fi, cls, deps):
+        if site is SUBCLASS:
             return UNKNOWN
         site_fi, call, scope = site
         v = _bound_value(project, site_fi, call, scope, pos, defaults, param, deps, _depth, rest)
@@ -456,12 +456,12 @@ def _value_of(project: Any, site_fi: Any, expr: ast.AST, scope: Any, deps: Optio
     if isinstance(expr, ast.Name) and scope is not None:
         cls_node, init = scope
         bpos, _, _ = _params(init)
-        if expr.id in bpos and not _rebound(init, expr.id):
+        if expr.id in bpos and not rebound(init, expr.id):
             return param_constant(project, site_fi, cls_node.name, init, expr.id, deps, depth + 1, rest)
     # an instance of a project class built here: `Encoder(Config(use_cache=True))`
     if isinstance(expr, ast.Call) and rest:
         d = ast_dotted(expr.func)
-        hit = _class_named(project, site_fi, d) if d else None
+        hit = class_named(project, site_fi, d) if d else None
         if hit is None:
             return UNKNOWN
         cfi, cname = hit
@@ -491,21 +491,21 @@ def _has_subclass(project: Any, fi: Any, cls: str) -> bool:
     return False
 
 
-def _rebound(fn: ast.FunctionDef, name: str) -> bool:
+def rebound(fn: ast.FunctionDef, name: str) -> bool:
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
             return True
     return False
 
 
-#: what ``_construction_sites`` yields for a subclass of the class in the run's files: its
+#: what ``construction_sites`` yields for a subclass of the class in the run's files: its
 #: instances may then be built with other values
-_SUBCLASS = object()
+SUBCLASS = object()
 
 
-def _construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]):
+def construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]):
     """Yields (file index, Call, (ClassDef, __init__) enclosing it or None) for the calls of
-    ``cls`` in the run's files, file by file in the order of their paths, and ``_SUBCLASS`` where
+    ``cls`` in the run's files, file by file in the order of their paths, and ``SUBCLASS`` where
     a file has a subclass of ``cls``; nothing when the run's files are unknown. A file is parsed
     only when its text can hold such a call: the class's name then ``(`` (after blanks or a
     closing paren), bare where the bare name is this class there, else after a dot."""
@@ -519,18 +519,18 @@ def _construction_sites(project: Any, fi: Any, cls: str, deps: Optional[set]):
             for b in ci.bases:
                 hit = project.base_class(sfi, b, None)
                 if hit is not None and hit[0].path == fi.path and hit[1] == cls:
-                    yield _SUBCLASS
+                    yield SUBCLASS
                     return
         # (a file that names the class only in an import, an annotation or a base, or calls
         # another class of that name, is not parsed)
         calls = _call_marks(text, cls)
         if not calls:
             continue
-        bare = _class_named(project, sfi, cls)
+        bare = class_named(project, sfi, cls)
         if not (bare is not None and bare[0].path == fi.path and bare[1] == cls) and not any(d for _, d in calls):
             continue
         for call, scope, d in _calls_named(project, path, sfi, cls, sorted({ln for ln, _ in calls})):
-            hit = _class_named(project, sfi, d)
+            hit = class_named(project, sfi, d)
             if hit is not None and hit[0].path == fi.path and hit[1] == cls:
                 yield sfi, call, scope
 
@@ -557,7 +557,7 @@ def _call_marks(text: str, name: str) -> list:
     return out
 
 
-def _class_named(project: Any, sfi: Any, dotted: str) -> Optional[tuple]:
+def class_named(project: Any, sfi: Any, dotted: str) -> Optional[tuple]:
     """The project class (file index, name) a dotted name read in ``sfi`` refers to."""
     head, _, rest = dotted.partition(".")
     if not rest and head in sfi.classes:
@@ -571,11 +571,11 @@ def _class_named(project: Any, sfi: Any, dotted: str) -> Optional[tuple]:
 def _calls_named(project: Any, path: str, sfi: Any, cls: str, lines: list) -> list:
     """[(Call, scope, dotted name)] of the file's calls whose called dotted name ends in ``cls``,
     in the order of ``_calls_with_scope``, once per file, class and run
-    (``_construction_sites``). ``lines``: the sorted lines where such a call can start
+    (``construction_sites``). ``lines``: the sorted lines where such a call can start
     (``_call_marks``); only the nodes whose lines hold one are walked, and where the file's
     outline places each such line in one top-level class, function or assignment, only those
     are parsed (``project.top_level_ast``), else the whole file."""
-    per_file = _state(project)["calls"]
+    per_file = state(project)["calls"]
     ap = os.path.abspath(path)
     got = per_file.get((ap, cls))
     if got is None:
@@ -658,7 +658,7 @@ def _calls_with_scope(tree: ast.Module, lines: Optional[list] = None):
                 continue
             s = scope
             if isinstance(child, ast.ClassDef):
-                init = _init_of(child)
+                init = init_of(child)
                 for st in child.body:
                     if not holds(st):
                         continue
