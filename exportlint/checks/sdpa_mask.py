@@ -172,7 +172,7 @@ class _Eval:
             return out[:16]
         if isinstance(e, cst.Subscript):
             base = self.ev(e.value, fn, before, depth + 1)
-            nones = 0
+            nones: Optional[int] = 0
             for el in e.slice:
                 s = el.slice
                 if isinstance(s, cst.Index) and isinstance(s.value, cst.Name) and s.value.value == "None":
@@ -182,8 +182,7 @@ class _Eval:
                 else:
                     nones = None
                     break
-            return [(g, False if g is not None else None, (r + nones) if (r is not None and nones is not None) else None)
-                    for g, _l, r in base]
+            return _indexed(base, nones)
         if isinstance(e, cst.Call):
             return self.call_vals(e, fn, before, depth)
         return [UNKNOWN]
@@ -222,27 +221,13 @@ class _Eval:
                     and (self.m.imports.resolve(func) or "").startswith("torch."):
                 return [UNKNOWN]  # torch.<fn>(...)
             base = self.ev(recv, fn, before, depth + 1)
-            if meth == "detach":
-                return [(False if g is not None else None, True, r) for g, _l, r in base]
             args = list(e.args)
-            out = []
-            for g, leaf, r in base:
-                if meth in _SIZED:
-                    nr = _sized_rank(args)
-                    out.append((g, False if g is not None else None, nr))
-                elif meth == "unsqueeze":
-                    out.append((g, False if g is not None else None, r + 1 if r is not None else None))
-                elif meth == "squeeze":
-                    dims = [a for a in args if a.keyword is None]
-                    out.append((g, False if g is not None else None,
-                                r - 1 if (r is not None and len(dims) == 1 and isinstance(dims[0].value, (cst.Integer, cst.UnaryOperation))) else None))
-                elif meth == "contiguous":
-                    out.append((g, leaf, r))  # a no-op on a contiguous leaf (measured: the leaf passes)
-                elif meth in _SAME_RANK:
-                    out.append((g, False if g is not None else None, r))
-                else:
-                    out.append(UNKNOWN)
-            return out
+            if meth == "squeeze":
+                dims = [a for a in args if a.keyword is None]
+                one = len(dims) == 1 and isinstance(dims[0].value, (cst.Integer, cst.UnaryOperation))
+                return [(g, False if g is not None else None, r - 1 if (r is not None and one) else None)
+                        for g, _l, r in base]
+            return _through(meth, base, _sized_rank(args) if meth in _SIZED else None)
         return [UNKNOWN]
 
     def returns(self, fn: cst.FunctionDef, depth: int) -> list[Val]:
@@ -350,8 +335,7 @@ class _AstMethod:
                 else:
                     nones = None
                     break
-            return [(g, False if g is not None else None, (r + nones) if (r is not None and nones is not None) else None)
-                    for g, _l, r in base]
+            return _indexed(base, nones)
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
             meth, recv = e.func.attr, e.func.value
             if any(isinstance(a, ast.Starred) for a in e.args):
@@ -366,21 +350,7 @@ class _AstMethod:
             if isinstance(recv, ast.Name) and recv.id in ("torch", "F", "nn"):
                 return [UNKNOWN]
             base = self.val(recv, before, depth + 1)
-            if meth == "detach":
-                return [(False if g is not None else None, True, r) for g, _l, r in base]
-            out = []
-            for g, leaf, r in base:
-                if meth in _SIZED:
-                    out.append((g, False if g is not None else None, _ast_sized_rank(e)))
-                elif meth == "unsqueeze":
-                    out.append((g, False if g is not None else None, r + 1 if r is not None else None))
-                elif meth == "contiguous":
-                    out.append((g, leaf, r))
-                elif meth in _SAME_RANK:
-                    out.append((g, False if g is not None else None, r))
-                else:
-                    out.append(UNKNOWN)
-            return out
+            return _through(meth, base, _ast_sized_rank(e) if meth in _SIZED else None)
         return [UNKNOWN]
 
 
@@ -456,6 +426,33 @@ def _binds(n: cst.CSTNode, name: str) -> bool:
         return any(it.asname is not None and isinstance(it.asname.name, cst.Name) and it.asname.name.value == name
                    for it in n.items)
     return any(isinstance(x, cst.Name) and x.value == name for x in iter_nodes(tgt)) if tgt is not None else False
+
+
+def _indexed(base: list[Val], nones: Optional[int]) -> list[Val]:
+    """The values of ``v[...]`` for each value ``v`` of ``base``: not a leaf; ``nones`` ``None``
+    indexes add as many dims (None: the index is not only ``None``, ``:`` and ``...``; rank unknown)."""
+    return [(g, False if g is not None else None, (r + nones) if (r is not None and nones is not None) else None)
+            for g, _l, r in base]
+
+
+def _through(meth: str, base: list[Val], sized: Optional[int]) -> list[Val]:
+    """The values of ``v.<meth>(...)`` for each value ``v`` of ``base`` (both evaluators'; ``sized``:
+    the rank a ``view`` / ``reshape`` / ... call writes)."""
+    if meth == "detach":
+        return [(False if g is not None else None, True, r) for g, _l, r in base]
+    out: list[Val] = []
+    for g, leaf, r in base:
+        if meth in _SIZED:
+            out.append((g, False if g is not None else None, sized))
+        elif meth == "unsqueeze":
+            out.append((g, False if g is not None else None, r + 1 if r is not None else None))
+        elif meth == "contiguous":
+            out.append((g, leaf, r))  # a no-op on a contiguous leaf (measured: the leaf passes)
+        elif meth in _SAME_RANK:
+            out.append((g, False if g is not None else None, r))
+        else:
+            out.append(UNKNOWN)
+    return out
 
 
 def _binop(a: Val, b: Val) -> Val:
