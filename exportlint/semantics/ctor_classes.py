@@ -98,8 +98,8 @@ def _param_classes(project: Any, fi: Any, cls: str, param: str, deps: set, depth
         if site is cv.SUBCLASS:
             return None  # a subclass may hand its own class to super().__init__
         site_fi, call, scope = site
-        expr = _bound(call, pos, kwonly, param)
-        if expr is _UNKNOWN:
+        expr = cv.bound_arg(call, pos, param)
+        if expr is cv.UNKNOWN:
             return None
         if expr is None:
             if default is None:
@@ -113,27 +113,6 @@ def _param_classes(project: Any, fi: Any, cls: str, param: str, deps: set, depth
         _merge(out, got)
         sites += 1
     return out if sites else None
-
-
-_UNKNOWN = object()
-
-
-def _bound(call: ast.Call, pos: list, kwonly: list, param: str) -> Any:
-    """The argument expression a call passes for ``param``; None when the call leaves it to its
-    default; ``_UNKNOWN`` when a ``*args`` / ``**kwargs`` may carry it."""
-    for k in call.keywords:
-        if k.arg == param:
-            return k.value
-    if param in pos:
-        i = pos.index(param)
-        for j, e in enumerate(call.args):
-            if isinstance(e, ast.Starred):
-                return _UNKNOWN
-            if j == i:
-                return e
-    if any(k.arg is None for k in call.keywords) or any(isinstance(e, ast.Starred) for e in call.args):
-        return _UNKNOWN
-    return None
 
 
 def _merge(out: list, got: list) -> None:

@@ -430,17 +430,29 @@ def _bound_value(project: Any, site_fi: Any, call: ast.Call, scope: Any, pos: li
     rest = list(rest or ())
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
         return UNKNOWN
-    expr = None
-    for k in call.keywords:
-        if k.arg == param:
-            expr = k.value
-    if expr is None:
-        i = pos.index(param)
-        if i < len(call.args):
-            expr = call.args[i]
+    expr = bound_arg(call, pos, param)
     if expr is None:
         return defaults.get(param, UNKNOWN) if not rest else UNKNOWN
     return _value_of(project, site_fi, expr, scope, deps, depth, rest)
+
+
+def bound_arg(call: ast.Call, pos: list[str], param: str) -> Any:
+    """The argument expression ``call`` passes for ``param`` (``pos``: the positional parameter
+    names after ``self``); None when the call leaves it to its default; ``UNKNOWN`` when a
+    ``*args`` / ``**kwargs`` may carry it."""
+    for k in call.keywords:
+        if k.arg == param:
+            return k.value
+    if param in pos:
+        i = pos.index(param)
+        for j, e in enumerate(call.args):
+            if isinstance(e, ast.Starred):
+                return UNKNOWN
+            if j == i:
+                return e
+    if any(k.arg is None for k in call.keywords) or any(isinstance(e, ast.Starred) for e in call.args):
+        return UNKNOWN
+    return None
 
 
 def _value_of(project: Any, site_fi: Any, expr: ast.AST, scope: Any, deps: Optional[set], depth: int,
