@@ -1616,18 +1616,12 @@ class FunctionFacts:
                     # RPKNet's InterpolationTransition, T-SIZEPARAM; weak alone)
                     for a in n.args:
                         if not a.star and a.keyword is None:
-                            v = a.value
-                            for x in (v.elements if type(v) in (cst.Tuple, cst.List) else ()):
-                                sized.update(_arith_names(x.value, name))
-                            sized.update(_arith_names(v, name))
+                            sized.update(_size_names(a.value, name))
                 elif q in ("torch.nn.functional.interpolate", "torch.nn.functional.upsample"):
                     # `F.interpolate(x, (out_ch, h, w))`: the output size (weak alone)
                     for i, a in enumerate(n.args):
                         if (i == 1 and a.keyword is None) or (a.keyword is not None and a.keyword.value == "size"):
-                            v = a.value
-                            for x in (v.elements if type(v) in (cst.Tuple, cst.List) else ()):
-                                sized.update(_arith_names(x.value, name))
-                            sized.update(_arith_names(v, name))
+                            sized.update(_size_names(a.value, name))
         if not strong:
             return False
         skip = self.not_reads()
@@ -2748,6 +2742,14 @@ _PREDICATE_PREFIXES = ("is_", "has_")
 _ARRAY_BUILDERS = frozenset({"numpy.array", "numpy.asarray", "numpy.asanyarray"})
 
 #: tensor methods whose positional arguments are dimensions (sizes)
+def _size_names(v: cst.BaseExpression, name: str) -> set:
+    """``_arith_names`` of a size argument and, when it is a tuple / list display, of each item."""
+    out = set(_arith_names(v, name))
+    for x in (v.elements if type(v) in (cst.Tuple, cst.List) else ()):
+        out.update(_arith_names(x.value, name))
+    return out
+
+
 #: factories whose positional arguments (or first tuple) are the dims of the new tensor
 _SIZE_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})
 
