@@ -167,9 +167,11 @@ class _Scope:
     """The constructor parameters a class's ``__init__`` reads: a name maps to its free symbol, or
     (a block built by another class) to the expression the construction passes, or its default."""
 
-    def __init__(self, name: str, init: Optional[ast.FunctionDef], binding: Optional[dict] = None):
+    def __init__(self, name: str, init: Optional[ast.FunctionDef], binding: Optional[dict] = None,
+                 paths: Optional["_Paths"] = None):
         self.name = name
         self.init = init
+        self.paths = paths
         names, self.defaults = _init_params(init)
         self.params = set(names)
         self.binding = binding
@@ -177,10 +179,9 @@ class _Scope:
     def dict_keys(self, e: ast.expr) -> Any:
         """The keys ``**e`` may pass: those of ``e = {'k': ...}`` / ``dict(k=...)``, the one binding
         of a local name of ``__init__``; anything else may pass any key (a set of everything)."""
-        if isinstance(e, ast.Name) and self.init is not None:
-            vals = [n.value for n in ast.walk(self.init) if isinstance(n, ast.Assign)
-                    and any(isinstance(t, ast.Name) and t.id == e.id for t in n.targets)]
-            if len(vals) == 1:
+        if isinstance(e, ast.Name) and self.init is not None and self.paths is not None:
+            vals = self.paths.init_binds(self.name)[1].get(e.id) or ()
+            if len(vals) == 1 and vals[0] is not None:
                 v = vals[0]
                 if isinstance(v, ast.Dict) and all(isinstance(k, ast.Constant) for k in v.keys):
                     return {k.value for k in v.keys}
@@ -228,6 +229,21 @@ def _window(q: str, call: ast.Call, scope: _Scope) -> tuple:
     return ("win", ke, se, pe, de)
 
 
+def _statements(body: list):
+    """The statements of a body and of the bodies nested in it (not into nested functions)."""
+    todo = list(reversed(body))
+    while todo:
+        n = todo.pop()
+        yield n
+        t = type(n)
+        if t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.ClassDef:
+            continue
+        for f in ("body", "orelse", "finalbody", "handlers"):
+            sub = getattr(n, f, None)
+            if type(sub) is list:
+                todo.extend(reversed(sub))
+
+
 class _Paths:
     """The file's classes (stdlib ast) and what their submodules do to a size."""
 
@@ -249,30 +265,39 @@ class _Paths:
                 return st
         return None
 
-    def attr_values(self, cls: str, attr: str) -> Optional[list]:
-        """Every value ``__init__`` of ``cls`` binds ``self.<attr>`` to (None: never, or not by a
-        plain assignment)."""
-        key = (cls, attr)
-        if key in self._attrs:
-            return self._attrs[key]
+    def init_binds(self, cls: str) -> tuple[dict, dict]:
+        """(attribute -> the values ``__init__`` binds ``self.<attr>`` to, or None when also bound
+        otherwise; local name -> its values), one walk of ``__init__`` per class."""
+        got = self._attrs.get(cls)
+        if got is not None:
+            return got
+        attrs: dict = {}
+        local: dict = {}
         init = self.init_of(cls)
-        out: Optional[list] = None
         if init is not None:
-            vals = []
-            for n in ast.walk(init):
-                if isinstance(n, ast.Assign):
-                    for t in n.targets:
-                        if (isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
-                                and t.value.id == "self"):
-                            vals.append(n.value)
-                elif isinstance(n, (ast.AugAssign, ast.AnnAssign)):
-                    t = n.target
-                    if isinstance(t, ast.Attribute) and t.attr == attr:
-                        vals = []
-                        break
-            out = vals or None
-        self._attrs[key] = out
-        return out
+            for n in _statements(init.body):
+                t = type(n)
+                if t is ast.Assign:
+                    for tg in n.targets:
+                        if type(tg) is ast.Attribute and type(tg.value) is ast.Name and tg.value.id == "self":
+                            vals = attrs.setdefault(tg.attr, [])
+                            if vals is not None:
+                                vals.append(n.value)
+                        elif type(tg) is ast.Name:
+                            local.setdefault(tg.id, []).append(n.value)
+                elif t is ast.AugAssign or t is ast.AnnAssign:
+                    tg = n.target
+                    if type(tg) is ast.Attribute:
+                        attrs[tg.attr] = None
+                    elif type(tg) is ast.Name:
+                        local.setdefault(tg.id, []).append(None)
+        got = self._attrs[cls] = (attrs, local)
+        return got
+
+    def attr_values(self, cls: str, attr: str) -> Optional[list]:
+        """Every value ``__init__`` of ``cls`` binds ``self.<attr>`` to (None: never, or not only by
+        plain assignments)."""
+        return self.init_binds(cls)[0].get(attr) or None
 
     def resolve(self, func: ast.expr) -> str:
         d = ast_dotted(func)
@@ -550,28 +575,38 @@ def _target_names(t: cst.CSTNode) -> list[str]:
 
 
 def _assigned(st: cst.CSTNode) -> list[str]:
+    """The names a compound statement binds (its bodies' assignments, loop targets, ``with ... as``)."""
     out: list[str] = []
-
-    class V(cst.CSTVisitor):
-        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
+    todo = [st]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t is cst.SimpleStatementLine:
+            for small in n.body:
+                ts = type(small)
+                if ts is cst.Assign:
+                    for tg in small.targets:
+                        out.extend(_target_names(tg.target))
+                elif ts is cst.AugAssign or ts is cst.AnnAssign:
+                    out.extend(_target_names(small.target))
+            continue
+        if t is cst.For:
             out.extend(_target_names(n.target))
-
-        def visit_AugAssign(self, n: cst.AugAssign) -> None:
-            out.extend(_target_names(n.target))
-
-        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
-            out.extend(_target_names(n.target))
-
-        def visit_For(self, n: cst.For) -> None:
-            out.extend(_target_names(n.target))
-
-        def visit_NamedExpr(self, n: cst.NamedExpr) -> None:
-            out.extend(_target_names(n.target))
-
-        def visit_WithItem(self, n: cst.WithItem) -> None:
-            if n.asname is not None:
-                out.extend(_target_names(n.asname.name))
-    st.visit(V())
+        elif t is cst.With:
+            for item in n.items:
+                if item.asname is not None:
+                    out.extend(_target_names(item.asname.name))
+        elif t is cst.FunctionDef or t is cst.ClassDef:
+            out.append(n.name.value)
+            continue
+        body = getattr(n, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            todo.extend(body.body if isinstance(body, cst.IndentedBlock) else [cst.SimpleStatementLine(body.body)])
+        for extra in (getattr(n, "orelse", None), getattr(n, "finalbody", None)):
+            if extra is not None:
+                todo.append(extra)
+        for h in getattr(n, "handlers", ()):
+            todo.append(h)
     return out
 
 
@@ -620,25 +655,34 @@ class DownsampleFormulasDisagree(Rule):
         text = self._full_text(ctx)
         if text is None or "Pool" not in text or _POOL_CTOR.search(text) is None:
             return ()
-        if declares_dynamic(ctx) is False:
-            return ()
         tree = self._tree(ctx, text)
         if tree is None:
             return ()
+        pool_lines = []
+        pos = 0
+        line = 1
+        for m in _POOL_CTOR.finditer(text):
+            line += text.count("\n", pos, m.start())
+            pos = m.start()
+            pool_lines.append(line)
         paths = _Paths(ctx, tree)
-        classes = [c for c in ctx.model.classes.values()
-                   if c.is_module and "forward" in c.methods and c.name in paths.classes]
-        walks: dict = {}
-        for c in classes:
-            walks[c.name] = _Walk(paths, c.name, c.methods["forward"], _Scope(c.name, paths.init_of(c.name)))
+        classes = []
+        for c in ctx.model.classes.values():
+            init = paths.init_of(c.name) if c.is_module and "forward" in c.methods else None
+            # one of the two paths pools, in a submodule this class builds (the other path may
+            # be in a block it builds: ``_across``)
+            if init is not None and any(init.lineno <= ln <= init.end_lineno for ln in pool_lines):
+                classes.append(c)
+        if not classes or declares_dynamic(ctx) is False:
+            return ()
         reported: set = set()
         for c in classes:
-            w = walks[c.name]
+            w = _Walk(paths, c.name, c.methods["forward"], _Scope(c.name, paths.init_of(c.name), None, paths))
             for node, a, b in w.meets:
                 if a[0] == b[0]:
                     self._judge(ctx, c.name, node, a, b, None, reported)
             for attr, call, args in w.calls:
-                self._across(ctx, paths, c.name, w, attr, call, args, walks, reported)
+                self._across(ctx, paths, c.name, w, attr, call, args, reported)
         return ()
 
     @staticmethod
@@ -664,7 +708,7 @@ class DownsampleFormulasDisagree(Rule):
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
 
-    def _across(self, ctx, paths, c, w, attr, call, args, walks, reported) -> None:
+    def _across(self, ctx, paths, c, w, attr, call, args, reported) -> None:
         """``self.<attr>(a, b, ...)`` where ``__init__`` builds ``<attr>`` by calling a class of
         the file or a class handed to the constructor: the meets of that class's forward between two
         of its parameters, judged with what this forward passes."""
@@ -673,28 +717,29 @@ class DownsampleFormulasDisagree(Rule):
             return
         for ctor in vals:  # (each value ``__init__`` may bind: each is a configuration built)
             if isinstance(ctor, ast.Call) and isinstance(ctor.func, ast.Name):
-                self._across_one(ctx, paths, c, w, ctor, call, args, walks, reported)
+                self._across_one(ctx, paths, c, w, ctor, call, args, reported)
 
-    def _across_one(self, ctx, paths, c, w, ctor, call, args, walks, reported) -> None:
+    def _across_one(self, ctx, paths, c, w, ctor, call, args, reported) -> None:
         name = ctor.func.id
         if name in paths.classes and name in ctx.model.classes:
             cands = [name]
         elif name in w.scope.params:
-            cands = self._handed(ctx, c, name, paths)
+            cands = self._handed(ctx, paths, len(args))
         else:
             return
         for d in cands:
             k = ctx.model.classes.get(d)
             if d == c or k is None or "forward" not in k.methods or paths.init_of(d) is None:
                 continue
-            dw = walks.get(d)
-            if dw is None or len(args) > len(dw.params):
+            fps = k.methods["forward"].params
+            params = [p.name.value for p in (*fps.posonly_params, *fps.params)][1:]
+            if len(args) > len(params):
                 continue
-            handed = frozenset(p for p, v in zip(dw.params, args) if v is not None)
-            dscope = _Scope(d, paths.init_of(d))
+            handed = frozenset(p for p, v in zip(params, args) if v is not None)
+            dscope = _Scope(d, paths.init_of(d), None, paths)
             dscope.binding = _bind(dscope, ctor, w.scope)
             bw = _Walk(paths, d, k.methods["forward"], dscope, handed)
-            at = dict(zip(dw.params, args))
+            at = dict(zip(params, args))
             for node, a, b in bw.meets:
                 ca, cb = at.get(a[0]), at.get(b[0])
                 if ca is None or cb is None or ca[0] != cb[0]:
@@ -702,19 +747,17 @@ class DownsampleFormulasDisagree(Rule):
                 self._judge(ctx, c, node, (ca[0], ca[1] + a[1]), (cb[0], cb[1] + b[1]), (d, call), reported)
 
     @staticmethod
-    def _handed(ctx, c: str, param: str, paths: _Paths) -> list:
-        """The classes of this file a handed-class parameter may be: those ``param_classes``
-        resolves when it does, else every module class of the file (each judged on its own)."""
-        proj = getattr(ctx, "project", None)
-        if proj is not None and getattr(proj, "run_files", None) is not None:
-            from exportlint.semantics.ctor_classes import param_classes
-            from exportlint.semantics.project import index_of
-
-            fi = index_of(proj, ctx.path)
-            got = param_classes(proj, fi, c, param, ctx.project_calls()["deps"]) if fi is not None else None
-            if got is not None:
-                return [n for f, n in got if getattr(f, "path", None) == fi.path]
-        return [k.name for k in ctx.model.classes.values() if k.is_module and k.name in paths.classes]
+    def _handed(ctx, paths: _Paths, n_args: int) -> list:
+        """The classes of this file a handed-class parameter may be, each judged on its own: every
+        module class whose ``forward`` takes the call's arguments (which class the constructions pass
+        is not read: ``param_classes`` costs more than this rule, and gives every block of a file
+        that hands several)."""
+        out = []
+        for k in ctx.model.classes.values():
+            fwd = k.methods.get("forward") if k.is_module and k.name in paths.classes else None
+            if fwd is not None and len(fwd.params.params) + len(fwd.params.posonly_params) > n_args:
+                out.append(k.name)
+        return out
 
     def _judge(self, ctx, root_cls: str, node, a, b, via, reported) -> None:
         if id(node) in reported or a[1] == b[1]:
