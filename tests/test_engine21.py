@@ -1,4 +1,4 @@
-"""engine21: EXL151 (two downsampling size formulas meeting at an add or cat) and dim_flow fixes.
+"""engine21: EXL151 (two downsampling size formulas meeting at an add or cat).
 
 EXL151 is measured in bench/labels/probes_engine21/probe_downsample_meet.py (and zoo18's
 probe_handed_shortcut.py): a conv k3 s2 p1 path added to (or cat with) a MaxPool2d(2, 2) / AvgPool2d(2)
@@ -126,3 +126,4 @@ def test_handed_block_with_the_pool_formula_control(tmp_path):
     net = _TREE.format(k=2, p=0)
     f = _run(tmp_path, {"__init__.py": _init("Net", "net", _HW), "net.py": net}, "e21f")
     assert code_hits(f, "EXL151") == []
+
