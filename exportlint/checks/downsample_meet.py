@@ -410,8 +410,9 @@ def _some_differ(ra: list, rb: list) -> bool:
 
 
 def disagree(a: tuple, b: tuple) -> Optional[dict]:
-    """An assignment of the stride parameters (each value allowed by the conditions) under which
-    the two paths' sizes differ for some H, whatever the other parameters are; None if none."""
+    """An assignment of the stride parameters (1 or 2; the conditions of ``a if c else b`` decide the
+    arm) under which the two paths' sizes agree at some H and differ at others, whatever the other
+    parameters are (each of 1, 2, 3); None if none."""
     syms: set = set()
     strides: set = set()
     _collect(a, syms, strides)
