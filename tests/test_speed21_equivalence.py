@@ -24,6 +24,34 @@ from exportlint import engine
 from exportlint.config import Config
 from exportlint.semantics import project as project_mod
 from exportlint.semantics.model import ReadReturns
+from exportlint.semantics.reduce import _code_lines_regex, code_lines
+
+# ---------------------------------------------------------------------------------------
+# 1. code_lines
+# ---------------------------------------------------------------------------------------
+
+EDGE_TEXTS = [
+    "x = 'a'  # c\ny = \"b\"\n",
+    'x = f"a{b}" + rb"\\x00" + Rb\'q\' + BR"z" + u"u" + fr"{x}"\n',
+    'if"a" in x: pass\nfor"x" in y: pass\nx = or"q"\n',  # a keyword's last letter taken as prefix
+    'def f():\n    """doc\n    more "quoted" text\n    """\n    return 1\n',
+    "s = '''a\n'' b ' c\n'''\nt = 1\n",
+    'x = """ends with a quote""""\n',
+    'x = "unterminated\ny = 2  # after\n',
+    "x = '''never closed\n\ny = 3\n",
+    'x = "esc \\" still" + \'it\\\'s\'  # "not a string"\n',
+    "x = 1 # only a comment with 'quotes' and \"more\"\n",
+    'brf"x"\nxbr"y"\n',
+    "a = r'\\'\nb = 2\n",
+    '# first\n"""module\ndoc"""\nimport os\n',
+    "x = 'a'\r\ny = '''b\r\nc'''\r\n",
+]
+
+
+@pytest.mark.parametrize("text", EDGE_TEXTS)
+def test_code_lines_as_the_regex_substitution(text):
+    assert code_lines(text) == _code_lines_regex(text)
+
 
 def _installed(pkg, sub=""):
     for sp in site.getsitepackages():
@@ -32,6 +60,15 @@ def _installed(pkg, sub=""):
             return fs
     return []
 
+
+@pytest.mark.skipif(not _installed("timm"), reason="timm is not installed")
+def test_code_lines_as_the_regex_substitution_on_installed_code():
+    files = _installed("timm") + _installed("torchvision")[:200] + _installed("transformers", "models/bert")
+    assert len(files) > 100
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            text = fh.read()
+        assert code_lines(text) == _code_lines_regex(text), f
 
 
 # ---------------------------------------------------------------------------------------
