@@ -529,8 +529,11 @@ class Linter:
             return call_deep(self._lint_text, text, path, project, roots, call_returns)
         finally:
             if project is not None:  # the syntax check's tree was lent for this file only
-                from exportlint.semantics.project import lend_tree
+                from exportlint.semantics.project import keep_lent, lend_tree
 
+                light = _LIGHT[0]
+                if light is not None and light.kept and os.path.abspath(path) in light.read:
+                    keep_lent(project, path)  # (kept files' rules read it later: not parsed again)
                 lend_tree(project, path, text, None)
 
     def _lint_text(self, text: str, path: str, project: Any = None, roots: Any = (),
@@ -659,7 +662,8 @@ class Linter:
                             res.deps = deps
                             return self._report(res, path, ptext, module, model, tree, reported, sup)
 
-                        self.light.keep(path, len(ptext), later, model)
+                        self.light.keep(path, len(ptext), later, model,
+                                        [t for t, _ in res.outs] + [os.path.abspath(d) for d in res.deps])
                         return res
                     reported = self._run_rules(res, path, text, ptext, module, model, tree, pre, project)
                     if project is not None:
@@ -1327,14 +1331,19 @@ class _Light:
         self.order = order
         self.kept: dict[str, tuple[int, Callable[[dict], FileResult], Any]] = {}
         self.chars = 0
+        self.read: set[str] = set()
 
     def fits(self, n: int) -> bool:
         return self.chars + n <= self.BUDGET
 
-    def keep(self, path: str, n: int, later: Callable[[dict], FileResult], model: Any) -> None:
+    def keep(self, path: str, n: int, later: Callable[[dict], FileResult], model: Any,
+             read: Iterable[str] = ()) -> None:
+        """``read``: files whose stdlib tree its rules may read (its calls' targets, the files
+        its calls resolved through): their syntax check's tree stays (``project.keep_lent``)."""
         self.drop(path)
         self.kept[path] = (n, later, model)
         self.chars += n
+        self.read.update(read)
 
     def drop(self, path: str) -> Optional[tuple[Callable[[dict], FileResult], Any]]:
         """(what runs the rules, the model) of a kept file, no longer kept."""

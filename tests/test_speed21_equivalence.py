@@ -17,6 +17,7 @@ from __future__ import annotations
 import glob
 import os
 import site
+import sys
 
 import pytest
 
@@ -215,6 +216,38 @@ def test_package_findings_the_same_in_a_worker_process(tmp_path, monkeypatch):
         plain = engine.lint_paths(files, Config(), jobs=1, use_cache=False, isolate=True)
     assert [f.to_dict() for f in forked.findings] == [f.to_dict() for f in plain.findings]
     assert not forked.errors
+
+
+def test_a_helper_read_by_a_waiting_callers_rules_is_parsed_once(tmp_path, monkeypatch):
+    # model.py's rules wait; helpers.py's syntax check parses it, and that tree stays for the
+    # stdlib-tree questions of model.py's rules (project.keep_lent) instead of a second parse
+    files = _package(tmp_path)
+    parsed: list[str] = []
+    real_check = engine._python_syntax_check
+    import ast
+
+    real_ast_parse = ast.parse
+
+    def check(text, path):
+        parsed.append(os.path.basename(path))
+        return real_check(text, path)
+
+    def ast_parse(src, filename="<unknown>", *a, **k):
+        if isinstance(filename, str) and filename.endswith("helpers.py") and \
+                sys._getframe(1).f_code.co_name == "file_tree":
+            parsed.append("file_tree:" + os.path.basename(filename))
+        return real_ast_parse(src, filename, *a, **k)
+
+    monkeypatch.setattr(engine, "_python_syntax_check", check)
+    monkeypatch.setattr(ast, "parse", ast_parse)
+    light, kept, _ = _run(files, monkeypatch, True)
+    assert "model.py" in kept
+    assert parsed.count("helpers.py") == 1 and "file_tree:helpers.py" not in parsed, parsed
+    # and without the tree kept, model.py's rules parse it again
+    parsed.clear()
+    monkeypatch.setattr(project_mod, "keep_lent", lambda project, path: None)
+    _run(files, monkeypatch, True)
+    assert parsed.count("helpers.py") == 1 and "file_tree:helpers.py" in parsed, parsed
 
 
 @pytest.mark.skipif(not _installed("timm", "layers"), reason="timm is not installed")
