@@ -356,6 +356,12 @@ class FileResult:
     out_keys: list[Optional[str]] = field(default_factory=list)
     #: result kinds of this file's functions called from other files: qual -> kind
     returns: dict[str, str] = field(default_factory=dict)
+    #: the questions the analysis asked of ``call_returns`` and their answers
+    #: (``semantics.model.ReadReturns.log``); None: unknown (an internal error)
+    reads: Optional[dict[str, Any]] = field(default_factory=dict)
+    #: the rules did not run (``Linter.light``): outs, out_keys and returns only, and the file
+    #: is analysed again with its callees' result kinds
+    light: bool = False
 
 
 # ---------------------------------------------------------------------------------------
@@ -489,6 +495,10 @@ class Linter:
         self.targets = frozenset(config.target_exporters)
         #: (opsets, dynamic, declares_dynamic) of the linted project (CONTRACTS.md item 1)
         self.project_facts: tuple = (None, None, None, None, None)
+        #: while a project run's first round goes callers first (one worker): absolute path ->
+        #: place in that order; a file whose analysis asks for the result kind of a call into
+        #: a later file and gets none skips its rules (``_answered_later``)
+        self.light: Optional[dict[str, int]] = None
 
     def lint_bytes(self, data: bytes, path: str, *, project: Any = None, roots: Any = (),
                    call_returns: Optional[dict[str, str]] = None) -> FileResult:
@@ -519,15 +529,17 @@ class Linter:
             return call_deep(self._lint_text, text, path, project, roots, call_returns)
         finally:
             if project is not None:  # the syntax check's tree was lent for this file only
-                from exportlint.semantics.project import lend_tree
+                from exportlint.semantics.project import keep_lent, lend_tree
 
+                light = _LIGHT[0]
+                if light is not None and light.kept and os.path.abspath(path) in light.read:
+                    keep_lent(project, path)  # (kept files' rules read it later: not parsed again)
                 lend_tree(project, path, text, None)
 
     def _lint_text(self, text: str, path: str, project: Any = None, roots: Any = (),
                    call_returns: Optional[dict[str, str]] = None) -> FileResult:
         import libcst as cst
 
-        from exportlint.positions import resolve_positions
         from exportlint.semantics.model import SemanticModel
         from exportlint.suppress import parse_suppressions
 
@@ -617,44 +629,92 @@ class Linter:
                 except RecursionError:
                     self._too_deep(res, path, text, "semantic model")
                     model = None
+                    res.reads = None
                 except Exception:
                     import traceback
 
                     res.errors.append(f"{path}: internal error building the semantic model:\n{traceback.format_exc()}")
                     model = None
                 if model is not None:
-                    ctx = FileContext(path, ptext, module, model, self.config)
-                    (ctx.project_opsets, ctx.project_dynamic, ctx.project_declares_dynamic,
-                     ctx.project_quant_convert, ctx.project_fn_dims) = self.project_facts
-                    if project is not None:
-                        ctx.project = project
-                        ctx._project_calls = functools.partial(_project_calls, pre, project, path, text, tree, model)
-                    for rule in self.rules:
-                        if rule.scope == "export-path" and not model.functions:
-                            continue
-                        ctx._rule = rule
-                        try:
-                            for _ in rule.check(ctx) or ():
-                                pass
-                        except RecursionError:
-                            self._too_deep(res, path, text, f"rule {rule.code}")
-                        except Exception:
-                            import traceback
+                    res.reads = model.call_returns.log
+                    if project is not None and self.light is not None and self.light.fits(len(ptext)) and \
+                            _answered_later(self.light.order, path, model, _project_calls(pre, project, path, text, tree, model)):
+                        # the file will likely be analysed again with its callees' result kinds: its
+                        # outs and result kinds now; its rules later, on this model, when those
+                        # kinds answer every question the model asked as before (_Light)
+                        res.light = True
+                        tree = self._cross_file_guarded(project, path, text, module, model, res, ptext, tree, pre, roots)
+                        if res.errors:
+                            res.light = False
+                            res.reads = None
+                            return res
 
-                            res.errors.append(f"{path}: internal error in rule {rule.code}:\n{traceback.format_exc()}")
-                    reported = ctx.reported
-                    if project is not None:
-                        try:
-                            tree = self._cross_file(project, path, text, module, model, res, ptext, tree,
-                                                    pre) or tree
-                            if roots or res.outs:
-                                _keep_parsed(ptext, module)
-                        except RecursionError:
-                            self._too_deep(res, path, text, "project calls")
-                        except Exception:
-                            import traceback
+                        def later(rets: dict[str, str]) -> FileResult:
+                            # the rules read the kinds of this round (their own questions too)
+                            cr = type(model.call_returns)(rets)
+                            cr.log = model.call_returns.log
+                            model.call_returns = cr
+                            res.reads = cr.log
+                            res.light = False
+                            deps = set(res.deps)
+                            reported = self._run_rules(res, path, text, ptext, module, model, tree, pre, project)
+                            deps.update(pre.get("extra_deps", ()))
+                            res.deps = deps
+                            return self._report(res, path, ptext, module, model, tree, reported, sup)
 
-                            res.errors.append(f"{path}: internal error resolving calls:\n{traceback.format_exc()}")
+                        self.light.keep(path, len(ptext), later, model,
+                                        [t for t, _ in res.outs] + [os.path.abspath(d) for d in res.deps])
+                        return res
+                    reported = self._run_rules(res, path, text, ptext, module, model, tree, pre, project)
+                    if project is not None:
+                        tree = self._cross_file_guarded(project, path, text, module, model, res, ptext, tree, pre, roots)
+        return self._report(res, path, ptext, module, model, tree, reported, sup)
+
+    def _run_rules(self, res: FileResult, path: str, text: str, ptext: str, module: Any, model: Any, tree: Any,
+                   pre: dict, project: Any) -> list:
+        """The rules on a file's model: what they reported."""
+        ctx = FileContext(path, ptext, module, model, self.config)
+        (ctx.project_opsets, ctx.project_dynamic, ctx.project_declares_dynamic,
+         ctx.project_quant_convert, ctx.project_fn_dims) = self.project_facts
+        if project is not None:
+            ctx.project = project
+            ctx._project_calls = functools.partial(_project_calls, pre, project, path, text, tree, model)
+        for rule in self.rules:
+            if rule.scope == "export-path" and not model.functions:
+                continue
+            ctx._rule = rule
+            try:
+                for _ in rule.check(ctx) or ():
+                    pass
+            except RecursionError:
+                self._too_deep(res, path, text, f"rule {rule.code}")
+            except Exception:
+                import traceback
+
+                res.errors.append(f"{path}: internal error in rule {rule.code}:\n{traceback.format_exc()}")
+        return ctx.reported
+
+    def _cross_file_guarded(self, project: Any, path: str, text: str, module: Any, model: Any, res: FileResult,
+                            ptext: str, tree: Any, pre: dict, roots: Any) -> Any:
+        """``_cross_file``, an internal error in it reported on the file; the file's index."""
+        try:
+            tree = self._cross_file(project, path, text, module, model, res, ptext, tree,
+                                    pre) or tree
+            if roots or res.outs:
+                _keep_parsed(ptext, module)
+        except RecursionError:
+            self._too_deep(res, path, text, "project calls")
+        except Exception:
+            import traceback
+
+            res.errors.append(f"{path}: internal error resolving calls:\n{traceback.format_exc()}")
+        return tree
+
+    def _report(self, res: FileResult, path: str, ptext: str, module: Any, model: Any, tree: Any,
+                reported: list, sup: Any) -> FileResult:
+        """Findings at their positions, suppressions applied; the model released."""
+        from exportlint.positions import resolve_positions
+
         if reported and module is not None:
             related: dict[int, tuple] = {}
             for r in reported:
@@ -695,6 +755,8 @@ class Linter:
         res.findings = _finish(res.findings, sup, path, self.config, self.enabled, self.known_codes)
         if model is not None:
             _release_model(model)
+        if res.errors:
+            res.reads = None
         return res
 
     def _too_deep(self, res: FileResult, path: str, text: str, where: str) -> None:
@@ -792,6 +854,20 @@ class Linter:
             res.outs.append((target.path, root))
             res.out_keys.append(key)
         return fi
+
+
+def _answered_later(later: dict[str, int], path: str, model: Any, pre: dict) -> bool:
+    """Whether the file's analysis asked the result kind of a call into a file that this
+    round analyses after it (``later``: absolute path -> place in the round's order) and got
+    none: its callee will answer, and the file be analysed again with that answer."""
+    here = later.get(os.path.abspath(path))
+    if here is None:
+        return False
+    log = model.call_returns.log
+    for _, _, target, _, key in pre["calls"]:
+        if key and key in log and log[key] is None and later.get(target.path, -1) > here:
+            return True
+    return False
 
 
 def _project_calls(pre: dict, project: Any, path: str, text: str, tree: Any, model: Any) -> dict:
@@ -1214,7 +1290,7 @@ _HANG_HOOK = os.environ.get("_EXPORTLINT_TEST_HANG_SUFFIX", "")
 
 
 def _crashed_result(path: str, how: str, data: bytes, linter: Linter,
-                    timed_out: bool = False) -> tuple[str, list[dict], list[str], list, Optional[list], dict]:
+                    timed_out: bool = False) -> tuple[str, list[dict], list[str], list, Optional[list], dict, None]:
     """A file whose analyser process died or was stopped by ``file-timeout`` (workers.Crashed):
     EXL003 at its most deeply nested line (the likely cause: the native parser's stack), unless
     EXL003 is off for it; the run goes on."""
@@ -1222,7 +1298,7 @@ def _crashed_result(path: str, how: str, data: bytes, linter: Linter,
 
     ignored = linter.config.ignored_for_path(_relpath(path, linter.config.root))
     if "EXL003" not in linter.enabled or any("EXL003".startswith(p) or p == "ALL" for p in ignored or ()):
-        return path, [], [], [], [], {}
+        return path, [], [], [], [], {}, None
     line, col = deepest_line(data.decode("utf-8", "replace"))
     if timed_out:
         msg = (f"exportlint stopped analysing this file: {how} (the `file-timeout` setting); exportlint skipped "
@@ -1231,19 +1307,72 @@ def _crashed_result(path: str, how: str, data: bytes, linter: Linter,
         msg = (f"exportlint's analyser process died with {how} while analysing this file; exportlint skipped it "
                "(the line is the file's most deeply nested one, the likely cause)")
     # deps None: a timed-out file is never cached (whether it ends in time depends on the load)
-    return path, [_engine_finding(path, line, col, msg, "EXL003").to_dict()], [], [], None if timed_out else [], {}
+    return path, [_engine_finding(path, line, col, msg, "EXL003").to_dict()], [], [], None if timed_out else [], {}, None
 
 
 #: a file was linted in this process since its last collection (``_worker_lint``)
 _COLLECT_BEFORE_NEXT = [False]
 
 
-def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dict]:
-    """item: a path, or (path, roots, call_returns). Returns findings, errors, outs (target,
-    root, key), deps, returns."""
+class _Light:
+    """A project run's first round, callers first in one worker: a file whose analysis asks
+    the result kind of a call into a file analysed after it (``order``: absolute path -> place)
+    and gets none will be analysed again once that callee answers (timm: 31 of 188 files). Its
+    rules wait: the model is kept (``keep``) with what runs them, and the next round either
+    runs them on it (``finish``, when the new kinds answer the model's questions as before:
+    the engine checks) or analyses the file afresh. Kept models are bounded by their text's
+    characters (``BUDGET``)."""
+
+    BUDGET = 1_500_000
+    #: a key of the questions log (``FileResult.reads``) the worker sends for a kept file
+    KEPT = "\0kept"
+
+    def __init__(self, order: dict[str, int]) -> None:
+        self.order = order
+        self.kept: dict[str, tuple[int, Callable[[dict], FileResult], Any]] = {}
+        self.chars = 0
+        self.read: set[str] = set()
+
+    def fits(self, n: int) -> bool:
+        return self.chars + n <= self.BUDGET
+
+    def keep(self, path: str, n: int, later: Callable[[dict], FileResult], model: Any,
+             read: Iterable[str] = ()) -> None:
+        """``read``: files whose stdlib tree its rules may read (its calls' targets, the files
+        its calls resolved through): their syntax check's tree stays (``project.keep_lent``)."""
+        self.drop(path)
+        self.kept[path] = (n, later, model)
+        self.chars += n
+        self.read.update(read)
+
+    def drop(self, path: str) -> Optional[tuple[Callable[[dict], FileResult], Any]]:
+        """(what runs the rules, the model) of a kept file, no longer kept."""
+        got = self.kept.pop(path, None)
+        if got is None:
+            return None
+        self.chars -= got[0]
+        return got[1], got[2]
+
+
+#: the first round's ``_Light`` (set before the worker forks)
+_LIGHT: list = [None]
+#: False: every file's rules run in its first analysis (tests/test_speed21_equivalence.py)
+LIGHT_FIRST_ROUND = True
+
+
+def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dict, Optional[dict]]:
+    """item: a path, or (path, roots, call_returns[, how]). Returns findings, errors, outs
+    (target, root, key), deps, returns, and the questions asked of call_returns with their
+    answers (with ``_Light.KEPT``: the rules have not run, the model is kept)."""
     assert _WORKER is not None
     global _PROJECT
-    path, roots, call_returns = (item, (), None) if isinstance(item, str) else item
+    path, roots, call_returns = (item, (), None) if isinstance(item, str) else item[:3]
+    # a 4th item: True in the first round, callers first (its rules may wait: _Light);
+    # "finish": run the rules of its kept model with these kinds
+    how = item[3] if not isinstance(item, str) and len(item) > 3 else None
+    light = _LIGHT[0]
+    _WORKER.light = light if how is True else None
+    later = light.drop(path) if light is not None else None
     if _CRASH_HOOK and path.endswith(_CRASH_HOOK):  # tests only, see _CRASH_HOOK
         import signal
 
@@ -1254,7 +1383,7 @@ def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dic
         with open(path, "rb") as fh:
             data = fh.read()
     except OSError as e:
-        return path, [_engine_finding(path, 1, 1, f"cannot read file: {e.strerror or e}").to_dict()], [], [], [], {}
+        return path, [_engine_finding(path, 1, 1, f"cannot read file: {e.strerror or e}").to_dict()], [], [], [], {}, None
     if _PROJECT is None:
         from exportlint.semantics.project import Project
 
@@ -1274,7 +1403,14 @@ def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dic
         gc.collect(1)
     gc.disable()
     try:
-        r = _WORKER.lint_bytes(data, path, project=_PROJECT, roots=roots, call_returns=call_returns)
+        if later is not None and how == "finish":
+            from exportlint.isolation import call_deep
+
+            r = call_deep(later[0], call_returns or {})
+        else:
+            if later is not None:  # analysed afresh
+                _release_model(later[1])
+            r = _WORKER.lint_bytes(data, path, project=_PROJECT, roots=roots, call_returns=call_returns)
     finally:
         if was_on:
             gc.enable()
@@ -1284,7 +1420,11 @@ def _worker_lint(item: Any) -> tuple[str, list[dict], list[str], list, list, dic
 
         flush()
     outs = [(t, root, key) for (t, root), key in zip(r.outs, r.out_keys)]
-    return path, [f.to_dict() for f in r.findings], r.errors, outs, sorted(r.deps), r.returns
+    reads = r.reads
+    if r.light and reads is not None:
+        reads = dict(reads)
+        reads[_Light.KEPT] = True
+    return path, [f.to_dict() for f in r.findings], r.errors, outs, sorted(r.deps), r.returns, reads
 
 
 @dataclass
@@ -1320,6 +1460,15 @@ def _data_sized_result(rets: dict[str, str], returns: dict[str, str], qual: str,
     for stored, s in returns.items():
         if s and stored.startswith(head) and "." not in stored[len(qual):] and stored != qual + DATA_SIZED_RESULT:
             rets[key + stored[len(qual):]] = s
+
+
+def _same_answers(log: dict[str, Any], rets: dict[str, str]) -> bool:
+    """Whether every question of ``log`` (``semantics.model.ReadReturns.log``) has the same
+    answer on the result kinds ``rets``."""
+    from exportlint.semantics.model import ReadReturns
+
+    answer = ReadReturns.answer
+    return all(answer(q, rets) == a for q, a in log.items())
 
 
 def _root_to_json(r: Any) -> list:
@@ -1564,6 +1713,29 @@ def _lint_paths(
     def digest_of(x: tuple[list, dict[str, str]]) -> str:
         return roots_digest(x[0]) + hashlib.sha256(json.dumps(sorted(x[1].items())).encode()).hexdigest()[:16]
 
+    # per file analysed in this run: the inputs of its last analysis, and the questions that
+    # analysis asked of its calls' result kinds (with their answers)
+    last_input: dict[str, tuple[list, dict[str, str]]] = {}
+    reads_of: dict[str, Optional[dict[str, Any]]] = {}
+    kept: set[str] = set()  # files whose rules wait (_Light)
+    finish: set[str] = set()
+
+    def stale(p: str, x: tuple[list, dict[str, str]]) -> bool:
+        """Whether ``p`` must be analysed (again) for the inputs ``x``. Not when its last
+        analysis had the same calls into it and every question it asked of its calls' result
+        kinds has the same answer in ``x``: the analysis, a function of those, would give the
+        same result (a caller analysed before its callees: timm 34 of 222 analyses)."""
+        d = digest_of(x)
+        if analysed_with.get(p) == d:
+            return False
+        log, old = reads_of.get(p), last_input.get(p)
+        if log is None or old is None or roots_digest(old[0]) != roots_digest(x[0]):
+            return True
+        if not _same_answers(log, x[1]):
+            return True
+        analysed_with[p] = d
+        return False
+
     linter: Optional[Linter] = None
     n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     parsed = 0
@@ -1607,7 +1779,8 @@ def _lint_paths(
                 # the files this run analyses: instance kinds of classes outside them could not
                 # come back (semantics/objects.class_refs)
                 linter.run_files = frozenset(by_abs)
-            items = [(p, inp[p][0], inp[p][1]) for p in todo]
+            items = [(p, inp[p][0], inp[p][1], "finish") if p in finish else (p, inp[p][0], inp[p][1])
+                     for p in todo]
             sent: dict[str, tuple[list, dict[str, str]]] = {p: inp[p] for p in todo}
             results: Iterable[tuple]
             global _WORKER
@@ -1626,9 +1799,11 @@ def _lint_paths(
                 def streamed(order: list[str]) -> Iterator[tuple]:
                     for p in order:
                         x = sent[p] = input_of(p)
-                        yield (p, x[0], x[1])
+                        yield (p, x[0], x[1], True)
 
-                source = streamed(callers_first(todo, texts))
+                order = callers_first(todo, texts)
+                _LIGHT[0] = _Light({abs_of[p]: i for i, p in enumerate(order)}) if LIGHT_FIRST_ROUND else None
+                source = streamed(order)
             if several or (fork and isolate):
                 if pool is None:
                     from exportlint.workers import Pool
@@ -1649,7 +1824,7 @@ def _lint_paths(
             else:
                 _WORKER = linter
                 results = (_worker_lint(it) for it in source)
-            for path, fdicts, errs, file_outs, deps, rets in results:
+            for path, fdicts, errs, file_outs, deps, rets, reads in results:
                 findings_of[path] = [Finding.from_dict(d) for d in fdicts]
                 errors.extend(errs)
                 outs[path] = file_outs
@@ -1657,12 +1832,20 @@ def _lint_paths(
                 # a file with internal errors, or stopped by file-timeout (deps None), is never cached
                 deps_of[path] = None if errs or deps is None else deps
                 analysed_with[path] = digest_of(sent[path])
+                last_input[path] = sent[path]
+                if reads is not None and reads.pop(_Light.KEPT, False):
+                    kept.add(path)  # its rules wait for the next round (_Light)
+                else:
+                    kept.discard(path)
+                reads_of[path] = reads
                 cached_paths.discard(path)
                 if progress is not None and rounds == 1:
                     progress(1)
             parsed += len(items)
             inp = inputs()
-            todo = [p for p in readable if analysed_with.get(p) != digest_of(inp[p])]
+            todo = [p for p in readable if stale(p, inp[p]) or p in kept]
+            # a kept file whose inputs answer its questions as before: its rules only
+            finish = {p for p in kept if analysed_with.get(p) == digest_of(inp[p])}
     except BaseException:
         if pool is not None:
             pool.terminate()
@@ -1673,6 +1856,7 @@ def _lint_paths(
             pool.close()
         if frozen:
             gc.unfreeze()
+        _LIGHT[0] = None
     if stdin is not None:
         if linter is None:
             linter = Linter(config, codes)
@@ -1726,7 +1910,7 @@ def _pool_answer(r: Any, texts: dict[str, bytes], linter: Linter) -> tuple:
         return _crashed_result(path, r.how(), texts.get(path, b""), linter, timed_out=r.timed_out is not None)
     if isinstance(r, Failed):
         path = r.item[0] if isinstance(r.item, tuple) else r.item
-        return path, [], [f"{path}: internal error:\n{r.traceback}"], [], [], {}
+        return path, [], [f"{path}: internal error:\n{r.traceback}"], [], [], {}, None
     return r
 
 

@@ -457,7 +457,7 @@ def _table(model: Any) -> dict:
 def _seeded(model: Any, fns: list) -> bool:
     """Whether some function can hold a data-sized tensor: a call into it hands one, a call out
     of it returns one, or it calls an op that makes one or indexes with a mask."""
-    if model.root_data_sized or any(k.endswith(DATA_SIZED_RESULT) and v for k, v in model.call_returns.items()):
+    if model.root_data_sized or model.call_returns.any_suffix(DATA_SIZED_RESULT):
         return True
     sub = cst.Subscript
     for f in fns:

@@ -119,6 +119,96 @@ from exportlint.semantics.nodes import (  # noqa: F401  (re-exported)
 # ---------------------------------------------------------------------------------------
 
 
+class ReadReturns(dict):
+    """``SemanticModel.call_returns``: the result kinds of calls into other files, which logs
+    every question the analysis asks of them and its answer (``log``: key -> value or None when
+    absent; ``BOOL`` -> whether any is known; ``ANY + suffix`` -> whether a key with that suffix
+    has a true value; ``ALL`` -> every item). The analysis is a function of the file, its
+    roots and these answers: a file whose callees' kinds changed only where it never asked
+    gives the same result again, and a project run need not analyse it again
+    (``engine._same_answers``)."""
+
+    __slots__ = ("log",)
+
+    BOOL = "\0bool"
+    LEN = "\0len"
+    ANY = "\0any:"
+    ALL = "\0all"
+
+    def __init__(self, d: Optional[dict[str, str]] = None) -> None:
+        super().__init__(d or ())
+        self.log: dict[str, Any] = {}
+
+    def get(self, k: str, default: Any = None) -> Any:
+        v = dict.get(self, k)
+        self.log[k] = v
+        return default if v is None else v
+
+    def __getitem__(self, k: str) -> str:
+        v = dict.get(self, k)
+        self.log[k] = v
+        if v is None:
+            raise KeyError(k)
+        return v
+
+    def __contains__(self, k: object) -> bool:
+        v = dict.get(self, k)  # type: ignore[call-overload]
+        self.log[k] = v  # type: ignore[index]
+        return v is not None
+
+    def __bool__(self) -> bool:
+        v = dict.__len__(self) > 0
+        self.log[self.BOOL] = v
+        return v
+
+    def __len__(self) -> int:
+        v = dict.__len__(self)
+        self.log[self.LEN] = v
+        return v
+
+    def any_suffix(self, suffix: str) -> bool:
+        """Whether a key ending in ``suffix`` has a true value."""
+        v = any(k.endswith(suffix) and x for k, x in dict.items(self))
+        self.log[self.ANY + suffix] = v
+        return v
+
+    def _all(self) -> None:
+        self.log[self.ALL] = sorted(dict.items(self))
+
+    def items(self):  # type: ignore[override]
+        self._all()
+        return dict.items(self)
+
+    def keys(self):  # type: ignore[override]
+        self._all()
+        return dict.keys(self)
+
+    def values(self):  # type: ignore[override]
+        self._all()
+        return dict.values(self)
+
+    def __iter__(self):  # type: ignore[override]
+        self._all()
+        return dict.__iter__(self)
+
+    def __reduce__(self) -> Any:  # a plain dict when pickled: the log stays in this process
+        return (dict, (dict(dict.items(self)),))
+
+    @classmethod
+    def answer(cls, question: str, d: dict[str, str]) -> Any:
+        """What ``question`` (a key of ``log``) answers on the plain dict ``d``."""
+        if question == cls.BOOL:
+            return len(d) > 0
+        if question == cls.LEN:
+            return len(d)
+        if question == cls.ALL:
+            return sorted(d.items())
+        if question.startswith(cls.ANY):
+            sfx = question[len(cls.ANY):]
+            return any(k.endswith(sfx) and x for k, x in d.items())
+        return d.get(question)
+
+
 class SemanticModel:
     def __init__(self, module: cst.Module, *, scan_export_calls: bool = True, extra_roots: Iterable[Any] = (),
                  call_returns: Optional[dict[str, str]] = None, project_modules: Any = None,
@@ -144,7 +234,7 @@ class SemanticModel:
         #: (``kinds.DATA_SIZED``)
         self.root_data_sized: dict[int, frozenset] = {}
         #: result kinds of calls into other files (``qualified.name`` or ``Class.self.method``)
-        self.call_returns: dict[str, str] = dict(call_returns or {})
+        self.call_returns: ReadReturns = ReadReturns(call_returns)
         #: is this class of the file an nn.Module through bases in other files? (asked of the
         #: project index, only for classes with a forward the file alone cannot decide)
         self._project_module_fn = project_modules

@@ -829,6 +829,19 @@ def lend_tree(project: Project, path: str, text: str, tree: Any) -> None:
         st["lent"] = (os.path.abspath(path), text, tree)
 
 
+def keep_lent(project: Project, path: str) -> None:
+    """The tree lent for ``path`` stays the run's ``file_tree`` of it after its lint, as if
+    ``file_tree`` had taken it: for a file whose analysis comes before the rules of files that
+    read it (``engine._Light``), which would parse it again."""
+    st = _run_state(project) if project is not None else None
+    lent = st.get("lent") if st is not None else None
+    ap = os.path.abspath(path)
+    if lent is None or lent[0] != ap or ap in st["trees"] or file_text(project, ap) != lent[1]:
+        return
+    st["trees"][ap] = lent[2]
+    st["checked"].add(ap)
+
+
 def has_file_tree(project: Project, path: str) -> Optional[bool]:
     """Whether ``file_tree`` parsed the file in this run already (None: no run, nothing kept):
     a question about one statement of it may then take that tree instead of parsing the
