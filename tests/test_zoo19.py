@@ -149,3 +149,53 @@ def test_direct_sdpa_with_the_parent_bias_detached_is_not_reported(tmp_path):
     files = write_package(tmp_path, {"m.py": _DIRECT.format(arg="self.bias().detach()")}, "zoo19direct")
     assert _codes(_lint(files), "EXL127") == []
 
+
+# EXL203 on a one-way latch (hf BigBirdPegasus's encoder, modeling_bigbird_pegasus.py:1617, a false error on
+# the held-out truth: the line ran in its passing, matching onnx-dynamo export). Measured
+# (bench/labels/probes_zoo19/probe_latch_state.py): all four exporters pass and match eager whether the latch
+# fires during export or not; a toggling write makes the legacy exporter's model differ from eager's next call.
+_LATCH = """import torch
+import torch.nn as nn
+
+
+class Enc(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 8)
+        self.attention_type = "block_sparse"
+
+    def set_attention_type(self, value):
+        if value == self.attention_type:
+            return
+        self.attention_type = value
+
+    def forward(self, x):
+        if {test}:
+            self.set_attention_type({value})
+        if self.attention_type == "block_sparse":
+            return self.lin(x) * 2
+        return self.lin(x) + 1
+"""
+
+
+def _exl203(test, value):
+    from conftest import lint
+
+    return [f.line for f in lint(_LATCH.format(test=test, value=value)) if f.code == "EXL203"]
+
+
+def test_latch_to_another_constant_under_a_test_of_the_old_value_is_not_reported():
+    assert _exl203('self.attention_type == "block_sparse" and x.shape[1] <= 4', '"original_full"') == []
+
+
+def test_toggling_write_stays_reported():
+    assert _exl203("x.shape[1] <= 4",
+                   '"original_full" if self.attention_type == "block_sparse" else "block_sparse"') != []
+
+
+def test_write_without_a_test_of_the_old_value_stays_reported():
+    assert _exl203("x.shape[1] <= 4", '"original_full"') != []
+
+
+def test_latch_writing_the_tested_value_stays_reported():
+    assert _exl203('self.attention_type == "block_sparse" and x.shape[1] <= 4', '"block_sparse"') != []
