@@ -124,6 +124,9 @@ class _Eval:
         if f is None or f.what in ("parameter", "buffer", "tensor"):
             return []
         out = list(self.m.submodule_classes(f))
+        if out or f.what != "config":
+            return out
+        # `self.x = Cls(...) if cond else None`: the reduced parse folds it into a config mark
         built = _init_built(self.ctx)
         seen, todo = set(), [self.cls]
         while todo:  # the class or a base of the file that sets it
@@ -284,14 +287,16 @@ class _Eval:
         if name not in params and name not in kwonly:
             return []
         idx = params.index(name) if name in params else None
+        memo = _state(self.ctx).setdefault("callers", {})
+        key = (id(fn), name)
+        if key in memo:
+            return memo[key]
+        memo[key] = []  # (a cycle through the callers adds nothing)
         out: list[Val] = []
         for c in self.m.classes.values():
             if not c.is_module:
                 continue
-            built = _init_built(self.ctx)
-            attrs = {a for a, f in c.attrs.items()
-                     if f.what not in ("parameter", "buffer", "tensor")
-                     and (cls.name in built.get((c.name, a), ()) or cls in self.m.submodule_classes(f))}
+            attrs = {a for a, f in c.attrs.items() if f.what == "submodule" and cls in self.m.submodule_classes(f)}
             if not attrs:
                 continue
             for meth in c.methods.values():
@@ -309,7 +314,8 @@ class _Eval:
                         arg = pos[idx]
                     if arg is not None:
                         out += _Eval(self.ctx, c).ev(arg.value, meth, _pos(self.ctx, meth, n), depth)
-        return out[:16]
+        memo[key] = out[:16]
+        return memo[key]
 
     def returns(self, fn: cst.FunctionDef, depth: int) -> list[Val]:
         out: list[Val] = []
