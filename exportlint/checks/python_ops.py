@@ -13,7 +13,7 @@ from exportlint.checks.state_reset import reset_calls
 from exportlint.checks.tensor_data import rewrites_weights
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import CONST, DATA, MODULE, NONE, SHAPE, TENSOR, TENSORISH
-from exportlint.semantics.model import iter_nodes, literal_value, names_in
+from exportlint.semantics.model import MISSING, iter_nodes, literal_value, names_in
 
 #: math's rounding functions: on a value read with `.item()` torch.export rounds it symbolically
 _SYM_ROUNDING = frozenset({"math.ceil", "math.floor", "math.trunc"})
@@ -240,6 +240,8 @@ class ForwardMutatesPythonState(Rule):
                     continue  # `except RuntimeError: self.chunk = n // 2`: runs only when the body raised
                 if w.target.startswith("self.") and _helper_cache_fill(ctx.model.functions, fn, w.target[5:]):
                     continue  # `if n > self.table.size(0): self._grow(n)`: the helper refills a cache
+                if w.target.startswith("self.") and _latch_write(ctx.model.functions, fn, w):
+                    continue  # `if self.mode == "a" and ...: self.set_mode("b")`: moves once, never back
                 if w.target.startswith("self.") and _is_buffer(fn, w.target[5:].split("[", 1)[0]):
                     continue  # a registered buffer: torch.export records the update (measured)
                 node = w.node
@@ -600,6 +602,79 @@ def _helper_cache_fill(functions, fn, attr: str) -> bool:
     # every call grows it only when this call needs more: a cache grown on demand, as for
     # `n > self.table.size(0)` (a running maximum with no tensor rebuilt stays reported)
     return _rebuilds_tensor_cache(fn) and all(_grows_on_demand(g, attr, c.conds) for g, c in sites)
+
+
+def _latch_write(functions, fn, w) -> bool:
+    """A one-way latch (hf BigBirdPegasus: ``if self.attention_type == "block_sparse" and seq <= k:
+    self.set_attention_type("original_full")``): ``fn`` is a method whose write is
+    ``self.<attr> = <parameter>``, every call of it on ``self`` passes that parameter one and the
+    same literal ``B`` and sits under an ``if`` whose test is (or ``and``-s) ``self.<attr> == A``
+    with a literal ``A`` other than ``B``, and no other write of the attribute is on the export
+    path. The state then moves from ``A`` to ``B`` at most once and never back: measured
+    (bench/labels/probes_zoo19/probe_latch_state.py), all four exporters pass and match eager
+    whether the latch fires during export or not; a toggling write stays reported (the legacy
+    exporter's model then differs from eager's next call). What the size in the test decides is
+    EXL111's finding at the ``if``."""
+    node = w.node
+    if fn.cls is None or w.how != "assign" or not isinstance(node, cst.Assign) or len(node.targets) != 1:
+        return False
+    attr = w.target[5:]
+    value = node.value
+    params = [p.name.value for p in fn.node.params.posonly_params + fn.node.params.params][1:]
+    if not (isinstance(value, cst.Name) and value.value in params) or fn.node.params.star_arg not in (None,
+                                                                                                     cst.MaybeSentinel.DEFAULT):
+        return False
+    idx = params.index(value.value)
+    for g in functions:  # the only write of the attribute on the export path is this one
+        for x in g.state_writes:
+            if x.target == w.target and x.node is not node:
+                return False
+    name = fn.node.name.value
+    written: set = set()
+    sites = 0
+    for g in functions:
+        if g.cls is None:
+            continue
+        for c in g.calls:
+            if not (c.receiver_kind == "self" and c.method == name):
+                continue
+            r = g.cls.find_method(name)
+            if r is None or r[1] is not fn.node:
+                continue
+            pos = [a for a in c.node.args if a.keyword is None]
+            arg = next((a for a in c.node.args if a.keyword is not None and a.keyword.value == value.value), None)
+            if arg is None:
+                if any(a.star for a in pos) or idx >= len(pos):
+                    return False
+                arg = pos[idx]
+            lit = literal_value(arg.value)
+            if lit is MISSING or isinstance(lit, (list, dict, set)):
+                return False
+            written.add(lit)
+            if len(written) != 1 or not any(_tests_other_value(g, attr, t, lit) for t in c.conds):
+                return False
+            sites += 1
+    return sites > 0
+
+
+def _tests_other_value(g, attr: str, t, written) -> bool:
+    """``t`` is, or ``and``-s, ``self.<attr> == A`` (either side) with a literal ``A`` other than ``written``."""
+    if isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.And):
+        return _tests_other_value(g, attr, t.left, written) or _tests_other_value(g, attr, t.right, written)
+    if not (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
+            and isinstance(t.comparisons[0].operator, cst.Equal)):
+        return False
+    a, b = t.left, t.comparisons[0].comparator
+
+    def is_attr(e) -> bool:
+        return (isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == g.self_name
+                and e.attr.value == attr)
+
+    other = b if is_attr(a) else a if is_attr(b) else None
+    if other is None:
+        return False
+    lit = literal_value(other)
+    return lit is not MISSING and not isinstance(lit, (list, dict, set)) and lit != written
 
 
 def _rebuilds_tensor_cache(fn) -> bool:

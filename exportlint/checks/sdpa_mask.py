@@ -17,7 +17,10 @@ Found only as far as the file shows it: the mask's value is followed through loc
 ``self.<method>()`` returns of the class, ``self.<param>`` attributes set to ``nn.Parameter`` in
 ``__init__`` and calls of torch submodules holding parameters; its rank through the ops that fix
 it (``view``/``reshape``/``permute``/``expand`` with written sizes, ``unsqueeze``, ``[None]``,
-``nn.Parameter(torch.zeros(a, b))``). Reported at the reshape of the transposed output in the
+``nn.Parameter(torch.zeros(a, b))``); a parameter of a module's ``forward`` through the values
+the file's other module classes pass for it where they call a submodule built from that class (zoo19:
+hf BEiT's layer hands its relative-position bias to its attention; ``torch.cat`` of pieces computed
+from parameters and ``a if c else b`` are followed). Reported at the reshape of the transposed output in the
 same function. A warning: the head count is a config value the linter does not know (one head
 exports), and the mask's other definitions (a flag choosing another path) may be what runs.
 """
@@ -46,6 +49,7 @@ _FACTORIES = ("torch.zeros", "torch.ones", "torch.randn", "torch.rand", "torch.e
 _SAME_RANK = ("contiguous", "float", "half", "to", "type_as", "clone", "transpose", "masked_fill", "softmax",
               "__neg__", "mul", "add", "sigmoid", "tanh", "exp", "abs")
 _SIZED = ("view", "reshape", "permute", "expand", "repeat")
+_CAT = ("torch.cat", "torch.concat", "torch.concatenate")
 
 #: a value: (requires_grad, leaf, rank); None for what the file does not show
 Val = tuple[Optional[bool], Optional[bool], Optional[int]]
@@ -111,15 +115,33 @@ class _Eval:
         q = self.m.imports.resolve(f.value.func) or ""
         return q.startswith("torch.nn.") and q.rsplit(".", 1)[-1] in _PARAM_MODULES
 
-    def local_submodule(self, attr: str):
-        """The class of this file a submodule attribute is built from (`self.x = Bias(...)`), or None."""
+    def local_submodules(self, attr: str) -> list:
+        """The classes of this file a submodule attribute may be built from (`self.x = Bias(...)`,
+        `Bias(...) if cond else None`: ``SemanticModel.submodule_classes``)."""
         if self.cls is None:
-            return None
+            return []
         f = self.cls.find_attr(attr)
-        if f is None or f.what != "submodule" or not isinstance(f.value, cst.Call):
-            return None
-        c = self.m.classes.get(dotted(f.value.func) or "")
-        return c if c is not None and c.is_module else None
+        if f is None or f.what in ("parameter", "buffer", "tensor"):
+            return []
+        out = list(self.m.submodule_classes(f))
+        if out or f.what != "config":
+            return out
+        # `self.x = Cls(...) if cond else None`: the reduced parse folds it into a config mark
+        built = _init_built(self.ctx)
+        seen, todo = set(), [self.cls]
+        while todo:  # the class or a base of the file that sets it
+            c = todo.pop()
+            if c is None or c.name in seen:
+                continue
+            seen.add(c.name)
+            if (c.name, attr) in built:
+                for n in sorted(built[(c.name, attr)]):
+                    k = self.m.classes.get(n)
+                    if k is not None and k.is_module and k not in out:
+                        out.append(k)
+                break
+            todo += c.local_bases
+        return out
 
     def handed_returns(self, attr: str, meth: str, depth: int) -> Optional[list[Val]]:
         """``self.<attr>.<meth>()`` where ``__init__`` builds ``self.<attr>`` from a class its
@@ -154,7 +176,7 @@ class _Eval:
         return out
 
     def ev(self, e: cst.BaseExpression, fn: cst.FunctionDef, before: int, depth: int = 0) -> list[Val]:
-        if depth > 12:
+        if depth > 16:
             return [UNKNOWN]
         if isinstance(e, cst.Name):
             return self.name_vals(e.value, fn, before, depth)
@@ -185,6 +207,8 @@ class _Eval:
             return _indexed(base, nones)
         if isinstance(e, cst.Call):
             return self.call_vals(e, fn, before, depth)
+        if isinstance(e, cst.IfExp):  # either side may be the value
+            return (self.ev(e.body, fn, before, depth + 1) + self.ev(e.orelse, fn, before, depth + 1))[:16]
         return [UNKNOWN]
 
     def call_vals(self, e: cst.Call, fn, before, depth) -> list[Val]:
@@ -202,13 +226,15 @@ class _Eval:
                 handed = self.handed_returns(meth, "forward", depth)
                 if handed is not None:
                     return handed
-                sub = self.local_submodule(meth)
-                if sub is not None and not any(a.star for a in e.args):
+                subs = self.local_submodules(meth)
+                if subs and not any(a.star for a in e.args):
                     # self.<submodule>() of a class of this file: what its forward returns, read in
                     # that class (a relative-position bias module returning its table's gather)
-                    found = sub.find_method("forward")
-                    if found is not None:
-                        return _Eval(self.ctx, found[0]).returns(found[1], depth + 1)
+                    out: list[Val] = []
+                    for sub in subs:
+                        found = sub.find_method("forward")
+                        out += _Eval(self.ctx, found[0]).returns(found[1], depth + 1) if found else [UNKNOWN]
+                    return out[:16]
                 return [UNKNOWN]
             if (isinstance(recv, cst.Attribute) and isinstance(recv.value, cst.Name) and recv.value.value == "self"
                     and self.cls is not None and not any(a.star for a in e.args)):
@@ -219,6 +245,8 @@ class _Eval:
                     return handed
             if isinstance(recv, cst.Name) and self.m.imports.resolve(func) is not None \
                     and (self.m.imports.resolve(func) or "").startswith("torch."):
+                if self.m.imports.resolve(func) in _CAT:
+                    return self.cat_vals(e, fn, before, depth)
                 return [UNKNOWN]  # torch.<fn>(...)
             base = self.ev(recv, fn, before, depth + 1)
             args = list(e.args)
@@ -229,6 +257,65 @@ class _Eval:
                         for g, _l, r in base]
             return _through(meth, base, _sized_rank(args) if meth in _SIZED else None)
         return [UNKNOWN]
+
+    def cat_vals(self, e: cst.Call, fn, before, depth) -> list[Val]:
+        """``torch.cat([a, b, ...])``: requires grad (not a leaf) when an item may, each item's rank."""
+        pos = [a for a in e.args if a.keyword is None and not a.star]
+        if not pos or not isinstance(pos[0].value, (cst.List, cst.Tuple)):
+            return [UNKNOWN]
+        items: list[Val] = []
+        for el in pos[0].value.elements:
+            if isinstance(el, cst.StarredElement):
+                return [UNKNOWN]
+            items += self.ev(el.value, fn, before, depth + 1)
+        if not any(g is True for g, _l, _r in items):
+            return [UNKNOWN]
+        ranks = {r for _g, _l, r in items if r is not None}
+        return [(True, False, ranks.pop() if len(ranks) == 1 else None)]
+
+    def caller_args(self, fn: cst.FunctionDef, name: str, depth: int) -> list[Val]:
+        """A parameter of ``forward`` of a module class of this file: the values the file's other
+        module classes pass for it where they call a submodule built from that class
+        (``self.attention = Attention(config)`` in ``__init__``, ``self.attention(x, attention_mask=m)``
+        in a method), each evaluated in the caller (hf BEiT: the layer builds the relative-position
+        bias and hands it to its attention). [] when the file shows no such call."""
+        cls = self.cls
+        if cls is None or not cls.is_module or fn.name.value != "forward" or depth > 8:
+            return []
+        params = [p.name.value for p in fn.params.posonly_params + fn.params.params][1:]
+        kwonly = {p.name.value for p in fn.params.kwonly_params}
+        if name not in params and name not in kwonly:
+            return []
+        idx = params.index(name) if name in params else None
+        memo = _state(self.ctx).setdefault("callers", {})
+        key = (id(fn), name)
+        if key in memo:
+            return memo[key]
+        memo[key] = []  # (a cycle through the callers adds nothing)
+        out: list[Val] = []
+        for c in self.m.classes.values():
+            if not c.is_module:
+                continue
+            attrs = {a for a, f in c.attrs.items() if f.what == "submodule" and cls in self.m.submodule_classes(f)}
+            if not attrs:
+                continue
+            for meth in c.methods.values():
+                for n in iter_nodes(meth.body):
+                    if not (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+                            and isinstance(n.func.value, cst.Name) and n.func.value.value == "self"
+                            and n.func.attr.value in attrs):
+                        continue
+                    arg = next((a for a in n.args if a.keyword is not None and a.keyword.value == name), None)
+                    pos = [a for a in n.args if a.keyword is None and a.star != "**"]
+                    if arg is None and any(a.star for a in pos):
+                        out.append(UNKNOWN)  # positions not known
+                        continue
+                    if arg is None and idx is not None and idx < len(pos):
+                        arg = pos[idx]
+                    if arg is not None:
+                        out += _Eval(self.ctx, c).ev(arg.value, meth, _pos(self.ctx, meth, n), depth)
+        memo[key] = out[:16]
+        return memo[key]
 
     def returns(self, fn: cst.FunctionDef, depth: int) -> list[Val]:
         out: list[Val] = []
@@ -251,6 +338,7 @@ class _Eval:
         for p in fn.params.params + fn.params.kwonly_params + fn.params.posonly_params:
             if p.name.value == name:
                 out.append(UNKNOWN)
+                out += self.caller_args(fn, name, depth)
         return out or [UNKNOWN]
 
 
@@ -486,6 +574,7 @@ def _init_ranks(ctx) -> dict[tuple[str, str], Optional[int]]:
     if got is not None:
         return got
     out: dict[tuple[str, str], Optional[int]] = {}
+    built: dict[tuple[str, str], set] = {}
     # ctx.text may be the reduced text (an __init__'s plain statements folded into marks): the
     # model keeps the file's own text then
     text = getattr(ctx.model, "source_text", None) or ctx.text
@@ -516,8 +605,20 @@ def _init_ranks(ctx) -> dict[tuple[str, str], Optional[int]]:
                         key = (c.name, t.attr)
                         rank = _ast_param_rank(n.value)
                         out[key] = rank if key not in out else (rank if out[key] == rank else None)
+                        arms = [n.value.body, n.value.orelse] if isinstance(n.value, ast.IfExp) else [n.value]
+                        built.setdefault(key, set()).update(
+                            a.func.id for a in arms if isinstance(a, ast.Call) and isinstance(a.func, ast.Name))
     st["ranks"] = out
+    st["built"] = built
     return out
+
+
+def _init_built(ctx) -> dict[tuple[str, str], set]:
+    """(class, attr) -> the names of the classes ``__init__`` calls for ``self.<attr> = Name(...)``,
+    either arm of ``Name(...) if cond else None``, read from the file's text like the ranks (the reduced
+    parse folds such values into config marks)."""
+    _init_ranks(ctx)
+    return _state(ctx)["built"]
 
 
 def _ast_param_rank(v: ast.expr) -> Optional[int]:
