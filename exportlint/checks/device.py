@@ -467,6 +467,13 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
                     and (n.args[0].keyword is None or n.args[0].keyword.value == "device")
                     and isinstance(n.args[0].value, cst.Attribute) and n.args[0].value.attr.value == "device"):
                 to_input.add(id(n.func.value))
+            elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "to"
+                    and len(n.args) == 1 and not n.args[0].star and n.args[0].keyword is None
+                    and isinstance(n.args[0].value, cst.Name) and fn.kind(n.args[0].value) in TENSORISH):
+                # `self.default_mean.to(x)` with `x` a tensor: the device (and dtype) of `x`, as
+                # `.to(x.device)` (U-TOTENSOR, probe prec20 u15: the same three results as r30);
+                # a name of no known kind (`.to(dtype)`, `.to(device)`) stays unmoved
+                to_input.add(id(n.func.value))
             elif (isinstance(n, cst.Attribute) and n.attr.value == name and isinstance(n.value, cst.Name)
                     and n.value.value == fn.self_name):
                 if id(n) in to_input:

@@ -40,3 +40,64 @@ def reset_calls(fn) -> set[int]:
                         and _self_attr(c.func.value, fn.self_name) in tested:
                     out.add(id(c))
     return out
+
+
+_EMPTY_CALLS = ("list", "dict", "set", "tuple")
+
+
+def _empty_value(v: cst.BaseExpression) -> bool:
+    """`[]`, `{}`, `()`, `None`, `list()` / `dict()` / `set()` / `tuple()`: a value that holds nothing."""
+    if isinstance(v, (cst.List, cst.Dict, cst.Tuple)):
+        return not v.elements
+    if isinstance(v, cst.Name):
+        return v.value == "None"
+    return (isinstance(v, cst.Call) and not v.args and isinstance(v.func, cst.Name)
+            and v.func.value in _EMPTY_CALLS)
+
+
+def _only_resets(method: cst.FunctionDef) -> bool:
+    """The method's body only empties attributes of its own object: `self.outputs[device] = []`,
+    `self.items = {}`, `self.cache.clear()` (a docstring and `pass` aside)."""
+    params = method.params.params
+    if not params or not isinstance(method.body, cst.IndentedBlock):
+        return False
+    me = params[0].name.value
+    seen = False
+    for stmt in method.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return False
+        for small in stmt.body:
+            if isinstance(small, cst.Pass) or (isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString)):
+                continue
+            if isinstance(small, cst.Assign):
+                for t in small.targets:
+                    tgt = t.target.value if isinstance(t.target, cst.Subscript) else t.target
+                    if not _self_attr(tgt, me):
+                        return False
+                if not _empty_value(small.value):
+                    return False
+                seen = True
+                continue
+            c = small.value if isinstance(small, cst.Expr) else None
+            if (isinstance(c, cst.Call) and not c.args and isinstance(c.func, cst.Attribute)
+                    and c.func.attr.value == "clear" and _self_attr(c.func.value, me)):
+                seen = True
+                continue
+            return False
+    return seen
+
+
+def resetting_method_call(model, attr_fact, method: str) -> bool:
+    """`self.save_output.clear(x.device)` where `__init__` set `self.save_output = SaveOutput()`,
+    a class of this file that is no module, and `SaveOutput.clear` only empties its own
+    attributes (`self.outputs[device] = []`): a reset as `.clear()` is, whatever the method's name
+    (U-SCRATCH, probe prec20 u12: forward hooks fill the list, forward reads it and resets it; all
+    four exporters pass and match eager on a later input)."""
+    v = attr_fact.value if attr_fact is not None else None
+    if not (isinstance(v, cst.Call) and isinstance(v.func, cst.Name)):
+        return False
+    cls = model.classes.get(v.func.value)
+    if cls is None or cls.is_module:
+        return False
+    found = cls.find_method(method)
+    return found is not None and _only_resets(found[1])
