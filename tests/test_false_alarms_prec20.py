@@ -159,3 +159,41 @@ def test_strmethod_control_without_the_str_method_keeps_the_shape_guess():
 def test_strmethod_control_a_tensor_method_keeps_the_shape_guess():
     src = _STRMETHOD.replace("word.lower()", "word.float()")
     assert (line_of(src, "# LEN"), "EXL111") in codes(src)
+
+
+_TOTENSOR_CALLEE = """import numpy as np
+import torch
+import torch.nn as nn
+
+
+def calculate(img, crop_border=0, mu_param=None):
+    img = img.to(torch.float64)
+    mu_param = mu_param.to(img).repeat(img.size(0), 1)  # MOVE
+    return (img.mean(dim=(2, 3)) - mu_param).abs()
+
+
+class Niqe(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mu_param = torch.zeros(1, 3)  # ATTR
+
+    def forward(self, x):
+        return calculate(x, 0, self.mu_param)
+"""
+
+
+def test_totensor_a_function_that_first_moves_its_parameter_to_a_tensor_names_torch_export_only():
+    assert _exporters(_TOTENSOR_CALLEE, "# ATTR") == [("export-strict", "export-nonstrict")]
+
+
+def test_totensor_control_a_function_that_reads_the_parameter_unmoved_first_names_every_exporter():
+    src = _TOTENSOR_CALLEE.replace("    img = img.to(torch.float64)\n", "    img = img.to(torch.float64) + mu_param.sum()\n")
+    got = _exporters(src, "# ATTR")
+    assert len(got) == 1 and "onnx-legacy" in got[0]
+
+
+def test_totensor_control_a_move_under_an_if_names_every_exporter():
+    src = _TOTENSOR_CALLEE.replace("    mu_param = mu_param.to(img).repeat(img.size(0), 1)  # MOVE",
+                                   "    if crop_border:\n        mu_param = mu_param.to(img)  # MOVE\n    mu_param = mu_param.repeat(img.size(0), 1)")
+    got = _exporters(src, "# ATTR")
+    assert len(got) == 1 and "onnx-legacy" in got[0]

@@ -474,6 +474,14 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
                 # `.to(x.device)` (U-TOTENSOR, probe prec20 u15: the same three results as r30);
                 # a name of no known kind (`.to(dtype)`, `.to(device)`) stays unmoved
                 to_input.add(id(n.func.value))
+            elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Name)
+                    and n.func.value in ctx.model.module_functions):
+                for i, a in enumerate(n.args):
+                    v = a.value
+                    if (not a.star and isinstance(v, cst.Attribute) and v.attr.value == name
+                            and isinstance(v.value, cst.Name) and v.value.value == fn.self_name
+                            and _callee_moves(ctx, ctx.model.module_functions[n.func.value], i, a)):
+                        to_input.add(id(v))
             elif (isinstance(n, cst.Attribute) and n.attr.value == name and isinstance(n.value, cst.Name)
                     and n.value.value == fn.self_name):
                 if id(n) in to_input:
@@ -484,6 +492,51 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
     if not read:
         return None
     return "moved" if moved else "safe"
+
+
+def _callee_moves(ctx, callee: cst.FunctionDef, pos: int, arg: cst.Arg) -> bool:
+    """Whether a function of this file first reads the parameter that ``arg`` binds as
+    ``p = p.to(<tensor>)...`` (rebinding it moved to a tensor's device), or reads it only as
+    ``p.to(<tensor>)``: pyiqa's ``calculate_niqe(x, ..., self.mu_pris_param, ...)`` whose first use is
+    ``mu_pris_param = mu_pris_param.to(img).repeat(...)`` (U-TOTENSOR through a function, sample U 31)."""
+    params = list(callee.params.posonly_params) + list(callee.params.params)
+    if arg.keyword is not None:
+        p = next((q for q in params + list(callee.params.kwonly_params) if q.name.value == arg.keyword.value), None)
+    else:
+        p = params[pos] if pos < len(params) else None
+    if p is None:
+        return False
+    pname = p.name.value
+    flow = next((f for f in ctx.model.functions if f.node is callee), None)
+    if flow is None:
+        return False
+    targets: set[int] = set()
+    moved: dict[int, cst.CSTNode] = {}  # id of the receiver Name -> its statement's target set
+    reads: list[cst.Name] = []
+    for n in iter_nodes(callee.body):
+        if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+            for t in ([t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]):
+                targets.update(id(x) for x in iter_nodes(t) if isinstance(x, cst.Name))
+        elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "to"
+                and isinstance(n.func.value, cst.Name) and n.func.value.value == pname
+                and len(n.args) == 1 and not n.args[0].star and n.args[0].keyword is None
+                and isinstance(n.args[0].value, cst.Name) and flow.kind(n.args[0].value) in TENSORISH):
+            moved[id(n.func.value)] = n
+        elif isinstance(n, cst.Name) and n.value == pname and id(n) not in targets:
+            reads.append(n)
+    if not reads or any(id(r) not in moved for r in reads[:1]):
+        return False
+    if all(id(r) in moved for r in reads):
+        return True
+    # the first read rebinds the parameter: `p = p.to(img)...`, a statement of the body itself
+    # (not under an `if`: later reads are of the moved value)
+    top = [sm for line in callee.body.body if isinstance(line, cst.SimpleStatementLine) for sm in line.body]
+    for st in top:
+        if (isinstance(st, cst.Assign) and len(st.targets) == 1 and isinstance(st.targets[0].target, cst.Name)
+                and st.targets[0].target.value == pname
+                and any(x is reads[0] for x in iter_nodes(st.value))):
+            return True
+    return False
 
 
 def _int_literal_rows(n: cst.Subscript) -> bool:
