@@ -197,3 +197,55 @@ def test_totensor_control_a_move_under_an_if_names_every_exporter():
                                    "    if crop_border:\n        mu_param = mu_param.to(img)  # MOVE\n    mu_param = mu_param.repeat(img.size(0), 1)")
     got = _exporters(src, "# ATTR")
     assert len(got) == 1 and "onnx-legacy" in got[0]
+
+
+def test_scratch_an_object_set_by_an_init_helper_is_resolved_by_the_file_classes():
+    src = _SCRATCH.replace("""        self.save_output = SaveOutput()
+        for layer in self.body:
+            layer.register_forward_hook(self.save_output)
+""", """        self.init_saveoutput()
+
+    def init_saveoutput(self):
+        self.save_output = SaveOutput()
+        for layer in self.body:
+            layer.register_forward_hook(self.save_output)
+""")
+    assert (line_of(src, "# RESET"), "EXL203") not in codes(src)
+
+
+def test_scratch_control_an_init_helper_object_whose_file_has_a_keeping_clear_still_fires():
+    src = _SCRATCH.replace("""        self.save_output = SaveOutput()
+        for layer in self.body:
+            layer.register_forward_hook(self.save_output)
+""", """        self.init_saveoutput()
+
+    def init_saveoutput(self):
+        self.save_output = make_saver()
+        for layer in self.body:
+            layer.register_forward_hook(self.save_output)
+""").replace("class Net(nn.Module):", '''class Keep:
+    def __init__(self):
+        self.outputs = {}
+
+    def clear(self, device):
+        self.outputs[device] = self.outputs[device][-1:]
+
+
+class Net(nn.Module):''')
+    assert (line_of(src, "# RESET"), "EXL203") in codes(src)
+
+
+def test_totensor_a_name_used_in_arithmetic_in_the_same_statement_is_a_tensor():
+    src = _TOTENSOR.replace("    def preprocess(self, x):\n        return x - self.default_mean.to(x)",
+                            "    def preprocess(self, x):\n        x = crop(x, 288)\n"
+                            "        x = (x - self.default_mean.to(x)) / 2\n        return x").replace(
+        "class Net(nn.Module):", "from torchvision.transforms.functional import center_crop as crop\n\n\nclass Net(nn.Module):")
+    assert _exporters(src, "# ATTR") == [("export-strict", "export-nonstrict")]
+
+
+def test_totensor_control_a_name_used_in_arithmetic_on_another_line_is_not_enough():
+    src = _TOTENSOR.replace("    def preprocess(self, x):\n        return x - self.default_mean.to(x)",
+                            "    def preprocess(self, x, dt=None):\n        y = x * 2\n"
+                            "        m = self.default_mean.to(dt)\n        return y - m")
+    got = _exporters(src, "# ATTR")
+    assert len(got) == 1 and "onnx-legacy" in got[0]

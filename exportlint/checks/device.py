@@ -439,6 +439,7 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
         indexes: set[int] = set()
         to_input: set[int] = set()
         elements: set[int] = set()
+        operand_names: set[str] = set()
         for n in iter_nodes(fn.node):
             if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, _ARITH):
                 if scalar:
@@ -467,9 +468,18 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
                     and (n.args[0].keyword is None or n.args[0].keyword.value == "device")
                     and isinstance(n.args[0].value, cst.Attribute) and n.args[0].value.attr.value == "device"):
                 to_input.add(id(n.func.value))
+            elif isinstance(n, cst.BaseCompoundStatement):
+                operand_names = set()  # (a header's `.to(n)` is not the previous line's)
+            elif isinstance(n, cst.SimpleStatementLine):
+                operand_names = {x.value for b in iter_nodes(n) if isinstance(b, cst.BinaryOperation)
+                                 and isinstance(b.operator, _ARITH) for x in (b.left, b.right) if isinstance(x, cst.Name)}
             elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "to"
                     and len(n.args) == 1 and not n.args[0].star and n.args[0].keyword is None
-                    and isinstance(n.args[0].value, cst.Name) and fn.kind(n.args[0].value) in TENSORISH):
+                    and isinstance(n.args[0].value, cst.Name)
+                    and (fn.kind(n.args[0].value) in TENSORISH or n.args[0].value.value in operand_names)):
+                # (or a name that the same statement uses as an operand of arithmetic, `x = (x -
+                # self.mean.to(x)) / self.std.to(x)`: a dtype or a device has no arithmetic, and
+                # `.to()` takes no number, so it holds a tensor)
                 # `self.default_mean.to(x)` with `x` a tensor: the device (and dtype) of `x`, as
                 # `.to(x.device)` (U-TOTENSOR, probe prec20 u15: the same three results as r30);
                 # a name of no known kind (`.to(dtype)`, `.to(device)`) stays unmoved

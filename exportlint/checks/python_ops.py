@@ -277,7 +277,7 @@ class ForwardMutatesPythonState(Rule):
                             continue
                         if base.attr.value not in carried:
                             continue
-                        if resetting_method_call(ctx.model, attr, call.method):
+                        if resetting_method_call(ctx.model, attr, call.method, fn.cls, base.attr.value):
                             continue  # `self.save_output.clear(dev)`: a method that only empties (U-SCRATCH)
                         if rewriter and not any(fn.kind(a.value) in (TENSOR, MODULE) for a in call.node.args):
                             continue  # `self.merged_adapters.append(name)` beside a `.data` rewrite
