@@ -219,6 +219,28 @@ ZOOS = [
     ("anomalib", "anomalib/models"),
     ("carvekit", "carvekit/ml/arch"),
     ("resemblyzer", "resemblyzer"),
+    # added for issue 10's eleventh fresh population (prec20): never linted here before; one per
+    # domain, picked before any was fetched or read (bench/labels/probes_prec20/pop11_pick_rule.md).
+    # nflows, parallel-wavegan and torchreid have no wheel: their sdist's source is read
+    # (parallel-wavegan needs --no-build-isolation); depth-anything-v2 asks for Python >= 3.12
+    # (--python-version 3.12 fetches it); scvi-tools' newest wheel for this Python is 1.4.2.
+    ("xlstm", "xlstm"),
+    ("panns-inference", "panns_inference"),
+    ("nflows", "nflows"),
+    ("deepxde", "deepxde/nn/pytorch"),
+    ("scvi-tools", "scvi/module"),
+    ("laion-clap", "laion_clap/clap_module"),
+    ("avalanche-lib", "avalanche/models"),
+    ("pycox", "pycox/models"),
+    ("parallel-wavegan", "parallel_wavegan/models"),
+    ("alphafold3-pytorch", "alphafold3_pytorch"),
+    ("bs-roformer", "bs_roformer"),
+    ("meshgpt-pytorch", "meshgpt_pytorch"),
+    ("muse-maskgit-pytorch", "muse_maskgit_pytorch"),
+    ("retinaface-pytorch", "retinaface"),
+    ("pyiqa", "pyiqa/archs"),
+    ("depth-anything-v2", "depth_anything_v2"),
+    ("torchreid", "torchreid"),  # the picked torchreid/models is not in 0.2.5 (it is torchreid/reid/models): the top folder, as the rule says
 ]
 
 

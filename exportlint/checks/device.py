@@ -439,6 +439,7 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
         indexes: set[int] = set()
         to_input: set[int] = set()
         elements: set[int] = set()
+        operand_names: set[str] = set()
         for n in iter_nodes(fn.node):
             if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, _ARITH):
                 if scalar:
@@ -467,6 +468,30 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
                     and (n.args[0].keyword is None or n.args[0].keyword.value == "device")
                     and isinstance(n.args[0].value, cst.Attribute) and n.args[0].value.attr.value == "device"):
                 to_input.add(id(n.func.value))
+            elif isinstance(n, cst.BaseCompoundStatement):
+                operand_names = set()  # (a header's `.to(n)` is not the previous line's)
+            elif isinstance(n, cst.SimpleStatementLine):
+                operand_names = {x.value for b in iter_nodes(n) if isinstance(b, cst.BinaryOperation)
+                                 and isinstance(b.operator, _ARITH) for x in (b.left, b.right) if isinstance(x, cst.Name)}
+            elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "to"
+                    and len(n.args) == 1 and not n.args[0].star and n.args[0].keyword is None
+                    and isinstance(n.args[0].value, cst.Name)
+                    and (fn.kind(n.args[0].value) in TENSORISH or n.args[0].value.value in operand_names)):
+                # (or a name that the same statement uses as an operand of arithmetic, `x = (x -
+                # self.mean.to(x)) / self.std.to(x)`: a dtype or a device has no arithmetic, and
+                # `.to()` takes no number, so it holds a tensor)
+                # `self.default_mean.to(x)` with `x` a tensor: the device (and dtype) of `x`, as
+                # `.to(x.device)` (U-TOTENSOR, probe prec20 u15: the same three results as r30);
+                # a name of no known kind (`.to(dtype)`, `.to(device)`) stays unmoved
+                to_input.add(id(n.func.value))
+            elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Name)
+                    and n.func.value in ctx.model.module_functions):
+                for i, a in enumerate(n.args):
+                    v = a.value
+                    if (not a.star and isinstance(v, cst.Attribute) and v.attr.value == name
+                            and isinstance(v.value, cst.Name) and v.value.value == fn.self_name
+                            and _callee_moves(ctx, ctx.model.module_functions[n.func.value], i, a)):
+                        to_input.add(id(v))
             elif (isinstance(n, cst.Attribute) and n.attr.value == name and isinstance(n.value, cst.Name)
                     and n.value.value == fn.self_name):
                 if id(n) in to_input:
@@ -477,6 +502,51 @@ def _device_safe_reads(ctx, name: str, value) -> Optional[str]:
     if not read:
         return None
     return "moved" if moved else "safe"
+
+
+def _callee_moves(ctx, callee: cst.FunctionDef, pos: int, arg: cst.Arg) -> bool:
+    """Whether a function of this file first reads the parameter that ``arg`` binds as
+    ``p = p.to(<tensor>)...`` (rebinding it moved to a tensor's device), or reads it only as
+    ``p.to(<tensor>)``: pyiqa's ``calculate_niqe(x, ..., self.mu_pris_param, ...)`` whose first use is
+    ``mu_pris_param = mu_pris_param.to(img).repeat(...)`` (U-TOTENSOR through a function, sample U 31)."""
+    params = list(callee.params.posonly_params) + list(callee.params.params)
+    if arg.keyword is not None:
+        p = next((q for q in params + list(callee.params.kwonly_params) if q.name.value == arg.keyword.value), None)
+    else:
+        p = params[pos] if pos < len(params) else None
+    if p is None:
+        return False
+    pname = p.name.value
+    flow = next((f for f in ctx.model.functions if f.node is callee), None)
+    if flow is None:
+        return False
+    targets: set[int] = set()
+    moved: dict[int, cst.CSTNode] = {}  # id of the receiver Name -> its statement's target set
+    reads: list[cst.Name] = []
+    for n in iter_nodes(callee.body):
+        if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+            for t in ([t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]):
+                targets.update(id(x) for x in iter_nodes(t) if isinstance(x, cst.Name))
+        elif (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "to"
+                and isinstance(n.func.value, cst.Name) and n.func.value.value == pname
+                and len(n.args) == 1 and not n.args[0].star and n.args[0].keyword is None
+                and isinstance(n.args[0].value, cst.Name) and flow.kind(n.args[0].value) in TENSORISH):
+            moved[id(n.func.value)] = n
+        elif isinstance(n, cst.Name) and n.value == pname and id(n) not in targets:
+            reads.append(n)
+    if not reads or any(id(r) not in moved for r in reads[:1]):
+        return False
+    if all(id(r) in moved for r in reads):
+        return True
+    # the first read rebinds the parameter: `p = p.to(img)...`, a statement of the body itself
+    # (not under an `if`: later reads are of the moved value)
+    top = [sm for line in callee.body.body if isinstance(line, cst.SimpleStatementLine) for sm in line.body]
+    for st in top:
+        if (isinstance(st, cst.Assign) and len(st.targets) == 1 and isinstance(st.targets[0].target, cst.Name)
+                and st.targets[0].target.value == pname
+                and any(x is reads[0] for x in iter_nodes(st.value))):
+            return True
+    return False
 
 
 def _int_literal_rows(n: cst.Subscript) -> bool:

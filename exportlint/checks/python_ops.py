@@ -9,7 +9,7 @@ import libcst as cst
 
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import applies_without_symbolic, declares_dynamic, snippet
-from exportlint.checks.state_reset import reset_calls
+from exportlint.checks.state_reset import reset_calls, resetting_method_call
 from exportlint.checks.tensor_data import rewrites_weights
 from exportlint.findings import Severity
 from exportlint.semantics.kinds import CONST, DATA, MODULE, NONE, SHAPE, TENSOR, TENSORISH
@@ -279,6 +279,8 @@ class ForwardMutatesPythonState(Rule):
                             continue
                         if base.attr.value not in carried:
                             continue
+                        if resetting_method_call(ctx.model, attr, call.method, fn.cls, base.attr.value):
+                            continue  # `self.save_output.clear(dev)`: a method that only empties (U-SCRATCH)
                         if rewriter and not any(fn.kind(a.value) in (TENSOR, MODULE) for a in call.node.args):
                             continue  # `self.merged_adapters.append(name)` beside a `.data` rewrite
                         if call.method in ("update", "setdefault") and fn._under_unset_test(

@@ -99,6 +99,16 @@ _CONVERSIONS = frozenset({"to", "type", "float", "half", "double", "bfloat16", "
 
 
 
+#: the methods of `str` that `torch.Tensor` lacks (`set(dir(str)) - set(dir(torch.Tensor))`, torch
+#: 2.13): a name whose method of these is called (`word.lower()`, `name.startswith("x")`) holds no
+#: tensor there (stanza's nested `map_word(word)`: `len(word) > 1 and word[-1] == "'"`, U-STRMETHOD)
+_STR_ONLY_METHODS = frozenset((
+    "capitalize casefold center count encode endswith expandtabs find format format_map isalnum isalpha "
+    "isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper join ljust "
+    "lower lstrip maketrans partition removeprefix removesuffix replace rfind rindex rjust rpartition rsplit "
+    "rstrip splitlines startswith strip swapcase title translate upper zfill").split())
+
+
 def _tensor_attribute(attr: str) -> bool:
     """Whether a ``torch.Tensor`` has this (non-method) attribute."""
     return (attr in TENSOR_ATTRS_TENSOR or attr in TENSOR_ATTRS_CONST or attr in TENSOR_ATTRS_SHAPE
@@ -1498,7 +1508,9 @@ class FunctionFacts:
                             rebound.add(x.value)
                         rebound.update(e.value.value for e in getattr(x, "elements", ()) if type(e.value) is cst.Name)
                 elif (t is cst.Attribute and type(n.value) is cst.Name and n.value.value not in rebound
-                      and id(n) not in called and not _tensor_attribute(n.attr.value)):
+                      and ((id(n) not in called and not _tensor_attribute(n.attr.value))
+                           or (id(n) in called and n.attr.value in _STR_ONLY_METHODS))):
+                    # (or a call of a method of `str` that no tensor has: `word.lower()`, U-STRMETHOD)
                     got.add(n.value.value)
             self.__dict__["_foreign_reads"] = got
         return name in got
