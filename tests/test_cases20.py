@@ -1,0 +1,129 @@
+"""Classes fixed from the held-out batch 20 of multi-file real-issue cases (issue 10,
+bench/data/cases_batch20.md).
+
+1. EXL119: an ``nn.MultiheadAttention`` in a wrapper block whose ``forward`` a declared model hands
+   its input with the sequence dim kept (``pkg_mha_bool_mask_dynamic``, pytorch/pytorch#120075):
+   an error, as in the declared forward itself.
+2. EXL150 (new): indexing a tensor with a 0-d integer tensor (``argmax()``) fails strict
+   torch.export (bench/labels/probes_cases20/probe_scalar_index.out).
+"""
+
+from __future__ import annotations
+
+from conftest import code_hits, codes_at, line_of, lint, lint_package, write_package
+
+# ---- 1. EXL119 through a wrapper block in another file -----------------------------------------
+
+_INIT = '''import torch
+from torch.export import Dim
+
+from .set_encoder import SetEncoder
+
+model = SetEncoder()
+_n = Dim("n", min=2, max=64)
+example_args = (torch.rand(12, 1, 32), torch.zeros(12, 12, dtype=torch.bool))
+dynamic_shapes = {{"x": {{{dim}: _n}}, "mask": {{0: _n, 1: _n}}}}
+'''
+
+_WRAPPER = '''import torch
+
+
+class MHAWrapper(torch.nn.Module):
+    def __init__(self, dim=32, heads=4):
+        super().__init__()
+        self.mha1 = torch.nn.MultiheadAttention(dim, heads, batch_first={bf})
+
+    def forward(self, x, mask):
+        return self.mha1(x, x, x, attn_mask=mask, need_weights=False)[0]
+'''
+
+_ENCODER = '''import torch.nn as nn
+
+from .wrappers import MHAWrapper
+
+
+class SetEncoder(nn.Module):
+    def __init__(self, dim=32):
+        super().__init__()
+        self.attn = MHAWrapper(dim)
+        self.out = nn.Linear(dim, dim)
+
+    def forward(self, x, mask):
+        return self.out(x + self.attn(x, mask))
+'''
+
+
+def _mha(tmp_path, dim: int, batch_first: bool):
+    return code_hits(lint_package(write_package(tmp_path, {
+        "__init__.py": _INIT.format(dim=dim), "wrappers.py": _WRAPPER.format(bf=batch_first),
+        "set_encoder.py": _ENCODER}, "mha")), "EXL119")
+
+
+def test_mha_in_a_wrapper_handed_a_dynamic_sequence_is_an_error(tmp_path):
+    # sequence-first MHA (batch_first=False), the set encoder's x declared dynamic at dim 0 (its
+    # sequence) and handed unchanged to the wrapper: legacy diverges at other lengths (truth of
+    # bench/cases/pkg_mha_bool_mask_dynamic); main ed5ed86 gave a warning
+    assert ("wrappers.py", 10, "error", ("onnx-legacy",)) in _mha(tmp_path, 0, False)
+
+
+def test_mha_in_a_wrapper_handed_a_dynamic_batch_is_not_an_error(tmp_path):
+    # control: the same wrapper with batch_first=True and dim 0 (the batch) declared: the sequence
+    # (dim 1) is not declared dynamic, no error (the warning stays: the rule does not know every
+    # dim the wrapper's inputs carry)
+    hits = _mha(tmp_path, 0, True)
+    assert ("wrappers.py", 10, "warning", ("onnx-legacy",)) in hits
+    assert ("wrappers.py", 10, "error", ("onnx-legacy",)) not in hits
+
+
+# ---- 2. EXL150: a 0-d integer tensor as an index ------------------------------------------------
+
+_ARGMAX = """\
+import torch
+import torch.nn as nn
+
+
+class Tracker(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = nn.Parameter(torch.randn(4, 8))
+
+    def forward(self, boxes, scores, feats):
+        best = scores.argmax()
+        a = boxes[best]  # inline-name
+        b = self.table[torch.argmin(scores)]  # torch-form
+        c = feats[:, scores.argmax()]  # second-index
+        return a, b, c
+"""
+
+
+def test_zero_dim_argmax_index_is_an_error_for_strict():
+    got = codes_at(_ARGMAX, codes=["EXL150"])
+    assert got == [(line_of(_ARGMAX, m), "EXL150") for m in ("inline-name", "torch-form", "second-index")]
+    f = lint(_ARGMAX, codes=["EXL150"])[0]
+    assert tuple(f.exporters) == ("export-strict",) and f.severity.value == "error"
+
+
+_ONE_D = """\
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+class Tracker(nn.Module):
+    def forward(self, boxes, scores, idx):
+        a = boxes[scores.argmax(dim=0, keepdim=True)]  # 1-d: exports
+        b = boxes[scores.argmax().item()]  # a Python int: exports
+        c = boxes.index_select(0, scores.argmax().view(1))
+        d = boxes[idx]  # rank not known
+        arr = np.zeros(3)
+        e = arr[arr.argmax()]  # numpy's argmax: a Python int
+        best = scores.argmax()
+        best = best + 1
+        f = boxes[best]  # rebound: not followed
+        boxes[scores.argmax()] = 0.0  # an assignment: not measured
+        return a, b, c, d, e, f
+"""
+
+
+def test_indices_not_known_zero_dim_are_not_reported():
+    assert codes_at(_ONE_D, codes=["EXL150"]) == []
