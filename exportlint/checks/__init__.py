@@ -39,6 +39,7 @@ from exportlint.checks import size_ops  # noqa: F401
 from exportlint.checks import conv_groups  # noqa: F401
 from exportlint.checks import topk_size  # noqa: F401
 from exportlint.checks import padded_chunks  # noqa: F401
+from exportlint.checks import scalar_index  # noqa: F401
 
 # table-driven op rules (EXL4xx): a module of their own, loaded when present
 if importlib.util.find_spec("exportlint.checks.ops") is not None:
