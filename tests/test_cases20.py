@@ -127,3 +127,128 @@ class Tracker(nn.Module):
 
 def test_indices_not_known_zero_dim_are_not_reported():
     assert codes_at(_ONE_D, codes=["EXL150"]) == []
+
+
+# ---- 3. EXL148: a strided map cropped back to the size of the unstrided input -------------------
+
+_UNET = '''import torch
+import torch.nn as nn
+from torch.export import Dim
+
+
+class UpMerge(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.down = nn.Conv2d(4, 8, 3, stride={stride}, padding=1)
+        self.up = nn.ConvTranspose2d(8, 4, {k}, stride={stride})
+
+    def forward(self, x):
+        y = self.up(self.down(x))
+        z = y[:, :, :x.size(2), :x.size(3)]  # crop
+        return z + x
+
+
+example_args = (torch.randn(1, 4, 9, 11),)
+dynamic_shapes = {{"x": {{2: {h}, 3: {w}}}}}
+'''
+
+
+def _crop_hits(tmp_path, **kw):
+    # a one-file project (the declared dims are followed by the project analysis)
+    params = dict(stride=2, k=2, h='Dim("h", min=5, max=64)', w='Dim("w", min=5, max=64)')
+    params.update(kw)
+    src = _UNET.format(**params)
+    files = write_package(tmp_path, {"model.py": src}, "unet")
+    return [h[1:] for h in code_hits(lint_package(files), "EXL148")], src
+
+
+def test_crop_after_strided_down_and_up_is_an_error(tmp_path):
+    # measured (probe_crop.out, and the held-out pkg_scripted_trim_narrow): strict and non-strict
+    # fail "Constraints violated (h)"
+    hits, src = _crop_hits(tmp_path)
+    assert hits == [(line_of(src, "# crop"), "error", ("export-strict", "export-nonstrict"))]
+
+
+def test_crop_after_unstrided_conv_is_not_reported(tmp_path):
+    # control: stride 1 (and a kernel-1 transposed conv): the crop is a no-op torch.export proves
+    hits, _ = _crop_hits(tmp_path, stride=1, k=1)
+    assert hits == []
+
+
+def test_crop_with_dims_declared_multiples_is_not_reported(tmp_path):
+    # control: H and W declared multiples of the stride export (probe_crop.out: `2*_h` passes)
+    hits, _ = _crop_hits(tmp_path, h='2 * Dim("_h", min=3, max=32)', w='2 * Dim("_w", min=3, max=32)')
+    assert hits == []
+
+
+def test_crop_with_static_shapes_is_not_reported(tmp_path):
+    # control: nothing declared dynamic, no dim carried
+    src = _UNET.format(stride=2, k=2, h="0", w="0").split("dynamic_shapes")[0]
+    hits = code_hits(lint_package(write_package(tmp_path, {"model.py": src}, "unet")), "EXL148")
+    assert hits == []
+
+
+_TRIM = '''import torch
+
+
+def trim_2d(t, sized):
+    return t.narrow(2, 0, sized.size(2)).narrow(3, 0, sized.size(3))
+'''
+
+_DECODER = '''import torch
+import torch.nn as nn
+
+from .trim import trim_2d
+
+
+class UpMerge(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.down = nn.Conv2d(4, 8, 3, stride=2, padding=1)
+        self.up = nn.ConvTranspose2d(8, 4, 2, stride=2)
+        self.same = nn.Conv2d(4, 4, 3, padding=1)
+
+    def forward(self, x):
+        y = self.up(self.down(x))
+        z = self.same(x)
+        return trim_2d(y, x) + trim_2d(z, x)
+'''
+
+_PKG_INIT = '''import torch
+from torch.export import Dim
+
+from .decoder import UpMerge
+
+model = UpMerge()
+example_args = (torch.randn(1, 4, 9, 11),)
+dynamic_shapes = {"x": {2: Dim("h", min=5, max=64), 3: Dim("w", min=5, max=64)}}
+'''
+
+
+def test_crop_in_a_helper_of_another_file(tmp_path):
+    # the held-out shape (pkg_scripted_trim_narrow): the strided map is handed to a trim helper in
+    # another file; the stride-1 call of the same helper (`z`) alone would not mark `t`, the union
+    # of the two calls does (one call that cuts is enough for the export to specialise)
+    hits = code_hits(lint_package(write_package(tmp_path, {
+        "__init__.py": _PKG_INIT, "trim.py": _TRIM, "decoder.py": _DECODER}, "crop")), "EXL148")
+    assert hits == [("trim.py", 5, "error", ("export-strict", "export-nonstrict"))]
+
+
+def test_helper_handed_only_unstrided_maps_is_not_reported(tmp_path):
+    # control: only the stride-1 map reaches the helper
+    dec = _DECODER.replace("trim_2d(y, x) + trim_2d(z, x)", "trim_2d(z, x) + y.mean()")
+    hits = code_hits(lint_package(write_package(tmp_path, {
+        "__init__.py": _PKG_INIT, "trim.py": _TRIM, "decoder.py": dec}, "crop")), "EXL148")
+    assert hits == []
+
+
+def test_crop_in_one_source_alone_follows_the_declared_forward():
+    # lint_source (the LSP) has no project analysis: the declared forward's own names are followed
+    src = _UNET.format(stride=2, k=2, h='Dim("h", min=5, max=64)', w='Dim("w", min=5, max=64)') + (
+        "\n\ndef export():\n    return torch.export.export(UpMerge(), example_args, dynamic_shapes=dynamic_shapes)\n")
+    assert codes_at(src, codes=["EXL148"]) == [(line_of(src, "# crop"), "EXL148")]
+    mult = src.replace('Dim("h", min=5, max=64)', '2 * Dim("_h", min=3, max=32)').replace(
+        'Dim("w", min=5, max=64)', '2 * Dim("_w", min=3, max=32)')
+    assert codes_at(mult, codes=["EXL148"]) == []
+    unstrided = src.replace("stride=2", "stride=1")
+    assert codes_at(unstrided, codes=["EXL148"]) == []
