@@ -252,3 +252,44 @@ def test_crop_in_one_source_alone_follows_the_declared_forward():
     assert codes_at(mult, codes=["EXL148"]) == []
     unstrided = src.replace("stride=2", "stride=1")
     assert codes_at(unstrided, codes=["EXL148"]) == []
+
+
+# ---- 2b. EXL150: a forward input whose example is a 0-d integer tensor ---------------------------
+
+_SCHEDULE = """\
+import torch
+import torch.nn as nn
+
+
+class NoiseStep(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("alphas", torch.linspace(0.99, 0.01, 50))
+
+    def forward(self, sample, timestep):
+        alpha = self.alphas[timestep]  # lookup
+        return sample * alpha
+
+
+example_args = (torch.randn(1, 3, 8, 8), {example})
+"""
+
+
+def test_forward_input_with_a_zero_dim_int_example_is_an_error_for_strict():
+    # the earlier held-in bench/cases/scalar_tensor_index.py (pytorch/pytorch#182345): strict fails
+    # at the lookup; non-strict and the ONNX exporters pass (its truth)
+    src = _SCHEDULE.format(example="torch.tensor(10)")
+    assert codes_at(src, codes=["EXL150"]) == [(line_of(src, "# lookup"), "EXL150")]
+
+
+def test_forward_input_with_a_one_d_or_float_example_is_not_reported():
+    # controls: a 1-d example (`torch.tensor([10])`) exports; a float 0-d tensor is no index; an
+    # example that is not a literal says nothing about the rank
+    for example in ("torch.tensor([10])", "torch.tensor(0.5)", "torch.randint(0, 50, (1,))", "t0"):
+        assert codes_at(_SCHEDULE.format(example=example), codes=["EXL150"]) == [], example
+
+
+def test_forward_input_in_a_project_run_reads_the_whole_file(tmp_path):
+    # a project run lints a reduced text without the module's `example_args`: the rule reads the file
+    files = write_package(tmp_path, {"model.py": _SCHEDULE.format(example="torch.tensor(10)")}, "sched")
+    assert [h[:3] for h in code_hits(lint_package(files), "EXL150")] == [("model.py", 11, "error")]
