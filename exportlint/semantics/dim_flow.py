@@ -666,7 +666,8 @@ class _Body:
         recv = f.value
         if isinstance(recv, ast.Name) and recv.id in ("torch", "F"):
             return None
-        dims = self.dims_of(recv)
+        # (``DOWN`` does not move with the dim indices: not kept through a layout op)
+        dims = self.dims_of(recv) - {DOWN}
         if not dims:
             return frozenset() if f.attr in ("view", "reshape") else None
         rank = self.rank_of(recv)
