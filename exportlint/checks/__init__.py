@@ -40,6 +40,8 @@ from exportlint.checks import conv_groups  # noqa: F401
 from exportlint.checks import topk_size  # noqa: F401
 from exportlint.checks import padded_chunks  # noqa: F401
 from exportlint.checks import downsample_meet  # noqa: F401
+from exportlint.checks import scalar_index  # noqa: F401
+from exportlint.checks import crop_resampled  # noqa: F401
 
 # table-driven op rules (EXL4xx): a module of their own, loaded when present
 if importlib.util.find_spec("exportlint.checks.ops") is not None:

@@ -13,6 +13,11 @@ dynamic dims; reported where forward calls the module. Not reported for a batch-
 (``batch_first=True``, on the layer a ``TransformerEncoder`` / ``Decoder`` stacks) when every
 dim the declarations make dynamic is dim 0: a batch-first model's batch (measured: another batch
 size runs).
+
+The error's sequence source may also be a parameter of a block's ``forward`` that a declared
+model hands its input with the sequence dim kept (``carried_dims``, semantics/dim_flow.py;
+cases20: bench/cases/pkg_mha_bool_mask_dynamic, from pytorch/pytorch#120075, an
+``nn.MultiheadAttention`` wrapper in another file: legacy diverges at the wrapper's call).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from exportlint.checks.common import (
     declares_dynamic,
     snippet,
     torch_submodule_calls,
+    with_carried,
 )
 from exportlint.semantics.model import iter_nodes, literal_value
 from exportlint.findings import Severity
@@ -54,7 +60,9 @@ class AttentionModuleLegacyDynamic(Rule):
             dyn = declared_dims(ctx, fn.cls.name)
             if dyn and all(d == {0} for d in dyn.values()) and _batch_first(ctx, fn.cls, ctor):
                 continue  # only the batch is dynamic
-            seq = _declared_sequence(ctx, fn, call.node, ctor, dyn)
+            # the dims a declared model hands this block's forward count as its own (cases20: a
+            # wrapper module around the attention, `self.attn(x, mask)`, in another file)
+            seq = _declared_sequence(ctx, fn, call.node, ctor, with_carried(ctx, fn, dyn))
             ctx.report(
                 call.node,
                 f"`{snippet(ctx, call.node)}` runs an nn.{q.rsplit('.', 1)[-1]}: the legacy ONNX exporter "

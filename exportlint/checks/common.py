@@ -241,6 +241,12 @@ def carried_dims(ctx, fn, multiples: bool = True) -> dict[str, set]:
     return out
 
 
+def carried_record(ctx, fn) -> dict[str, set]:
+    """Name -> everything ``semantics/dim_flow.py`` carries into ``fn`` for it (dims and markers:
+    ``SIZE``, ``STATIC``, ``DOWN``, ``mult:d``); empty when nothing reaches ``fn``."""
+    return _file_fn_dims(ctx).get(_fn_qual(fn)) or {}
+
+
 def carried_sizes(ctx, fn) -> set:
     """Names of ``fn`` bound (every time) to a size equal to a declared dynamic dim of a declared
     model that reaches ``fn`` (``W`` of ``_, _, H, W = x.shape``, ``h`` handed ``x.shape[2]``)."""

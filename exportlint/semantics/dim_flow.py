@@ -61,6 +61,14 @@ SIZES_PREFIX = "sizes@"
 #: a handed list of such tuples (``[f.shape[2:] for f in feats]``): ``"sizelist@<first>:<dynamic>"``
 SIZE_LIST_PREFIX = "sizelist@"
 
+#: a tensor whose declared dims went through a strided convolution or pooling submodule (a floor
+#: division of the size: ``(h - 1) // 2 + 1``), kept with its dims through what keeps them
+#: (cases20: checks/crop_resampled.py, EXL148)
+DOWN = "down"
+#: ``torch.nn`` layers that floor-divide the spatial sizes when their stride is above 1
+_STRIDED = frozenset({"Conv1d", "Conv2d", "Conv3d", "LazyConv1d", "LazyConv2d", "LazyConv3d",
+                      "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d"})
+
 #: analyses per run (a guard on very large projects)
 _BUDGET = 3000
 
@@ -658,7 +666,8 @@ class _Body:
         recv = f.value
         if isinstance(recv, ast.Name) and recv.id in ("torch", "F"):
             return None
-        dims = self.dims_of(recv)
+        # (``DOWN`` does not move with the dim indices: not kept through a layout op)
+        dims = self.dims_of(recv) - {DOWN}
         if not dims:
             return frozenset() if f.attr in ("view", "reshape") else None
         rank = self.rank_of(recv)
@@ -766,7 +775,11 @@ class _Body:
         for t, kind in targets:
             if kind == "layer":
                 d = self.dims_of(e.args[0]) if e.args else frozenset()
-                results.append(d - {1} if t in _CONV_LIKE else d)
+                if t in _CONV_LIKE:
+                    d = d - {1}
+                if t in _STRIDED and any(type(x) is int for x in d) and self.strided(e.func):
+                    d = d | {DOWN}
+                results.append(d)
                 continue
             results.append(self.into(t, e))
         if not results:
@@ -836,6 +849,38 @@ class _Body:
         if t is None or t.is_method:
             return None
         return [(t, "fn")]
+
+    def strided(self, f: ast.AST) -> bool:
+        """``self.<attr>`` that the class's own ``__init__`` sets, once, to a convolution or pooling
+        layer with a literal stride above 1 (a pooling's stride defaults to its kernel size)."""
+        attr = self.self_attr(f)
+        if attr is None or self.cls is None:
+            return False
+        fi, cls = self.own_class()
+        t = self.project.find_method(fi, cls, "__init__") if fi is not None else None
+        node = self.flow.node_of(t) if t is not None else None
+        if node is None:
+            return False
+        ctors = [st.value for st in ast.walk(node)
+                 if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Attribute)
+                 and st.targets[0].attr == attr and isinstance(st.targets[0].value, ast.Name)
+                 and st.targets[0].value.id == "self"]
+        if len(ctors) != 1 or not isinstance(ctors[0], ast.Call):
+            return False
+        c = ctors[0]
+        last = (ast_dotted(c.func) or "").rsplit(".", 1)[-1]
+        kw = {k.arg: k.value for k in c.keywords if k.arg}
+        if "Pool" in last:
+            stride = kw.get("stride", c.args[1] if len(c.args) > 1 else None)
+            if stride is None or (isinstance(stride, ast.Constant) and stride.value is None):
+                stride = kw.get("kernel_size", c.args[0] if c.args else None)
+        else:
+            stride = kw.get("stride", c.args[3] if len(c.args) > 3 else None)
+        if stride is None:
+            return False
+        vals = stride.elts if isinstance(stride, ast.Tuple) else [stride]
+        lits = [_int_lit(v) for v in vals]
+        return any(isinstance(v, int) and v > 1 for v in lits)
 
     def attr_method(self, attr: str, method: str) -> Optional[list]:
         """``self.<attr>.<method>(...)``: that method of the project classes ``__init__`` builds at

@@ -1,0 +1,2 @@
+def pick_row(table, index):
+    return table[index]
