@@ -139,22 +139,29 @@ def add_shapes_dict(out: dict[str, set], ds: cst.Dict) -> None:
                 out.setdefault(k, set()).update(_dims_of(el.value))
 
 
+def _static_spec(v: cst.BaseExpression) -> bool:
+    """``None`` or ``Dim.STATIC`` as a ``dynamic_shapes`` entry: the dim stays static (torch 2.13,
+    dict and tuple form alike; semantics.index.static_spec)."""
+    return (isinstance(v, cst.Name) and v.value == "None") or (
+        isinstance(v, cst.Attribute) and v.attr.value == "STATIC")
+
+
 def _dims_of(v: cst.BaseExpression) -> set:
     dims: set = set()
     if isinstance(v, cst.Dict):
         for el in v.elements:
             if isinstance(el, cst.DictElement):
                 k = literal_value(el.key)
-                if isinstance(k, int):
-                    dims.add(k)
+                if isinstance(k, int) and not _static_spec(el.value):
+                    dims.add(k)  # (a dynamic_axes name, or a Dim; {1: None} keeps dim 1 static)
     elif isinstance(v, (cst.List, cst.Tuple)):
         lit = literal_value(v)
         if isinstance(lit, (list, tuple)) and all(isinstance(x, int) for x in lit):
             dims.update(lit)  # dynamic_axes list form: the dims themselves
         else:
             for i, el in enumerate(v.elements):
-                if isinstance(el, cst.Element) and literal_value(el.value) is not None:
-                    dims.add(i)  # dynamic_shapes tuple form: non-None entries are dynamic
+                if isinstance(el, cst.Element) and not _static_spec(el.value):
+                    dims.add(i)  # dynamic_shapes tuple form: entries other than None / Dim.STATIC are dynamic
     return dims
 
 

@@ -759,12 +759,22 @@ def _example_rank(e: ast.AST) -> Optional[int]:
     return None
 
 
+def static_spec(val: ast.AST) -> bool:
+    """A ``dynamic_shapes`` entry that keeps its dim static: ``None`` or ``Dim.STATIC`` (torch 2.13:
+    ``export(m, (x,), dynamic_shapes={"x": {0: Dim("b"), 1: None}})`` gives ``x`` the shape
+    ``[s77, 5]``, in the dict and the tuple form alike)."""
+    return (isinstance(val, ast.Constant) and val.value is None) or (
+        isinstance(val, ast.Attribute) and val.attr == "STATIC")
+
+
 def spec_dims(v: ast.AST, key: str, dim_vars: Optional[dict] = None) -> set:
     dims: set = set()
     if isinstance(v, ast.Dict):
         same: dict[str, list[int]] = {}
         for k, val in zip(v.keys, v.values):
             kk = _literal(k) if k is not None else _MISSING
+            if key == "dynamic_shapes" and isinstance(kk, int) and static_spec(val):
+                continue  # {1: None} / {1: Dim.STATIC}: dim 1 stays static
             dims.add(kk if isinstance(kk, int) else "*")
             if isinstance(kk, int) and key == "dynamic_shapes":
                 nm = _dim_name(val, dim_vars)
@@ -788,7 +798,7 @@ def spec_dims(v: ast.AST, key: str, dim_vars: Optional[dict] = None) -> set:
             dims.update(lit)
         else:
             for i, el in enumerate(v.elts):
-                if not (isinstance(el, ast.Constant) and el.value is None):
+                if not static_spec(el):
                     dims.add(i)
     else:
         dims.add("*")
