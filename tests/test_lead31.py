@@ -86,3 +86,24 @@ def test_project_helper_reads_the_static_entry(tmp_path, spec, severity):
                           "l31" + severity[0])
     hits = code_hits(lint_package(files), "EXL111")
     assert [(h[0], h[1], h[2]) for h in hits] == [("ops.py", 2, severity)]
+
+
+# ---- file_tree(keep=False): a rule reading the file it lints takes the lent tree without keeping it ----
+
+def test_file_tree_keep_false_answers_the_lent_tree_without_keeping_it(tmp_path):
+    from exportlint.semantics.project import Project, file_text, file_tree, has_file_tree, lend_tree
+
+    p = tmp_path / "pkg" / "block.py"
+    p.parent.mkdir()
+    (p.parent / "__init__.py").write_text("")
+    p.write_text("import torch.nn as nn\n\n\nclass B(nn.Module):\n    def forward(self, x):\n        return x\n")
+    project = Project([str(p)])
+    project.run_files = frozenset({str(p)})
+    lent = ast.parse(file_text(project, str(p)))
+    lend_tree(project, str(p), file_text(project, str(p)), lent)
+    assert file_tree(project, str(p), keep=False) is lent
+    assert has_file_tree(project, str(p)) is False      # not kept for the run
+    assert file_tree(project, str(p)) is lent             # control: the default keeps it
+    assert has_file_tree(project, str(p)) is True
+    lend_tree(project, str(p), "", None)
+    assert file_tree(project, str(p), keep=False) is lent  # a kept tree answers keep=False too

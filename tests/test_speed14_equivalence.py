@@ -104,11 +104,11 @@ def _run(files, monkeypatch, loan: bool):
         m.setattr(project_mod, "_PARAM_READS", {})
         real_ft = project_mod.file_tree
 
-        def ft(project, path):
+        def ft(project, path, keep=True):
             st = project_mod._run_state(project)
             lent = st.get("lent") if st is not None else None
             known = st is not None and os.path.abspath(path) in st["trees"]
-            got = real_ft(project, path)
+            got = real_ft(project, path, keep)
             if not known and lent is not None and got is lent[2]:
                 taken[0] += 1
             return got

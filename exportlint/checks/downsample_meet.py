@@ -703,7 +703,7 @@ class DownsampleFormulasDisagree(Rule):
         if proj is not None and getattr(proj, "run_files", None) is not None:
             from exportlint.semantics.project import file_tree
 
-            return file_tree(proj, ctx.path)
+            return file_tree(proj, ctx.path, keep=False)  # (its own file: not kept for the run)
         try:
             return ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
