@@ -102,3 +102,66 @@ def test_for_file_view_unit():
     assert d.for_file("/p/c.py", {"Other": 0}) is d  # names it does not define: merged
     d.bare["Block"] = {"y": {1}}  # a declaration that resolves nowhere keeps its bare name
     assert d.for_file("/p/b.py", {"Block": 0})["Block"] == {"y": {1}}
+
+
+_POOL = """import math
+
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class SamePool(nn.Module):
+    def __init__(self, kernel_size=3, stride=2):
+        super().__init__()
+        self.pool = nn.MaxPool2d(kernel_size, stride)
+        self.k, self.s = kernel_size, stride
+
+    def forward(self, x):
+        h, w = x.cpu().detach().numpy().shape[-2:]
+        extra_h = (math.ceil(w / self.s) - 1) * self.s - w + self.k
+        left = extra_h // 2
+        x = F.pad(x, [left, extra_h - left, 0, 0])
+        return self.pool(x)
+"""
+
+_NET = """import torch
+import torch.nn as nn
+from torch.export import Dim
+
+from .pool import SamePool
+
+
+class Net(nn.Module):
+    def __init__(self, c=4):
+        super().__init__()
+        self.conv = nn.Conv2d(c, c, 1)
+        self.down = SamePool(3, 2)
+
+    def forward(self, x):
+        return self.down(self.conv(x))
+
+
+model = Net()
+example_args = (torch.randn(1, 4, 15, 17),)
+dynamic_shapes = ({spec},)
+"""
+
+
+def _exl116(tmp_path, spec: str, prefix: str) -> list:
+    files = write_package(tmp_path, {"pool.py": _POOL, "net.py": _NET.replace("{spec}", spec)}, prefix)
+    return [(n, line, sev) for n, line, sev, _ in code_hits(lint_package(files), "EXL116")]
+
+
+def test_sizes_of_numpy_copy_carried_through_a_layer(tmp_path):
+    # an ExportDB-style module-level declaration (no export call: the pool's file is dynamic only by
+    # reach); the declared model hands `self.conv(x)` (rank 4 kept by the Conv2d) to the pool, whose
+    # `x.cpu().detach().numpy().shape[-2:]` are x's dims 2 and 3: the float round trip of `w` is an
+    # error (bench/cases/pkg_same_pad_numpy, which was an error on main only through a same-named
+    # class of another case). A warning on main 3d34785.
+    spec = '{2: Dim("h", min=4, max=256), 3: Dim("w", min=4, max=256)}'
+    assert _exl116(tmp_path, spec, "e22e") == [("pool.py", 15, "error")]
+
+
+def test_control_sizes_of_static_dims_stay_a_warning(tmp_path):
+    # control: only dim 0 declared; `w` (dim 3) is static, the pool's file is dynamic by reach only
+    assert _exl116(tmp_path, '{0: Dim("b")}', "e22f") == [("pool.py", 15, "warning")]
