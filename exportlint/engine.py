@@ -676,6 +676,10 @@ class Linter:
         ctx = FileContext(path, ptext, module, model, self.config)
         (ctx.project_opsets, ctx.project_dynamic, ctx.project_declares_dynamic,
          ctx.project_quant_convert, ctx.project_fn_dims) = self.project_facts
+        if hasattr(ctx.project_dynamic, "for_file"):
+            # the declared dims as this file reads them: its classes take only the declarations
+            # resolving to them, not those of a same-named class of another module
+            ctx.project_dynamic = ctx.project_dynamic.for_file(path, model.classes)
         if project is not None:
             ctx.project = project
             ctx._project_calls = functools.partial(_project_calls, pre, project, path, text, tree, model)
@@ -1574,6 +1578,11 @@ def _facts_digest(facts: tuple) -> str:
             declares, [list(site) for site in quant] if quant is not None else None,
             {f: {q: {n: sorted(map(str, v)) for n, v in d.items()} for q, d in fq.items()} for f, fq in fn_dims.items()}
             if fn_dims else None)
+    if getattr(dynamic, "by_path", None):
+        # the per-file split of the dims (``ProjectDims.for_file``) reads differently per file
+        norm = norm + ({f"{p}::{c}": {k: sorted(map(str, v)) for k, v in d.items()} for (p, c), d in dynamic.by_path.items()},
+                       {k: {p: sorted(map(str, v)) for p, v in d.items()} for k, d in dynamic.bare.items()},
+                       {k: sorted(map(str, v)) for k, v in dynamic.reach_paths.items()})
     return hashlib.sha256(json.dumps(norm, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -461,8 +461,8 @@ class _Body:
         if isinstance(v, ast.Subscript) and isinstance(v.slice, ast.Slice) and v.slice.lower is None \
                 and v.slice.step is None:
             v = v.value
-        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name):
-            return v.value.id
+        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(_peel(v.value), ast.Name):
+            return _peel(v.value).id
         if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "size" \
                 and not v.args and isinstance(v.func.value, ast.Name):
             return v.func.value.id
@@ -518,8 +518,8 @@ class _Body:
                 and v.slice.step is None and v.slice.lower is not None):
             return None
         b = v.value
-        if isinstance(b, ast.Attribute) and b.attr == "shape" and isinstance(b.value, ast.Name):
-            base = b.value
+        if isinstance(b, ast.Attribute) and b.attr == "shape" and isinstance(_peel(b.value), ast.Name):
+            base = _peel(b.value)
         elif isinstance(b, ast.Call) and isinstance(b.func, ast.Attribute) and b.func.attr == "size" \
                 and not b.args and not b.keywords and isinstance(b.func.value, ast.Name):
             base = b.func.value
@@ -559,9 +559,10 @@ class _Body:
             first, dyn = self.size_tuples[e.value.id]
             return k is not None and k >= 0 and first + k in dyn
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "shape" \
-                and isinstance(e.value.value, ast.Name) and _int_lit(e.slice) is not None:
-            d = self.dim_index(e.value.value, e.slice)
-            return d is not None and d not in self.mult and d in self.dims.get(e.value.value.id, ())
+                and isinstance(_peel(e.value.value), ast.Name) and _int_lit(e.slice) is not None:
+            base = _peel(e.value.value)
+            d = self.dim_index(base, e.slice)
+            return d is not None and d not in self.mult and d in self.dims.get(base.id, ())
         if isinstance(e, ast.Call):
             f = ast_dotted(e.func)
             if isinstance(e.func, ast.Attribute) and e.func.attr == "size" and len(e.args) == 1 \
@@ -984,6 +985,11 @@ class _Body:
             handed[p] = frozenset(d)
         if isinstance(a, ast.Name) and a.id in self.ranks and a.id in self.dims:
             ranks[p] = self.ranks[a.id]
+        elif isinstance(a, ast.Call) and d:
+            # a call keeping its operand's rank (a kept-layout layer, ``x.float()``): ``rank_of``
+            r = self.rank_of(a)
+            if r is not None:
+                ranks[p] = r
 
 
 def _layout_args(e: ast.Call) -> Optional[list]:
@@ -997,6 +1003,19 @@ def _layout_args(e: ast.Call) -> Optional[list]:
     if not args or any(isinstance(a, ast.Starred) for a in args):
         return None
     return args
+
+
+#: methods taking no argument whose result has its receiver's shape (a copy, a view, the numpy array)
+_SAME_SHAPE = frozenset({"cpu", "cuda", "detach", "numpy", "contiguous", "clone", "float", "half", "double"})
+
+
+def _peel(e: ast.AST) -> ast.AST:
+    """``x`` for ``x.cpu().detach().numpy()`` and the like (``_SAME_SHAPE``): its ``.shape`` is
+    ``x``'s (EfficientDet's same-padding pool reads ``x.cpu().detach().numpy().shape[-2:]``)."""
+    while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr in _SAME_SHAPE \
+            and not e.args and not e.keywords:
+        e = e.func.value
+    return e
 
 
 def _int_lit(e: ast.AST) -> Optional[int]:

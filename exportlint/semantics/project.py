@@ -118,6 +118,57 @@ def package_root(path: Path) -> tuple[Path, str, bool]:
     return d, ".".join(reversed(parts)), is_pkg
 
 
+class ProjectDims(dict):
+    """Class name -> forward parameter -> dims declared dynamic (``Project.export_facts``), merged
+    over every class of that bare name, with the same dims per defining file: ``by_path``
+    ((abs path, class) -> dims) for the declared classes that resolve, ``paths`` (name -> the
+    files defining a declared class of that name), ``bare`` (name -> the dims of declarations
+    whose class does not resolve) and ``reach_paths`` (name -> (abs path, class) of the classes
+    the declared models of that name are shown to build). ``for_file`` gives a file's view."""
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.by_path: dict[tuple[str, str], dict[str, set]] = {}
+        self.paths: dict[str, set] = {}
+        self.bare: dict[str, dict[str, set]] = {}
+        self.reach_paths: dict[str, set] = {}
+
+    def for_file(self, path: str, defined: Any) -> dict:
+        """The dims as a file defining the classes ``defined`` reads them by bare name: for a
+        class of this file, only the declarations that resolve to this file's class (and those
+        that resolve nowhere); a declared class of the same name in another module lends it
+        nothing (two modules' ``Block``s are different classes). Likewise a declared model's
+        reached classes (``REACH_KEY``) keep a class name of this file only when the model builds
+        this file's class. Names this file does not define keep the merged dims."""
+        if not self.by_path or not defined:
+            return self
+        ap = os.path.abspath(path)
+        out: Optional[dict] = None
+        for name, dims in self.items():
+            new = dims
+            paths = self.paths.get(name)
+            if name in defined and paths and paths != {ap}:
+                new = {}
+                for src in (self.by_path.get((ap, name)), self.bare.get(name)):
+                    for k, v in (src or {}).items():
+                        new.setdefault(k, set()).update(v)
+            reach = new.get(REACH_KEY)
+            if reach:
+                rp = self.reach_paths.get(name, ())
+                keep = {n for n in reach if n not in defined or (ap, n) in rp}
+                if keep != reach:
+                    new = dict(new)
+                    new[REACH_KEY] = keep
+            if new is not dims:
+                if out is None:
+                    out = dict(self)
+                if new:
+                    out[name] = new
+                else:
+                    del out[name]
+        return self if out is None else out
+
+
 class Project:
     """Lazily indexed modules under a set of roots."""
 
@@ -414,7 +465,7 @@ class Project:
         # gives dims for its class only: no opset, and no project-wide "declares dynamic"
         real = [ec for _, ec in calls if ec.api != "dynamic_shapes"]
         opsets = frozenset(ec.opset for ec in real if ec.opset is not None) if real else None
-        dynamic: dict[str, dict[str, set]] = {}
+        dynamic = ProjectDims()
         declares = False if real else None
         for fi, ec in calls:
             if ec.api != "dynamic_shapes":
@@ -434,11 +485,22 @@ class Project:
             ds = [dynamic.setdefault(name, {})]
             if rc is not None:
                 ds.append(self.declared_classes.setdefault((rc[0].path, rc[1]), (rc[0], rc[1], {}))[2])
+                # the same dims per defining (file, class), what a file's view reads
+                # (``ProjectDims.for_file``): a class of another module of the same bare name
+                # does not take them
+                ap = os.path.abspath(rc[0].path)
+                dynamic.paths.setdefault(name, set()).add(ap)
+                ds.append(dynamic.by_path.setdefault((ap, name), {}))
                 # the classes the exported model is shown to build (its submodules' classes and
                 # bases, transitively): where a helper class may take the model's dims
-                reached = self.reached_classes(rc[0], rc[1])
+                seen: set = set()
+                reached = self.reached_classes(rc[0], rc[1], seen_out=seen)
+                dynamic.reach_paths.setdefault(name, set()).update((os.path.abspath(f), c) for f, c in seen)
                 for d in ds:
                     d.setdefault(REACH_KEY, set()).update(reached)
+            else:
+                # the class does not resolve (a single-file run, the LSP): its dims stay by name
+                ds.append(dynamic.bare.setdefault(name, {}))
             for d in ds:
                 for k, dims in ec.dynamic.items():
                     if k == RANKS_KEY:
@@ -462,13 +524,13 @@ class Project:
                         d[params[int(i)]].add(f"rank:{r}")
         return opsets, dynamic, declares
 
-    def reached_classes(self, fi: FileIndex, cls: str, limit: int = 500) -> set:
+    def reached_classes(self, fi: FileIndex, cls: str, limit: int = 500, seen_out: Optional[set] = None) -> set:
         """Names of the project classes that ``cls`` is shown to build: itself, its bases, and the
         classes of the submodules its ``__init__`` (or a base's) assigns (``self.x = Block(...)``,
         the items of ``nn.ModuleList([...])`` / ``nn.Sequential(...)``, what a project helper
         returns: ``built_classes``), transitively. A submodule appended later, or built by a class
         the code was handed, is not seen: the set is a lower bound."""
-        seen: set = set()
+        seen: set = set() if seen_out is None else seen_out
         names: set = set()
         todo = [(fi, cls)]
         while todo and len(seen) < limit:
