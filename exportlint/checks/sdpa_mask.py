@@ -36,7 +36,6 @@ import libcst as cst
 from exportlint.checks.base import Rule, register
 from exportlint.checks.common import snippet
 from exportlint.findings import Severity
-from exportlint.semantics.imports import dotted
 from exportlint.semantics.index import ast_qualname
 from exportlint.semantics.model import literal_value
 from exportlint.semantics.nodes import child_nodes, iter_nodes
