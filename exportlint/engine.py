@@ -1362,7 +1362,7 @@ class _Light:
 _LIGHT: list = [None]
 #: True: in a one-worker project run, a file whose analysis asks a later file's result kinds keeps
 #: its model and runs its rules in the next round (``_Light``). Off by default: it cuts cachegrind
-#: instructions of a cold -j1 timm run by ~0.9 G (2.7%), but the kept models took the run's peak
+#: instructions of a cold -j1 timm run by ~0.67 G (2.0%: 34.03 -> 33.37 G), but the kept models took the run's peak
 #: memory from 113 to 192 MB and its CPU time up, not down (median of 7 interleaved runs: 4.10 s
 #: on, 3.92 s off; bench/speed.py --timm cold/floor CPU 0.671 on, 0.646 off), the cost of holding
 #: them. Findings are the same either way (tests/test_speed21_equivalence.py).
