@@ -34,6 +34,7 @@ from exportlint.findings import Severity
 from exportlint.semantics.index import ast_dotted
 from exportlint.semantics.kinds import TENSORISH
 from exportlint.semantics.model import iter_nodes
+from exportlint.semantics.nodes import assigned_names
 
 _ARG = frozenset({"argmax", "argmin"})
 _TORCH_ARG = frozenset({"torch.argmax", "torch.argmin"})
@@ -89,16 +90,26 @@ def _zero_dim_inputs(ctx) -> dict[str, set]:
               for p in forward_params(c)}
     if not params or not re.search(r"\[\s*(?:%s)\s*[\],]" % "|".join(map(re.escape, sorted(params))), text):
         return {}
+    whole = False
     if "example_args" not in text and getattr(ctx, "project", None) is not None \
             and getattr(ctx.project, "run_files", None) is not None:
         from exportlint.semantics.project import file_text
 
         text = file_text(ctx.project, ctx.path) or ""
+        whole = True
     if "example_args" not in text or "tensor(" not in text:
         return {}
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
+    if whole:
+        # the run's stdlib tree of the whole file (the one its syntax check parsed), not a second parse
+        from exportlint.semantics.project import file_tree
+
+        tree = file_tree(ctx.project, ctx.path, keep=False)
+    else:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError):
+            tree = None
+    if tree is None:
         return {}
     args = None
     fwds = []
@@ -119,19 +130,6 @@ def _zero_dim_inputs(ctx) -> dict[str, set]:
         if _zero_dim_example(el):
             out.add(params[i])
     return {cls: out} if out else {}
-
-
-def _rebound(fn, name: str) -> bool:
-    """The function binds ``name`` anywhere (then the parameter's example no longer says what it holds)."""
-    for st in iter_nodes(fn.node.body):
-        t = type(st)
-        if t is cst.Assign:
-            if any(type(x) is cst.Name and x.value == name for tg in st.targets for x in iter_nodes(tg.target)):
-                return True
-        elif t in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr):
-            if any(type(x) is cst.Name and x.value == name for x in iter_nodes(st.target)):
-                return True
-    return False
 
 
 def _stored(fn) -> set:
@@ -172,7 +170,7 @@ class ZeroDimTensorIndex(Rule):
                     v = el.slice.value
                     src = _zero_dim_int(fn, v)
                     if src is None and isinstance(v, cst.Name) and v.value in zero_inputs \
-                            and bound_once(fn, v.value) is None and not _rebound(fn, v.value):
+                            and bound_once(fn, v.value) is None and v.value not in assigned_names(fn.node.body):
                         src = v  # a forward input whose example is `torch.tensor(<int>)`
                     if src is None:
                         continue
